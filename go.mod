@@ -1,0 +1,27 @@
+module github.com/podqa/podqa-go
+
+go 1.25.0
+
+require (
+	github.com/99designs/gqlgen v0.17.94
+	github.com/Khan/genqlient v0.8.1
+	github.com/getkin/kin-openapi v0.152.0
+	github.com/google/go-cmp v0.7.0
+	github.com/google/uuid v1.6.0
+	github.com/oapi-codegen/runtime v1.8.0
+	github.com/vektah/gqlparser/v2 v2.5.64
+)
+
+require (
+	github.com/agnivade/levenshtein v1.2.2 // indirect
+	github.com/apapsch/go-jsonmerge/v2 v2.0.0 // indirect
+	github.com/go-openapi/jsonpointer v0.22.5 // indirect
+	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
+	github.com/kr/pretty v0.3.1 // indirect
+	github.com/oasdiff/yaml v0.1.1 // indirect
+	github.com/oasdiff/yaml3 v0.0.14 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/sosodev/duration v1.4.0 // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/text v0.40.0 // indirect
+)
