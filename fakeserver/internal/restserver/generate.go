@@ -1,0 +1,3 @@
+package restserver
+
+//go:generate go tool -modfile=../../../internal/tools/tools.mod oapi-codegen -config oapi-codegen.yaml ../../../openapi.json
