@@ -1,0 +1,140 @@
+// Command fakeserver runs the podqa fake as a program, for test suites in any language.
+//
+// It listens, prints exactly one line of JSON to standard output,
+//
+//	{"base_url":"http://127.0.0.1:PORT","admin_token":"...","workspace_id":"<uuid>","api_key":"podqa_api_..."}
+//
+// and logs to standard error. The workspace is a seeded personal workspace named Demo. SIGINT or
+// SIGTERM stops it with exit status 0.
+//
+// Usage:
+//
+//	go run github.com/podqa/podqa-go/fakeserver/cmd/fakeserver [flags]
+//
+// Flags:
+//
+//	-addr                       listen address (default 127.0.0.1:8080; port 0 picks a free port)
+//	-clock                      real, or manual: time then moves only through the control API
+//	-start                      RFC 3339 start instant of a manual clock (default now)
+//	-admin-token                control API token (default random; env FAKESERVER_ADMIN_TOKEN)
+//	-allow-private-webhook-urls accept loopback and private webhook URLs
+//	-analysis-pace              fake-clock time one hour of audio takes to analyse (default 5m)
+//	-log-level                  debug, info, warn or error (default info)
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/podqa/podqa-go/fakeserver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "fakeserver:", err)
+		os.Exit(2)
+	}
+}
+
+// startLine is the one line the program prints once it listens.
+type startLine struct {
+	BaseURL     string `json:"base_url"`
+	AdminToken  string `json:"admin_token"`
+	WorkspaceID string `json:"workspace_id"`
+	APIKey      string `json:"api_key"`
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address; port 0 picks a free port")
+	clockMode := fs.String("clock", "real", "real, or manual: time then moves only through the control API")
+	startAt := fs.String("start", "", "RFC 3339 start instant of a manual clock (default now)")
+	adminToken := fs.String("admin-token", "", "control API bearer token (default random; env FAKESERVER_ADMIN_TOKEN overrides)")
+	allowPrivate := fs.Bool("allow-private-webhook-urls", false, "accept loopback and private webhook URLs")
+	pace := fs.Duration("analysis-pace", fakeserver.DefaultAnalysisPace, "fake-clock time one hour of audio takes to analyse; 0 finishes on the next tick")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("-log-level: %w", err)
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	opts := []fakeserver.Option{
+		fakeserver.WithAddr(*addr),
+		fakeserver.WithPrivateWebhookURLs(*allowPrivate),
+		fakeserver.WithAnalysisPace(*pace),
+		fakeserver.WithLogger(logger),
+	}
+	switch *clockMode {
+	case "real":
+		if *startAt != "" {
+			return errors.New("-start needs -clock manual")
+		}
+	case "manual":
+		start := time.Now()
+		if *startAt != "" {
+			t, err := time.Parse(time.RFC3339Nano, *startAt)
+			if err != nil {
+				return fmt.Errorf("-start: want an RFC 3339 instant: %w", err)
+			}
+			start = t
+		}
+		opts = append(opts, fakeserver.WithManualClock(start))
+	default:
+		return fmt.Errorf("-clock must be real or manual, not %q", *clockMode)
+	}
+	// The flag wins over the environment, which wins over a random token.
+	token := *adminToken
+	if token == "" {
+		token = getenv("FAKESERVER_ADMIN_TOKEN")
+	}
+	if token != "" {
+		opts = append(opts, fakeserver.WithAdminToken(token))
+	}
+
+	srv, err := fakeserver.New(opts...)
+	if err != nil {
+		return err
+	}
+	seed, err := srv.SeedDemo()
+	if err != nil {
+		_ = srv.Close()
+		return fmt.Errorf("seed the Demo workspace: %w", err)
+	}
+	line, _ := json.Marshal(startLine{
+		BaseURL:     srv.URL(),
+		AdminToken:  srv.AdminToken(),
+		WorkspaceID: seed.WorkspaceID,
+		APIKey:      seed.APIKey,
+	})
+	if _, err := fmt.Fprintf(stdout, "%s\n", line); err != nil {
+		_ = srv.Close()
+		return err
+	}
+	if f, ok := stdout.(interface{ Sync() error }); ok {
+		_ = f.Sync()
+	}
+	logger.Info("fakeserver listening", "base_url", srv.URL(), "clock", *clockMode)
+
+	<-ctx.Done()
+	logger.Info("fakeserver stopping")
+	return srv.Close()
+}

@@ -1,0 +1,379 @@
+// Package core is the fake's domain: workspaces, accounts, API keys and (in later slices) series,
+// reports, credits, uploads, standards and webhooks. REST, GraphQL, the webhook subscription
+// endpoints and the control API are thin adapters over it.
+//
+// Concurrency: one RWMutex guards all state. Reads take the read lock; anything that changes state
+// takes the write lock for the whole change, so every change is atomic and a refused request
+// changes nothing. Scheduled work (analysis steps, feed checks, deliveries) runs from the clock
+// without the lock and takes it like any request.
+package core
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/clock"
+)
+
+// KeyPrefix begins every API key the fake mints, as on the service.
+const KeyPrefix = "podqa_api_"
+
+// WorkspaceType tells a personal workspace from an organisation.
+type WorkspaceType string
+
+// The two kinds of workspace.
+const (
+	Personal     WorkspaceType = "personal"
+	Organisation WorkspaceType = "organisation"
+)
+
+// Account is a person's user account. Keys act as an account.
+type Account struct {
+	ID        uuid.UUID
+	Email     string
+	FirstName string
+	LastName  string
+	// Personal is the account's own personal workspace.
+	Personal uuid.UUID
+}
+
+// Workspace is a personal workspace or an organisation.
+type Workspace struct {
+	ID   uuid.UUID
+	Type WorkspaceType
+	Name string
+	// Owners are the accounts that own an organisation (for a personal workspace, its user).
+	Owners []uuid.UUID
+	Plan   Plan
+}
+
+// Plan is a workspace's subscription: its monthly credit allowance and caps.
+type Plan struct {
+	Name string
+	// Allowance is the credits granted each plan period.
+	Allowance float64
+	// PodcastLimit is how many shows the workspace may hold.
+	PodcastLimit int
+	// ChargingEnabled false works out costs but deducts nothing and refuses nothing.
+	ChargingEnabled bool
+	// Free marks the free tier's allowance (no subscription).
+	Free bool
+}
+
+// FreePlan is the plan a workspace gets when the control API names none: 1,200 credits a month
+// (two hours of audio) and three shows.
+func FreePlan() Plan {
+	return Plan{Name: "Free", Allowance: 1200, PodcastLimit: 3, ChargingEnabled: true, Free: true}
+}
+
+// APIKey is a stored key record. The key itself is never stored: only its SHA-256 digest, which
+// is enough for keys of 190 random bits and useless to whoever reads a leaked store.
+type APIKey struct {
+	ID          uuid.UUID
+	Workspace   uuid.UUID
+	Description string
+	MaskedKey   string
+	CreatedAt   time.Time
+	LastUsedAt  *time.Time
+	Disabled    bool
+	digest      [sha256.Size]byte
+}
+
+// Principal is who a request acts as once its credentials are accepted.
+type Principal struct {
+	Workspace Workspace
+	// Account is the account the credential acts as: the key's personal user, or one of an
+	// organisation's owners.
+	Account Account
+	// Key is the key used, or nil for a browser session.
+	Key *APIKey
+}
+
+// Core holds the fake's whole state.
+type Core struct {
+	clock *clock.Clock
+
+	mu         sync.RWMutex
+	accounts   map[uuid.UUID]*Account
+	workspaces map[uuid.UUID]*Workspace
+	keys       map[uuid.UUID]*APIKey
+	keyDigests map[[sha256.Size]byte]uuid.UUID
+	sessions   map[[sha256.Size]byte]uuid.UUID // session digest -> account
+
+	limits limiter
+}
+
+// New returns an empty core on clock c.
+func New(c *clock.Clock) *Core {
+	return &Core{
+		clock:      c,
+		accounts:   map[uuid.UUID]*Account{},
+		workspaces: map[uuid.UUID]*Workspace{},
+		keys:       map[uuid.UUID]*APIKey{},
+		keyDigests: map[[sha256.Size]byte]uuid.UUID{},
+		sessions:   map[[sha256.Size]byte]uuid.UUID{},
+	}
+}
+
+// Clock returns the clock every time rule of the core reads.
+func (c *Core) Clock() *clock.Clock { return c.clock }
+
+// NewWorkspace is what CreateWorkspace needs.
+type NewWorkspace struct {
+	Type WorkspaceType
+	Name string
+	// Plan settings left nil take FreePlan's; any given makes the plan a custom one.
+	PlanAllowance   *float64
+	PodcastLimit    *int
+	ChargingEnabled *bool
+}
+
+func (in NewWorkspace) plan() (Plan, error) {
+	p := FreePlan()
+	if in.PlanAllowance != nil {
+		if *in.PlanAllowance < 0 {
+			return Plan{}, ErrValidation("plan_allowance must not be negative.")
+		}
+		p.Allowance, p.Free, p.Name = *in.PlanAllowance, false, "Custom"
+	}
+	if in.PodcastLimit != nil {
+		if *in.PodcastLimit < 0 {
+			return Plan{}, ErrValidation("podcast_limit must not be negative.")
+		}
+		p.PodcastLimit, p.Free, p.Name = *in.PodcastLimit, false, "Custom"
+	}
+	if in.ChargingEnabled != nil {
+		p.ChargingEnabled = *in.ChargingEnabled
+	}
+	return p, nil
+}
+
+// CreateWorkspace adds a workspace. A personal workspace comes with its user account; an
+// organisation comes with one owner account (which has a personal workspace of its own), since an
+// organisation without an owner cannot be used.
+func (c *Core) CreateWorkspace(in NewWorkspace) (Workspace, error) {
+	if in.Type != Personal && in.Type != Organisation {
+		return Workspace{}, ErrValidation("type must be %q or %q.", Personal, Organisation)
+	}
+	name := strings.TrimSpace(in.Name)
+	if name == "" {
+		return Workspace{}, ErrValidation("name is required.")
+	}
+	plan, err := in.plan()
+	if err != nil {
+		return Workspace{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if in.Type == Personal {
+		acct := c.newAccountLocked(name)
+		ws := c.workspaces[acct.Personal]
+		ws.Plan = plan
+		return cloneWorkspace(ws), nil
+	}
+	owner := c.newAccountLocked("Owner of " + name)
+	ws := &Workspace{ID: uuid.New(), Type: Organisation, Name: name, Owners: []uuid.UUID{owner.ID}, Plan: plan}
+	c.workspaces[ws.ID] = ws
+	return cloneWorkspace(ws), nil
+}
+
+func (c *Core) newAccountLocked(display string) *Account {
+	id := uuid.New()
+	first, last, _ := strings.Cut(display, " ")
+	acct := &Account{
+		ID:        id,
+		Email:     "user-" + id.String()[:8] + "@example.test",
+		FirstName: first,
+		LastName:  last,
+		// The service names a personal workspace by its user's id.
+		Personal: id,
+	}
+	c.accounts[id] = acct
+	c.workspaces[acct.Personal] = &Workspace{ID: acct.Personal, Type: Personal, Name: display, Owners: []uuid.UUID{id}, Plan: FreePlan()}
+	return acct
+}
+
+// Workspace returns the workspace with id.
+func (c *Core) Workspace(id uuid.UUID) (Workspace, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	ws, ok := c.workspaces[id]
+	if !ok {
+		return Workspace{}, ErrNotFound("Workspace")
+	}
+	return cloneWorkspace(ws), nil
+}
+
+// RemoveOwners leaves an organisation with no owner, so that every key of it is refused.
+func (c *Core) RemoveOwners(id uuid.UUID) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ws, ok := c.workspaces[id]
+	if !ok {
+		return ErrNotFound("Workspace")
+	}
+	if ws.Type != Organisation {
+		return ErrValidation("only an organisation's owners can be removed; a personal workspace always has its user.")
+	}
+	ws.Owners = nil
+	return nil
+}
+
+// CreateAPIKey mints a key for a workspace and returns its record and the key itself, which is
+// shown once and never stored. A legacy key has no prefix, like keys made before the prefix
+// existed.
+func (c *Core) CreateAPIKey(workspace uuid.UUID, description string, legacy bool) (APIKey, string, error) {
+	secret := randomToken(24)
+	key := KeyPrefix + secret
+	if legacy {
+		key = secret
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.workspaces[workspace]; !ok {
+		return APIKey{}, "", ErrNotFound("Workspace")
+	}
+	rec := &APIKey{
+		ID:          uuid.New(),
+		Workspace:   workspace,
+		Description: description,
+		MaskedKey:   maskKey(key),
+		CreatedAt:   c.clock.Now(),
+		digest:      sha256.Sum256([]byte(key)),
+	}
+	c.keys[rec.ID] = rec
+	c.keyDigests[rec.digest] = rec.ID
+	return *rec, key, nil
+}
+
+// SetKeyDisabled disables or re-enables a key.
+func (c *Core) SetKeyDisabled(id uuid.UUID, disabled bool) (APIKey, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.keys[id]
+	if !ok {
+		return APIKey{}, ErrNotFound("API key")
+	}
+	k.Disabled = disabled
+	return *k, nil
+}
+
+// lastUsedGranularity is how often last_used_at is stamped at most.
+const lastUsedGranularity = time.Minute
+
+// Authenticate resolves a bearer key. Every refusal is the same ErrInvalidAPIKey. A use stamps
+// the key's last_used_at, at most once a minute.
+func (c *Core) Authenticate(key string) (Principal, error) {
+	if key == "" {
+		return Principal{}, ErrInvalidAPIKey()
+	}
+	digest := sha256.Sum256([]byte(key))
+	now := c.clock.Now()
+
+	c.mu.RLock()
+	p, stamp, err := c.resolveKeyLocked(digest, now)
+	c.mu.RUnlock()
+	if err != nil || !stamp {
+		return p, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k := c.keys[p.Key.ID]; k != nil && (k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedGranularity) {
+		k.LastUsedAt = &now
+		kc := *k
+		p.Key = &kc
+	}
+	return p, nil
+}
+
+func (c *Core) resolveKeyLocked(digest [sha256.Size]byte, now time.Time) (Principal, bool, error) {
+	id, ok := c.keyDigests[digest]
+	if !ok {
+		return Principal{}, false, ErrInvalidAPIKey()
+	}
+	k := c.keys[id]
+	if k.Disabled {
+		return Principal{}, false, ErrInvalidAPIKey()
+	}
+	ws := c.workspaces[k.Workspace]
+	acct, ok := c.actingAccountLocked(ws)
+	if !ok {
+		return Principal{}, false, ErrInvalidAPIKey()
+	}
+	kc := *k
+	stamp := k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedGranularity
+	return Principal{Workspace: cloneWorkspace(ws), Account: *acct, Key: &kc}, stamp, nil
+}
+
+// actingAccountLocked picks the account a workspace's keys act as: its user, or an organisation's
+// first owner (the service picks an arbitrary one).
+func (c *Core) actingAccountLocked(ws *Workspace) (*Account, bool) {
+	if len(ws.Owners) == 0 {
+		return nil, false
+	}
+	acct, ok := c.accounts[ws.Owners[0]]
+	return acct, ok
+}
+
+// CreateSession opens a browser session for the user of a personal workspace and returns the
+// value of its sessionid cookie.
+func (c *Core) CreateSession(personal uuid.UUID) (string, error) {
+	token := randomToken(24)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ws, ok := c.workspaces[personal]
+	if !ok {
+		return "", ErrNotFound("Workspace")
+	}
+	if ws.Type != Personal {
+		return "", ErrValidation("a browser session belongs to a person: name a personal workspace.")
+	}
+	c.sessions[sha256.Sum256([]byte(token))] = ws.Owners[0]
+	return token, nil
+}
+
+// AuthenticateSession resolves a sessionid cookie to its user's personal workspace.
+func (c *Core) AuthenticateSession(token string) (Principal, error) {
+	if token == "" {
+		return Principal{}, ErrInvalidAPIKey()
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	acctID, ok := c.sessions[sha256.Sum256([]byte(token))]
+	if !ok {
+		return Principal{}, ErrInvalidAPIKey()
+	}
+	acct := c.accounts[acctID]
+	return Principal{Workspace: cloneWorkspace(c.workspaces[acct.Personal]), Account: *acct}, nil
+}
+
+// maskKey keeps enough of the key's start to tell keys apart and far too little to use one.
+func maskKey(key string) string {
+	const shown = 6
+	head := key
+	if rest, ok := strings.CutPrefix(key, KeyPrefix); ok {
+		head = KeyPrefix + rest[:min(shown, len(rest))]
+	} else {
+		head = key[:min(shown, len(key))]
+	}
+	return head + "…"
+}
+
+func randomToken(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func cloneWorkspace(ws *Workspace) Workspace {
+	out := *ws
+	out.Owners = slices.Clone(ws.Owners)
+	return out
+}

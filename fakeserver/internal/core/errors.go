@@ -1,0 +1,59 @@
+package core
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Error codes of the REST error envelope. The REST adapter writes them as they are.
+const (
+	CodeValidation          = "validation_error"
+	CodeInvalidAPIKey       = "invalid_api_key"
+	CodeInsufficientCredits = "insufficient_credits"
+	CodeForbidden           = "forbidden"
+	CodePlanLimitReached    = "plan_limit_reached"
+	CodeNotFound            = "not_found"
+	CodeMethodNotAllowed    = "method_not_allowed"
+	CodeConflict            = "conflict"
+	CodeRateLimited         = "rate_limited"
+	CodeInternal            = "internal_error"
+	// CodeNotImplemented is the fake's own code for a part of the service it does not serve yet:
+	// an explicit refusal rather than a silent success.
+	CodeNotImplemented = "not_implemented"
+)
+
+// Error is a refusal of the domain core, carrying what the adapters need to answer it.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+	// RetryAfter is the whole number of seconds a rate-limited caller must wait; 0 otherwise.
+	RetryAfter int
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+func errorf(status int, code, format string, args ...any) *Error {
+	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrInvalidAPIKey answers any refused credential: missing, unknown, disabled, or an owner-less
+// organisation's. The message is the same for all so that it reveals nothing.
+func ErrInvalidAPIKey() *Error {
+	return errorf(http.StatusUnauthorized, CodeInvalidAPIKey, "Invalid or missing API key.")
+}
+
+// ErrNotFound answers a resource this workspace does not hold.
+func ErrNotFound(what string) *Error {
+	return errorf(http.StatusNotFound, CodeNotFound, "%s not found.", what)
+}
+
+// ErrValidation answers a malformed request.
+func ErrValidation(format string, args ...any) *Error {
+	return errorf(http.StatusBadRequest, CodeValidation, format, args...)
+}
+
+// ErrNotImplemented answers a call the fake does not serve yet.
+func ErrNotImplemented(what string) *Error {
+	return errorf(http.StatusNotImplemented, CodeNotImplemented, "%s is not implemented by this version of the fake.", what)
+}

@@ -1,0 +1,99 @@
+package core
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// The service's three fixed-window limits. Windows are aligned to the clock (a minute window
+// runs from hh:mm:00 to the next minute, the hour window from hh:00:00, the five-minute window
+// from a multiple of five minutes), which is what "fixed, not rolling" means here; Retry-After
+// is the whole seconds, rounded up, until the window that refused the request ends.
+const (
+	keyRequestsPerMinute  = 100
+	keyWritesPerHour      = 30
+	refusedPerFiveMinutes = 20
+)
+
+type windowCount struct {
+	start time.Time
+	n     int
+}
+
+// limiter counts requests in fixed windows.
+type limiter struct {
+	mu      sync.Mutex
+	windows map[limitBucket]*windowCount
+}
+
+type limitBucket struct {
+	kind string // "key", "write" or "ip"
+	id   string
+}
+
+// take counts one request in bucket b and refuses it when the window already holds limit.
+func (l *limiter) take(b limitBucket, limit int, window time.Duration, now time.Time) *Error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.windows == nil {
+		l.windows = map[limitBucket]*windowCount{}
+	}
+	start := now.Truncate(window)
+	w := l.windows[b]
+	if w == nil || !w.start.Equal(start) {
+		w = &windowCount{start: start}
+		l.windows[b] = w
+	}
+	if w.n >= limit {
+		wait := start.Add(window).Sub(now)
+		secs := int((wait + time.Second - 1) / time.Second)
+		return &Error{
+			Status:     http.StatusTooManyRequests,
+			Code:       CodeRateLimited,
+			Message:    rateMessage(b.kind),
+			RetryAfter: max(secs, 1),
+		}
+	}
+	w.n++
+	return nil
+}
+
+func rateMessage(kind string) string {
+	switch kind {
+	case "write":
+		return "Rate limit exceeded: 30 write requests per hour per API key."
+	case "ip":
+		return "Too many rejected credentials from this address: 20 per 5 minutes."
+	default:
+		return "Rate limit exceeded: 100 requests per minute per API key."
+	}
+}
+
+// Admit applies the per-key limits to a request made with an accepted key: every request counts
+// against the minute window, writes also against the hour window.
+func (c *Core) Admit(p Principal, write bool) error {
+	if p.Key == nil {
+		return nil // browser sessions are limited by the service's web front, not per key
+	}
+	now := c.clock.Now()
+	id := p.Key.ID.String()
+	if err := c.limits.take(limitBucket{"key", id}, keyRequestsPerMinute, time.Minute, now); err != nil {
+		return err
+	}
+	if write {
+		if err := c.limits.take(limitBucket{"write", id}, keyWritesPerHour, time.Hour, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RefuseCredentials counts a refused credential against the caller's address and returns the
+// answer: 401 invalid_api_key, or 429 once the address has had 20 refusals in the window.
+func (c *Core) RefuseCredentials(clientIP string) error {
+	if err := c.limits.take(limitBucket{"ip", clientIP}, refusedPerFiveMinutes, 5*time.Minute, c.clock.Now()); err != nil {
+		return err
+	}
+	return ErrInvalidAPIKey()
+}

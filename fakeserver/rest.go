@@ -1,0 +1,236 @@
+package fakeserver
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
+	"github.com/podqa/podqa-go/internal/apitime"
+)
+
+// restBase is where the REST API lives; the webhook subscription calls live at the root.
+const restBase = "/api/rest/v1"
+
+// restRoutes serves the REST API and the webhook subscription calls. Routing comes from the
+// code generated from openapi.json; in front of it sit, in this order: 404 and 405 (with Allow)
+// from the same generated routes, credentials, the per-key limits, and the JSON content type of
+// writes.
+func (s *Server) restRoutes() http.Handler {
+	api := &restAPI{s: s}
+	strict := restserver.NewStrictHandlerWithOptions(api, nil, restserver.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
+			writeError(w, core.ErrValidation("Request body is not valid JSON: %s.", jsonProblem(err)))
+		},
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
+			if _, ok := err.(*core.Error); !ok {
+				s.log.Error("REST handler failed", "method", r.Method, "path", r.URL.Path, "err", err)
+			}
+			writeError(w, err)
+		},
+	})
+	routes := &routeTable{mux: http.NewServeMux(), methods: map[string][]string{}}
+	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
+		BaseURL:    restBase,
+		BaseRouter: routes.keep(func(path string) bool { return !strings.HasPrefix(path, restBase+"/webhook/") }),
+		ErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
+			writeError(w, core.ErrValidation("%s", err.Error()))
+		},
+	})
+	return s.routeFirst(routes, s.authenticate(s.requireJSONWrites(routes.mux)))
+}
+
+// routeTable records the generated routes as they register, so that 404 and 405 answers come
+// from the same table as the routing.
+type routeTable struct {
+	mux     *http.ServeMux
+	paths   *http.ServeMux
+	methods map[string][]string // path pattern -> methods
+	filter  func(path string) bool
+}
+
+func (t *routeTable) keep(filter func(path string) bool) *routeTable {
+	t.filter = filter
+	return t
+}
+
+// HandleFunc registers a generated route ("METHOD /path").
+func (t *routeTable) HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request)) {
+	method, path, _ := strings.Cut(pattern, " ")
+	if t.filter != nil && !t.filter(path) {
+		return
+	}
+	if t.paths == nil {
+		t.paths = http.NewServeMux()
+	}
+	if _, seen := t.methods[path]; !seen {
+		t.paths.HandleFunc(path, func(http.ResponseWriter, *http.Request) {})
+	}
+	t.methods[path] = append(t.methods[path], method)
+	t.mux.HandleFunc(pattern, handler)
+}
+
+// ServeHTTP serves the recorded routes.
+func (t *routeTable) ServeHTTP(w http.ResponseWriter, r *http.Request) { t.mux.ServeHTTP(w, r) }
+
+// allowed returns the methods of the route r's path matches, or nil when none does.
+func (t *routeTable) allowed(r *http.Request) []string {
+	_, pattern := t.paths.Handler(r)
+	methods := t.methods[pattern]
+	if slices.Contains(methods, http.MethodGet) && !slices.Contains(methods, http.MethodHead) {
+		methods = append(slices.Clone(methods), http.MethodHead)
+	}
+	return methods
+}
+
+func (s *Server) routeFirst(routes *routeTable, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		methods := routes.allowed(r)
+		switch {
+		case len(methods) == 0:
+			writeError(w, core.ErrNotFound("Resource"))
+		case !slices.Contains(methods, r.Method):
+			w.Header().Set("Allow", strings.Join(methods, ", "))
+			writeError(w, &core.Error{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "Method " + r.Method + " is not allowed here."})
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+type principalKey struct{}
+
+func principalFrom(ctx context.Context) core.Principal {
+	p, _ := ctx.Value(principalKey{}).(core.Principal)
+	return p
+}
+
+func isSafeMethod(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead
+}
+
+// authenticate resolves the bearer key (or, for reads only, the sessionid cookie), counts a
+// refusal against the caller's address, and applies the per-key limits.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.credentials(r)
+		if err != nil {
+			writeError(w, s.core.RefuseCredentials(clientIP(r)))
+			return
+		}
+		if err := s.core.Admit(p, !isSafeMethod(r.Method)); err != nil {
+			writeError(w, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+	})
+}
+
+func (s *Server) credentials(r *http.Request) (core.Principal, error) {
+	if header := r.Header.Get("Authorization"); header != "" {
+		scheme, token, ok := strings.Cut(header, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return core.Principal{}, core.ErrInvalidAPIKey()
+		}
+		return s.core.Authenticate(strings.TrimSpace(token))
+	}
+	if cookie, err := r.Cookie("sessionid"); err == nil && isSafeMethod(r.Method) {
+		return s.core.AuthenticateSession(cookie.Value)
+	}
+	return core.Principal{}, core.ErrInvalidAPIKey()
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// requireJSONWrites refuses a write whose body is not declared as JSON.
+func (s *Server) requireJSONWrites(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && !isJSON(r.Header.Get("Content-Type")) {
+			writeError(w, core.ErrValidation("Content-Type must be application/json."))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// restAPI implements the generated strict server over the domain core.
+type restAPI struct {
+	s *Server
+}
+
+var _ restserver.StrictServerInterface = (*restAPI)(nil)
+
+func (a *restAPI) GetMe(ctx context.Context, _ restserver.GetMeRequestObject) (restserver.GetMeResponseObject, error) {
+	p := principalFrom(ctx)
+	me := restserver.Me{Workspace: restserver.Workspace{
+		ID:   p.Workspace.ID,
+		Name: p.Workspace.Name,
+		Type: restserver.WorkspaceType(p.Workspace.Type),
+	}}
+	if k := p.Key; k != nil {
+		rec := restserver.APIKeyRecord{
+			ID:          k.ID,
+			Description: k.Description,
+			MaskedKey:   k.MaskedKey,
+			CreatedAt:   apitime.At(k.CreatedAt),
+		}
+		if k.LastUsedAt != nil {
+			rec.LastUsedAt = apitime.Ptr(*k.LastUsedAt)
+		}
+		me.Key = &rec
+	}
+	return restserver.GetMe200JSONResponse(me), nil
+}
+
+func (a *restAPI) GetCredits(context.Context, restserver.GetCreditsRequestObject) (restserver.GetCreditsResponseObject, error) {
+	return nil, core.ErrNotImplemented("GET /credits")
+}
+
+func (a *restAPI) ListReports(context.Context, restserver.ListReportsRequestObject) (restserver.ListReportsResponseObject, error) {
+	return nil, core.ErrNotImplemented("GET /reports")
+}
+
+func (a *restAPI) CreateReport(context.Context, restserver.CreateReportRequestObject) (restserver.CreateReportResponseObject, error) {
+	return nil, core.ErrNotImplemented("POST /reports")
+}
+
+func (a *restAPI) GetReport(context.Context, restserver.GetReportRequestObject) (restserver.GetReportResponseObject, error) {
+	return nil, core.ErrNotImplemented("GET /reports/{report_id}")
+}
+
+func (a *restAPI) GetReportTranscript(context.Context, restserver.GetReportTranscriptRequestObject) (restserver.GetReportTranscriptResponseObject, error) {
+	return nil, core.ErrNotImplemented("GET /reports/{report_id}/transcript")
+}
+
+func (a *restAPI) ListSeries(context.Context, restserver.ListSeriesRequestObject) (restserver.ListSeriesResponseObject, error) {
+	return nil, core.ErrNotImplemented("GET /series")
+}
+
+func (a *restAPI) GetSeries(context.Context, restserver.GetSeriesRequestObject) (restserver.GetSeriesResponseObject, error) {
+	return nil, core.ErrNotImplemented("GET /series/{series_id}")
+}
+
+func (a *restAPI) ListSeriesEpisodes(context.Context, restserver.ListSeriesEpisodesRequestObject) (restserver.ListSeriesEpisodesResponseObject, error) {
+	return nil, core.ErrNotImplemented("GET /series/{series_id}/episodes")
+}
+
+func (a *restAPI) CreateUpload(context.Context, restserver.CreateUploadRequestObject) (restserver.CreateUploadResponseObject, error) {
+	return nil, core.ErrNotImplemented("POST /uploads")
+}
+
+func (a *restAPI) SubscribeWebhook(context.Context, restserver.SubscribeWebhookRequestObject) (restserver.SubscribeWebhookResponseObject, error) {
+	return nil, core.ErrNotImplemented("POST /webhook/subscribe")
+}
+
+func (a *restAPI) UnsubscribeWebhook(context.Context, restserver.UnsubscribeWebhookRequestObject) (restserver.UnsubscribeWebhookResponseObject, error) {
+	return nil, core.ErrNotImplemented("DELETE /webhook/subscribe/{id}")
+}

@@ -1,0 +1,85 @@
+package fakeserver
+
+import (
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+)
+
+// routes assembles the fake's handler: the control API, the REST API, and the parts of the
+// service still to come, each answering an explicit not_implemented until they land.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/_fake/", s.controlRoutes())
+	mux.Handle("/api/rest/v1/", s.injectFaults(s.restRoutes()))
+	notYet := func(what string) http.Handler {
+		return s.injectFaults(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, core.ErrNotImplemented(what))
+		}))
+	}
+	mux.Handle("/webhook/subscribe", notYet("Webhook subscription"))
+	mux.Handle("/webhook/subscribe/", notYet("Webhook subscription"))
+	mux.Handle("/api/graphql", notYet("The GraphQL API"))
+	mux.Handle("/schema.graphql", notYet("The GraphQL schema document"))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, core.ErrNotFound("Resource"))
+	})
+	return s.recoverPanics(s.logRequests(mux))
+}
+
+// recoverPanics turns a panic in any handler into 500 internal_error; the detail goes to the
+// log, never to the caller.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				writeError(w, &core.Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// logRequests logs each request at debug level (the control API's at info), without headers:
+// they carry keys.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		began := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		level := slog.LevelDebug
+		if strings.HasPrefix(r.URL.Path, "/_fake/") {
+			level = slog.LevelInfo
+		}
+		s.log.Log(r.Context(), level, "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "took", time.Since(began))
+	})
+}
