@@ -40,7 +40,32 @@ func (s *Server) restRoutes() http.Handler {
 			writeError(w, core.ErrValidation("%s", err.Error()))
 		},
 	})
-	return s.routeFirst(routes, s.authenticate(s.requireJSONWrites(routes.mux)))
+	check, err := newValidator(restBase)
+	if err != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
+	}
+	return s.routeFirst(routes, s.authenticate(s.requireJSONWrites(s.validate(check, routes.mux))))
+}
+
+// validate checks parameters and bodies against openapi.json before the handler sees them.
+func (s *Server) validate(check *validator, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, maxAPIBody)
+		}
+		if err := check.check(r, routePattern(r.Context())); err != nil {
+			writeError(w, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type patternKey struct{}
+
+func routePattern(ctx context.Context) string {
+	p, _ := ctx.Value(patternKey{}).(string)
+	return p
 }
 
 // routeTable records the generated routes as they register, so that 404 and 405 answers come
@@ -76,19 +101,19 @@ func (t *routeTable) HandleFunc(pattern string, handler func(http.ResponseWriter
 // ServeHTTP serves the recorded routes.
 func (t *routeTable) ServeHTTP(w http.ResponseWriter, r *http.Request) { t.mux.ServeHTTP(w, r) }
 
-// allowed returns the methods of the route r's path matches, or nil when none does.
-func (t *routeTable) allowed(r *http.Request) []string {
+// allowed returns the path pattern r matches and its methods, or nil methods when none does.
+func (t *routeTable) allowed(r *http.Request) (string, []string) {
 	_, pattern := t.paths.Handler(r)
 	methods := t.methods[pattern]
 	if slices.Contains(methods, http.MethodGet) && !slices.Contains(methods, http.MethodHead) {
 		methods = append(slices.Clone(methods), http.MethodHead)
 	}
-	return methods
+	return pattern, methods
 }
 
 func (s *Server) routeFirst(routes *routeTable, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		methods := routes.allowed(r)
+		pattern, methods := routes.allowed(r)
 		switch {
 		case len(methods) == 0:
 			writeError(w, core.ErrNotFound("Resource"))
@@ -96,7 +121,7 @@ func (s *Server) routeFirst(routes *routeTable, next http.Handler) http.Handler 
 			w.Header().Set("Allow", strings.Join(methods, ", "))
 			writeError(w, &core.Error{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "Method " + r.Method + " is not allowed here."})
 		default:
-			next.ServeHTTP(w, r)
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), patternKey{}, pattern)))
 		}
 	})
 }

@@ -1,0 +1,157 @@
+package fakeserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
+)
+
+// maxAPIBody bounds JSON request bodies of the API; the service does not document its limit.
+const maxAPIBody = 1 << 20
+
+// contract is openapi.json as embedded in the generated server, loaded once: it is immutable
+// after loading and shared by every fake in the process.
+var contract = sync.OnceValues(func() (*openapi3.T, error) {
+	doc, err := restserver.GetSpec()
+	if err != nil {
+		return nil, fmt.Errorf("fakeserver: load the embedded openapi.json: %w", err)
+	}
+	doc.Servers = nil // routes are matched by our own table; server URLs do not matter here
+	relaxDateTimeQueries(doc)
+	return doc, nil
+})
+
+// lenientDateTime is what the service accepts in a date-time query parameter: a date, with an
+// optional time, with an optional offset (none means UTC). JSON Schema's date-time format
+// demands an offset, so the fake's private copy of the contract checks this pattern instead;
+// apitime.ParseLenient then reads the value.
+const lenientDateTime = `^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$`
+
+func relaxDateTimeQueries(doc *openapi3.T) {
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, ref := range op.Parameters {
+				p := ref.Value
+				if p == nil || p.In != openapi3.ParameterInQuery || p.Schema == nil || p.Schema.Value == nil {
+					continue
+				}
+				if sch := p.Schema.Value; sch.Format == "date-time" {
+					relaxed := *sch
+					relaxed.Format = ""
+					relaxed.Pattern = lenientDateTime
+					p.Schema = openapi3.NewSchemaRef("", &relaxed)
+				}
+			}
+		}
+	}
+}
+
+// validator checks requests against openapi.json, so parameter and body rules come from the
+// contract rather than from a second copy in the handlers.
+type validator struct {
+	doc *openapi3.T
+	// ops maps "METHOD pattern" (the generated route) to the contract's route.
+	ops map[string]*routers.Route
+}
+
+func newValidator(base string) (*validator, error) {
+	doc, err := contract()
+	if err != nil {
+		return nil, err
+	}
+	v := &validator{doc: doc, ops: map[string]*routers.Route{}}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			v.ops[method+" "+base+path] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
+		}
+	}
+	return v, nil
+}
+
+// check validates r, whose path matched pattern, and returns a validation_error describing the
+// first problem.
+func (v *validator) check(r *http.Request, pattern string) error {
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	route := v.ops[method+" "+pattern]
+	if route == nil {
+		return nil
+	}
+	input := &openapi3filter.RequestValidationInput{
+		Request:    r,
+		PathParams: pathParams(pattern, r.URL.Path),
+		Route:      route,
+		Options: &openapi3filter.Options{
+			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+		},
+	}
+	err := openapi3filter.ValidateRequest(context.WithoutCancel(r.Context()), input)
+	if err == nil {
+		return nil
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return core.ErrValidation("The request body is larger than %d bytes.", tooLarge.Limit)
+	}
+	return core.ErrValidation("%s", describe(err))
+}
+
+// pathParams pairs the {name} segments of pattern with the request path's segments.
+func pathParams(pattern, path string) map[string]string {
+	params := map[string]string{}
+	ps, rs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	for i, seg := range ps {
+		if i < len(rs) && strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			params[strings.Trim(seg, "{}")] = rs[i]
+		}
+	}
+	return params
+}
+
+// describe turns a kin-openapi error into a message a client can act on.
+func describe(err error) string {
+	var reqErr *openapi3filter.RequestError
+	if !errors.As(err, &reqErr) {
+		return "The request does not match the API contract."
+	}
+	var schemaErr *openapi3.SchemaError
+	hasSchemaErr := errors.As(reqErr.Err, &schemaErr)
+	switch {
+	case reqErr.Parameter != nil:
+		where := fmt.Sprintf("%s parameter %s", reqErr.Parameter.In, reqErr.Parameter.Name)
+		if hasSchemaErr {
+			return fmt.Sprintf("Invalid %s: %s.", where, strings.TrimSuffix(schemaErr.Reason, "."))
+		}
+		return fmt.Sprintf("Invalid %s: %s.", where, strings.TrimSuffix(reqErr.Reason, "."))
+	case reqErr.RequestBody != nil:
+		if !hasSchemaErr {
+			if reqErr.Reason != "" {
+				return "Invalid request body: " + strings.TrimSuffix(reqErr.Reason, ".") + "."
+			}
+			return "Invalid request body: it is not a JSON object of the expected shape."
+		}
+		// Only POST /reports uses `not`: its exactly-one-of rule.
+		if schemaErr.SchemaField == "not" {
+			return "Give exactly one of feed_url, series_id and report_id (report_id also needs original_filename and duration_ms)."
+		}
+		field := strings.Join(schemaErr.JSONPointer(), ".")
+		if field == "" {
+			return "Invalid request body: " + strings.TrimSuffix(schemaErr.Reason, ".") + "."
+		}
+		return fmt.Sprintf("Invalid request body field %s: %s.", field, strings.TrimSuffix(schemaErr.Reason, "."))
+	default:
+		return "The request does not match the API contract: " + reqErr.Error()
+	}
+}
