@@ -408,17 +408,17 @@ type Episode struct {
 	// FirstSeenAt When the service first recorded the episode. UTC timestamp, always written in the fixed form `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`.
 	//
 	// Example: 2025-03-04T10:15:30.123456+00:00
-	FirstSeenAt *time.Time `json:"first_seen_at,omitempty"`
+	FirstSeenAt *time.Time `json:"first_seen_at"`
 
 	// GUID The item guid from the feed.
-	GUID *string            `json:"guid,omitempty"`
+	GUID *string            `json:"guid"`
 	ID   openapi_types.UUID `json:"id"`
 
 	// PublishedOn Publication date as the feed states it.
 	//
 	// Example: 2025-03-01
-	PublishedOn *openapi_types.Date `json:"published_on,omitempty"`
-	Title       *string             `json:"title,omitempty"`
+	PublishedOn *openapi_types.Date `json:"published_on"`
+	Title       *string             `json:"title"`
 }
 
 // EpisodeCreatedData `data` of `episode.created`.
@@ -552,7 +552,7 @@ type Metadata struct {
 	Artist json.RawMessage `json:"artist,omitempty"`
 
 	// Chapters Chapter markers.
-	Chapters *[]interface{} `json:"chapters,omitempty"`
+	Chapters *[]interface{} `json:"chapters"`
 
 	// Comments Comment tag.
 	Comments json.RawMessage `json:"comments,omitempty"`
@@ -664,15 +664,15 @@ type ReportListItem struct {
 	// CreatedAt UTC timestamp, always written in the fixed form `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`.
 	//
 	// Example: 2025-03-04T10:15:30.123456+00:00
-	CreatedAt *time.Time `json:"created_at,omitempty"`
+	CreatedAt *time.Time `json:"created_at"`
 
 	// Episode Null for a direct upload.
-	Episode          *ReportEpisodeRef  `json:"episode,omitempty"`
+	Episode          *ReportEpisodeRef  `json:"episode"`
 	ID               openapi_types.UUID `json:"id"`
 	OriginalFilename string             `json:"original_filename"`
 
 	// Series Null for a direct upload.
-	Series *ReportSeriesRef `json:"series,omitempty"`
+	Series *ReportSeriesRef `json:"series"`
 
 	// Status Status of a report. `PENDING`, `SCHEDULED` and `IN_PROGRESS` are transient; `COMPLETE`, `FAILED` and `OUT_OF_QUOTA` are final. New values can appear: handle a value you do not know without failing.
 	//
@@ -682,7 +682,7 @@ type ReportListItem struct {
 	// UpdatedAt Moves whenever the report changes state; use it as the polling watermark. UTC timestamp, always written in the fixed form `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`.
 	//
 	// Example: 2025-03-04T10:15:30.123456+00:00
-	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+	UpdatedAt *time.Time `json:"updated_at"`
 }
 
 // ReportSeries The show a report belongs to.
@@ -749,20 +749,20 @@ type ResultStatus string
 // Example: {"automated_reporting":true,"created_at":"2025-01-10T08:00:00.000000+00:00","feed_url":"https://feeds.example.org/the-show.rss","id":"6f1d2c3b-4a5e-4f60-9b7a-8c9d0e1f2a3b","kind":"PODCAST","title":"The Show"}
 type Series struct {
 	// AutomatedReporting This workspace's own setting: whether new episodes get a report automatically.
-	AutomatedReporting *bool `json:"automated_reporting,omitempty"`
+	AutomatedReporting *bool `json:"automated_reporting"`
 
 	// CreatedAt UTC timestamp, always written in the fixed form `YYYY-MM-DDTHH:MM:SS.ffffff+00:00`.
 	//
 	// Example: 2025-03-04T10:15:30.123456+00:00
-	CreatedAt *time.Time `json:"created_at,omitempty"`
+	CreatedAt *time.Time `json:"created_at"`
 
 	// FeedURL The show's RSS feed. Null only for the rare show without one.
-	FeedURL *string            `json:"feed_url,omitempty"`
+	FeedURL *string            `json:"feed_url"`
 	ID      openapi_types.UUID `json:"id"`
 
 	// Kind Kind of series. Only `PODCAST` exists today; tolerate new kinds.
 	Kind  *SeriesKind `json:"kind,omitempty"`
-	Title *string     `json:"title,omitempty"`
+	Title *string     `json:"title"`
 }
 
 // SeriesKind Kind of series. Only `PODCAST` exists today; tolerate new kinds.
