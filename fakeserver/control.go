@@ -153,9 +153,9 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("POST /_fake/clock/advance", s.handleAdvance)
 	mux.HandleFunc("POST /_fake/faults", s.handleCreateFault)
 	mux.HandleFunc("DELETE /_fake/faults", s.handleClearFaults)
+	mux.HandleFunc("PATCH /_fake/workspaces/{id}/credits", s.handlePatchCredits)
+	mux.HandleFunc("POST /_fake/workspaces/{id}/topups", s.handleAddTopup)
 	for _, pattern := range []string{
-		"PATCH /_fake/workspaces/{id}/credits",
-		"POST /_fake/workspaces/{id}/topups",
 		"POST /_fake/feeds",
 		"POST /_fake/feeds/{id}/episodes",
 		"PATCH /_fake/feeds/{id}",

@@ -216,38 +216,6 @@ func (a *restAPI) GetMe(ctx context.Context, _ restserver.GetMeRequestObject) (r
 	return restserver.GetMe200JSONResponse(me), nil
 }
 
-func (a *restAPI) GetCredits(context.Context, restserver.GetCreditsRequestObject) (restserver.GetCreditsResponseObject, error) {
-	return nil, core.ErrNotImplemented("GET /credits")
-}
-
-func (a *restAPI) ListReports(context.Context, restserver.ListReportsRequestObject) (restserver.ListReportsResponseObject, error) {
-	return nil, core.ErrNotImplemented("GET /reports")
-}
-
-func (a *restAPI) CreateReport(context.Context, restserver.CreateReportRequestObject) (restserver.CreateReportResponseObject, error) {
-	return nil, core.ErrNotImplemented("POST /reports")
-}
-
-func (a *restAPI) GetReport(context.Context, restserver.GetReportRequestObject) (restserver.GetReportResponseObject, error) {
-	return nil, core.ErrNotImplemented("GET /reports/{report_id}")
-}
-
-func (a *restAPI) GetReportTranscript(context.Context, restserver.GetReportTranscriptRequestObject) (restserver.GetReportTranscriptResponseObject, error) {
-	return nil, core.ErrNotImplemented("GET /reports/{report_id}/transcript")
-}
-
-func (a *restAPI) ListSeries(context.Context, restserver.ListSeriesRequestObject) (restserver.ListSeriesResponseObject, error) {
-	return nil, core.ErrNotImplemented("GET /series")
-}
-
-func (a *restAPI) GetSeries(context.Context, restserver.GetSeriesRequestObject) (restserver.GetSeriesResponseObject, error) {
-	return nil, core.ErrNotImplemented("GET /series/{series_id}")
-}
-
-func (a *restAPI) ListSeriesEpisodes(context.Context, restserver.ListSeriesEpisodesRequestObject) (restserver.ListSeriesEpisodesResponseObject, error) {
-	return nil, core.ErrNotImplemented("GET /series/{series_id}/episodes")
-}
-
 func (a *restAPI) CreateUpload(context.Context, restserver.CreateUploadRequestObject) (restserver.CreateUploadResponseObject, error) {
 	return nil, core.ErrNotImplemented("POST /uploads")
 }

@@ -109,7 +109,7 @@ func New(opts ...Option) (*Server, error) {
 	s := &Server{
 		opts:     o,
 		clock:    clk,
-		core:     core.New(clk),
+		core:     core.New(clk, newDeps(o)),
 		faults:   &faults{},
 		log:      o.logger,
 		listener: ln,

@@ -98,7 +98,9 @@ type Principal struct {
 
 // Core holds the fake's whole state.
 type Core struct {
-	clock *clock.Clock
+	clock     *clock.Clock
+	deps      Deps
+	standards []Standard
 
 	mu         sync.RWMutex
 	accounts   map[uuid.UUID]*Account
@@ -108,17 +110,32 @@ type Core struct {
 	sessions   map[[sha256.Size]byte]uuid.UUID // session digest -> account
 
 	limits limiter
+
+	catalogs    map[uuid.UUID]*catalog // workspace -> its shows
+	series      map[uuid.UUID]*Series
+	episodes    map[uuid.UUID]*Episode
+	reports     map[uuid.UUID]*Report
+	reportOrder map[uuid.UUID][]uuid.UUID // workspace -> reports in creation order
+	ledgers     map[uuid.UUID]*ledger
 }
 
-// New returns an empty core on clock c.
-func New(c *clock.Clock) *Core {
+// New returns an empty core on clock c, reaching the world through deps.
+func New(c *clock.Clock, deps Deps) *Core {
 	return &Core{
-		clock:      c,
-		accounts:   map[uuid.UUID]*Account{},
-		workspaces: map[uuid.UUID]*Workspace{},
-		keys:       map[uuid.UUID]*APIKey{},
-		keyDigests: map[[sha256.Size]byte]uuid.UUID{},
-		sessions:   map[[sha256.Size]byte]uuid.UUID{},
+		clock:       c,
+		deps:        deps,
+		standards:   BuiltinStandards(),
+		catalogs:    map[uuid.UUID]*catalog{},
+		series:      map[uuid.UUID]*Series{},
+		episodes:    map[uuid.UUID]*Episode{},
+		reports:     map[uuid.UUID]*Report{},
+		reportOrder: map[uuid.UUID][]uuid.UUID{},
+		ledgers:     map[uuid.UUID]*ledger{},
+		accounts:    map[uuid.UUID]*Account{},
+		workspaces:  map[uuid.UUID]*Workspace{},
+		keys:        map[uuid.UUID]*APIKey{},
+		keyDigests:  map[[sha256.Size]byte]uuid.UUID{},
+		sessions:    map[[sha256.Size]byte]uuid.UUID{},
 	}
 }
 

@@ -17,7 +17,7 @@ var start = time.Date(2026, 5, 1, 12, 0, 30, 0, time.UTC)
 
 func newCore(t *testing.T) *Core {
 	t.Helper()
-	return New(clock.NewManual(start))
+	return New(clock.NewManual(start), Deps{})
 }
 
 func mustWorkspace(t *testing.T, c *Core, typ WorkspaceType, name string) Workspace {

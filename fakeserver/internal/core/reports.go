@@ -1,0 +1,304 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Report statuses.
+const (
+	StatusPending    = "PENDING"
+	StatusScheduled  = "SCHEDULED"
+	StatusInProgress = "IN_PROGRESS"
+	StatusComplete   = "COMPLETE"
+	StatusFailed     = "FAILED"
+	StatusOutOfQuota = "OUT_OF_QUOTA"
+)
+
+// stepDelay is the clock time between PENDING, SCHEDULED and IN_PROGRESS at a non-zero pace.
+const stepDelay = time.Second
+
+// overrun makes every run take 10% longer than its estimate, so time_remaining goes negative
+// near the end of each run, as it may on the service.
+const overrun = 1.1
+
+// Report is a report and the state of its analysis.
+type Report struct {
+	ID               uuid.UUID
+	Workspace        uuid.UUID
+	Status           string
+	Name             *string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	StartedAt        *time.Time
+	OriginalFilename string
+	Personal         bool
+	CreditsCharged   *int
+	AudioURL         *string
+	Series           *uuid.UUID
+	Episode          *uuid.UUID
+	Standard         Standard
+	Measurement      *Measurement
+	Results          []Result
+	Stats            *Stats
+	// FailureReason says why analysis failed.
+	FailureReason string
+
+	estimatedEnd time.Time
+	upload       []byte
+}
+
+// TimeRemaining is the estimate of remaining run time while IN_PROGRESS, 0 otherwise; negative
+// when the run overruns.
+func (r *Report) TimeRemaining(now time.Time) time.Duration {
+	if r.Status != StatusInProgress || r.estimatedEnd.IsZero() {
+		return 0
+	}
+	return r.estimatedEnd.Sub(now)
+}
+
+// FromFeed is what CreateReportFromFeed needs.
+type FromFeed struct {
+	FeedURL      string
+	SeriesID     *uuid.UUID
+	EpisodeIndex int
+}
+
+// CreateReportFromFeed creates a report on one episode of a feed (or of a held series' feed).
+// Credits are checked first, then the feed is read, then the show is added if needed.
+func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFeed) (Report, error) {
+	if p.Key == nil {
+		return Report{}, ErrInvalidAPIKey()
+	}
+	now := c.clock.Now()
+	feedURL := in.FeedURL
+	c.mu.Lock()
+	ws := c.workspaces[p.Workspace.ID]
+	if in.SeriesID != nil {
+		s, ok := c.series[*in.SeriesID]
+		if !ok || s.Workspace != ws.ID {
+			c.mu.Unlock()
+			return Report{}, ErrNotFound("Series")
+		}
+		feedURL = s.FeedURL
+	}
+	err := c.requireCreditsLocked(ws, minimumCharge, now)
+	c.mu.Unlock()
+	if err != nil {
+		return Report{}, err
+	}
+
+	doc, err := c.deps.FetchFeed(ctx, feedURL)
+	var refusal *Error
+	if errors.As(err, &refusal) {
+		return Report{}, refusal
+	}
+	if err != nil {
+		return Report{}, ErrValidation("The feed could not be read: %s", err.Error())
+	}
+	if in.EpisodeIndex >= len(doc.Episodes) {
+		return Report{}, ErrValidation("episode_index %d is past the end of the feed, which has %d episodes with audio.", in.EpisodeIndex, len(doc.Episodes))
+	}
+	fe := doc.Episodes[in.EpisodeIndex]
+
+	now = c.clock.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.requireCreditsLocked(ws, minimumCharge, now); err != nil {
+		return Report{}, err
+	}
+	s, err := c.addSeriesLocked(ws, feedURL, doc, now)
+	if err != nil {
+		return Report{}, err
+	}
+	e := c.seeEpisodeLocked(s, fe, now)
+	r := &Report{
+		ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
+		OriginalFilename: fileNameOf(fe.AudioURL), Personal: ws.Type == Personal,
+		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws),
+	}
+	c.addReportLocked(r)
+	return *r, nil
+}
+
+func fileNameOf(audioURL string) string {
+	name := path.Base(strings.SplitN(strings.SplitN(audioURL, "?", 2)[0], "#", 2)[0])
+	if name == "." || name == "/" || name == "" {
+		return "episode"
+	}
+	return name
+}
+
+func (c *Core) standardForLocked(ws *Workspace) Standard {
+	return c.standards[0] // the built-in Podcast standard until standards can be assigned
+}
+
+func (c *Core) addReportLocked(r *Report) {
+	c.reports[r.ID] = r
+	c.reportOrder[r.Workspace] = append(c.reportOrder[r.Workspace], r.ID)
+	c.scheduleLocked(r.ID)
+}
+
+// scheduleLocked plans the transient steps of a new report on the clock.
+func (c *Core) scheduleLocked(id uuid.UUID) {
+	step := stepDelay
+	if c.deps.AnalysisPace == 0 {
+		step = 0
+	}
+	c.clock.After(step, func(now time.Time) {
+		if !c.transition(id, StatusPending, StatusScheduled, now) {
+			return
+		}
+		c.clock.After(step, func(now time.Time) { c.start(id, now) })
+	})
+}
+
+func (c *Core) transition(id uuid.UUID, from, to string, now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.reports[id]
+	if r == nil || r.Status != from {
+		return false
+	}
+	r.Status, r.UpdatedAt = to, now
+	return true
+}
+
+// start moves a report IN_PROGRESS and measures its audio; completion is scheduled from the
+// measured duration at the configured pace.
+func (c *Core) start(id uuid.UUID, now time.Time) {
+	c.mu.Lock()
+	r := c.reports[id]
+	if r == nil || r.Status != StatusScheduled {
+		c.mu.Unlock()
+		return
+	}
+	r.Status, r.UpdatedAt, r.StartedAt = StatusInProgress, now, &now
+	upload, audioURL, name := r.upload, r.AudioURL, r.OriginalFilename
+	c.mu.Unlock()
+
+	m, err := c.measure(upload, audioURL, name)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.failLocked(r, err.Error(), now)
+		return
+	}
+	r.Measurement = &m
+	estimate := time.Duration(float64(m.Duration) * float64(c.deps.AnalysisPace) / float64(time.Hour))
+	r.estimatedEnd = now.Add(estimate)
+	c.clock.At(now.Add(time.Duration(float64(estimate)*overrun)), func(now time.Time) { c.complete(id, now) })
+}
+
+func (c *Core) measure(upload []byte, audioURL *string, name string) (Measurement, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if upload != nil {
+		return c.deps.Analyze(ctx, strings.NewReader(string(upload)), name)
+	}
+	if audioURL == nil {
+		return Measurement{}, fmt.Errorf("the report has no audio")
+	}
+	rc, err := c.deps.OpenAudio(ctx, *audioURL)
+	if err != nil {
+		return Measurement{}, fmt.Errorf("the audio could not be downloaded: %w", err)
+	}
+	defer rc.Close()
+	m, err := c.deps.Analyze(ctx, rc, name)
+	if err != nil {
+		return Measurement{}, fmt.Errorf("the audio could not be analysed: %w", err)
+	}
+	return m, nil
+}
+
+func (c *Core) failLocked(r *Report, reason string, now time.Time) {
+	r.Status, r.UpdatedAt, r.FailureReason, r.estimatedEnd = StatusFailed, now, reason, time.Time{}
+}
+
+// complete judges the measured audio, charges the workspace and marks the report COMPLETE.
+func (c *Core) complete(id uuid.UUID, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.reports[id]
+	if r == nil || r.Status != StatusInProgress || r.Measurement == nil {
+		return
+	}
+	var explicit *bool
+	if r.Series != nil {
+		if s := c.series[*r.Series]; s != nil {
+			explicit = s.Explicit
+		}
+	}
+	r.Results = judge(r.Standard, *r.Measurement, explicit)
+	st := summarise(r.Results)
+	r.Stats = &st
+	if r.Name == nil {
+		r.Name = c.reportNameLocked(r)
+	}
+	charged := c.chargeLocked(c.workspaces[r.Workspace], CostOf(r.Measurement.Duration), now)
+	r.CreditsCharged = &charged
+	r.Status, r.UpdatedAt, r.estimatedEnd = StatusComplete, now, time.Time{}
+}
+
+// reportNameLocked applies the name rule: the audio's title tag, else the episode title, else
+// the file name.
+func (c *Core) reportNameLocked(r *Report) *string {
+	if r.Measurement != nil && r.Measurement.Title != "" {
+		return ptr(r.Measurement.Title)
+	}
+	if r.Episode != nil {
+		if e := c.episodes[*r.Episode]; e != nil && e.Title != nil {
+			return ptr(*e.Title)
+		}
+	}
+	return ptr(r.OriginalFilename)
+}
+
+// GetReport returns one of the workspace's reports.
+func (c *Core) GetReport(p Principal, id uuid.UUID) (Report, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	r, ok := c.reports[id]
+	if !ok || r.Workspace != p.Workspace.ID {
+		return Report{}, ErrNotFound("Report")
+	}
+	out := *r
+	if out.Name == nil && out.Status != StatusComplete {
+		out.Name = c.reportNameLocked(r)
+	}
+	return out, nil
+}
+
+// ReportFilter narrows ListReports.
+type ReportFilter struct {
+	SeriesID     *uuid.UUID
+	Status       string
+	CreatedSince *time.Time
+	UpdatedSince *time.Time
+}
+
+// ListReports lists the workspace's reports newest first by created_at.
+func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[Report] {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	order := c.reportOrder[p.Workspace.ID]
+	var match []*Report
+	for _, id := range slices.Backward(order) {
+		r := c.reports[id]
+		if (f.SeriesID == nil || (r.Series != nil && *r.Series == *f.SeriesID)) &&
+			(f.Status == "" || r.Status == f.Status) &&
+			(f.CreatedSince == nil || r.CreatedAt.After(*f.CreatedSince)) &&
+			(f.UpdatedSince == nil || r.UpdatedAt.After(*f.UpdatedSince)) {
+			match = append(match, r)
+		}
+	}
+	return window(len(match), limit, offset, func(i int) Report { return *match[i] })
+}

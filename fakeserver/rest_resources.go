@@ -1,0 +1,257 @@
+package fakeserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
+	"github.com/podqa/podqa-go/internal/apitime"
+)
+
+const defaultLimit = 50
+
+func pageArgs(limit, offset *int32) (int, int) {
+	l, o := defaultLimit, 0
+	if limit != nil {
+		l = int(*limit)
+	}
+	if offset != nil {
+		o = int(*offset)
+	}
+	return l, o
+}
+
+func optString(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	v := *s
+	return &v
+}
+
+func optDate(t *time.Time) *openapi_types.Date {
+	if t == nil {
+		return nil
+	}
+	return &openapi_types.Date{Time: t.UTC().Truncate(24 * time.Hour)}
+}
+
+func seriesJSON(s core.Series) restserver.Series {
+	kind := restserver.SeriesKindPODCAST
+	feed := s.FeedURL
+	auto := s.AutomatedReporting
+	return restserver.Series{
+		ID: s.ID, Title: optString(s.Title), Kind: &kind, FeedURL: &feed,
+		AutomatedReporting: &auto, CreatedAt: apitime.Ptr(s.CreatedAt),
+	}
+}
+
+func episodeJSON(e core.Episode) restserver.Episode {
+	guid := e.GUID
+	return restserver.Episode{
+		ID: e.ID, Title: optString(e.Title), GUID: &guid, AudioURL: e.AudioURL,
+		PublishedOn: optDate(e.PublishedOn), FirstSeenAt: apitime.Ptr(e.FirstSeenAt),
+	}
+}
+
+func (a *restAPI) ListSeries(ctx context.Context, req restserver.ListSeriesRequestObject) (restserver.ListSeriesResponseObject, error) {
+	limit, offset := pageArgs(req.Params.Limit, req.Params.Offset)
+	page := a.s.core.ListSeries(principalFrom(ctx), limit, offset)
+	out := restserver.SeriesList{Items: make([]restserver.Series, 0, len(page.Items)), Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore}
+	for _, s := range page.Items {
+		out.Items = append(out.Items, seriesJSON(s))
+	}
+	return restserver.ListSeries200JSONResponse(out), nil
+}
+
+func (a *restAPI) GetSeries(ctx context.Context, req restserver.GetSeriesRequestObject) (restserver.GetSeriesResponseObject, error) {
+	s, err := a.s.core.GetSeries(principalFrom(ctx), req.SeriesID)
+	if err != nil {
+		return nil, err
+	}
+	return restserver.GetSeries200JSONResponse(seriesJSON(s)), nil
+}
+
+func (a *restAPI) ListSeriesEpisodes(ctx context.Context, req restserver.ListSeriesEpisodesRequestObject) (restserver.ListSeriesEpisodesResponseObject, error) {
+	limit, offset := pageArgs(req.Params.Limit, req.Params.Offset)
+	page, err := a.s.core.ListEpisodes(principalFrom(ctx), req.SeriesID, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	out := restserver.EpisodeList{Items: make([]restserver.Episode, 0, len(page.Items)), Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore}
+	for _, e := range page.Items {
+		out.Items = append(out.Items, episodeJSON(e))
+	}
+	return restserver.ListSeriesEpisodes200JSONResponse(out), nil
+}
+
+func (a *restAPI) CreateReport(ctx context.Context, req restserver.CreateReportRequestObject) (restserver.CreateReportResponseObject, error) {
+	b := req.Body
+	if b.ReportID != nil {
+		return nil, core.ErrNotImplemented("POST /reports from an upload")
+	}
+	in := core.FromFeed{SeriesID: b.SeriesID}
+	if b.FeedURL != nil {
+		in.FeedURL = *b.FeedURL
+	}
+	if b.EpisodeIndex != nil {
+		in.EpisodeIndex = int(*b.EpisodeIndex)
+	}
+	r, err := a.s.core.CreateReportFromFeed(ctx, principalFrom(ctx), in)
+	if err != nil {
+		return nil, err
+	}
+	return restserver.CreateReport201JSONResponse{ID: r.ID, Status: restserver.ReportStatus(r.Status)}, nil
+}
+
+func (a *restAPI) ListReports(ctx context.Context, req restserver.ListReportsRequestObject) (restserver.ListReportsResponseObject, error) {
+	p := req.Params
+	limit, offset := pageArgs(p.Limit, p.Offset)
+	f := core.ReportFilter{SeriesID: p.SeriesID}
+	if p.Status != nil {
+		f.Status = string(*p.Status)
+	}
+	if p.CreatedSince != nil {
+		f.CreatedSince = &p.CreatedSince.Time
+	}
+	if p.UpdatedSince != nil {
+		f.UpdatedSince = &p.UpdatedSince.Time
+	}
+	page := a.s.core.ListReports(principalFrom(ctx), f, limit, offset)
+	out := restserver.ReportList{Items: make([]restserver.ReportListItem, 0, len(page.Items)), Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore}
+	for _, r := range page.Items {
+		item := restserver.ReportListItem{
+			ID: r.ID, Status: restserver.ReportStatus(r.Status), OriginalFilename: r.OriginalFilename,
+			CreatedAt: apitime.Ptr(r.CreatedAt), UpdatedAt: apitime.Ptr(r.UpdatedAt),
+		}
+		if s, e := a.reportShow(r); s != nil {
+			item.Series = &restserver.ReportSeriesRef{ID: s.ID, Title: optString(s.Title)}
+			item.Episode = &restserver.ReportEpisodeRef{ID: e.ID, Title: optString(e.Title), PublishedOn: optDate(e.PublishedOn)}
+		}
+		out.Items = append(out.Items, item)
+	}
+	return restserver.ListReports200JSONResponse(out), nil
+}
+
+// reportShow returns the series and episode of a feed report, or nils for an upload.
+func (a *restAPI) reportShow(r core.Report) (*core.Series, *core.Episode) {
+	if r.Series == nil || r.Episode == nil {
+		return nil, nil
+	}
+	s, ok := a.s.core.SeriesByID(*r.Series)
+	e, ok2 := a.s.core.Episode(*r.Episode)
+	if !ok || !ok2 {
+		return nil, nil
+	}
+	return &s, &e
+}
+
+func (a *restAPI) GetReport(ctx context.Context, req restserver.GetReportRequestObject) (restserver.GetReportResponseObject, error) {
+	r, err := a.s.core.GetReport(principalFrom(ctx), req.ReportID)
+	if err != nil {
+		return nil, err
+	}
+	return restserver.GetReport200JSONResponse(a.reportJSON(r)), nil
+}
+
+func (a *restAPI) reportJSON(r core.Report) restserver.Report {
+	out := restserver.Report{
+		ID: r.ID, Status: restserver.ReportStatus(r.Status), Name: optString(r.Name),
+		CreatedAt: apitime.Ptr(r.CreatedAt), UpdatedAt: apitime.Ptr(r.UpdatedAt),
+		OriginalFilename: r.OriginalFilename, PersonalReport: r.Personal, AudioURL: optString(r.AudioURL),
+		Standard: &restserver.StandardRef{ID: r.Standard.ID, Name: r.Standard.Name, Builtin: r.Standard.Builtin},
+	}
+	if r.StartedAt != nil {
+		out.StartedAt = apitime.Ptr(*r.StartedAt)
+	}
+	if r.CreditsCharged != nil {
+		charged := fmt.Sprintf("%d.00", *r.CreditsCharged)
+		out.CreditsCharged = &charged
+	}
+	if s, e := a.reportShow(r); s != nil {
+		feed := s.FeedURL
+		guid := e.GUID
+		out.Series = &restserver.ReportSeries{ID: s.ID, Title: optString(s.Title), FeedURL: &feed}
+		out.Episode = &restserver.ReportEpisode{ID: e.ID, Title: optString(e.Title), GUID: &guid, AudioURL: e.AudioURL, PublishedOn: optDate(e.PublishedOn)}
+	}
+	switch {
+	case r.Stats != nil:
+		out.Stats = statsJSON(*r.Stats, 0)
+	case r.Status == core.StatusInProgress:
+		remaining := int(r.TimeRemaining(a.s.clock.Now()) / time.Millisecond)
+		out.Stats = &restserver.Stats{TimeRemaining: &remaining}
+	}
+	if r.Results != nil {
+		results := make([]restserver.ResultEntry, 0, len(r.Results))
+		for _, res := range r.Results {
+			results = append(results, restserver.ResultEntry{
+				Name: res.Name, VerboseName: res.VerboseName, Status: restserver.ResultStatus(res.Status),
+				Value: res.Value, MeasurementUnit: res.MeasurementUnit, Description: res.Description,
+				WarningMessage: res.WarningMessage, Link: res.Link, Severity: restserver.Severity(res.Severity), Limit: res.Limit,
+			})
+		}
+		out.Results = &results
+	}
+	if m := r.Measurement; m != nil && r.Status == core.StatusComplete {
+		out.FileInfo = &restserver.FileInfo{
+			Size: rawJSON(m.Size), Duration: rawJSON(m.Duration.Seconds()),
+			CodecName: rawJSON(m.CodecName), FormatName: rawJSON(m.FormatName),
+			Channels: rawJSON(m.Channels), SampleRate: rawJSON(m.SampleRate),
+		}
+	}
+	return out
+}
+
+func rawJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func statsJSON(st core.Stats, remaining int) *restserver.Stats {
+	return &restserver.Stats{
+		Passes: &st.Passes, Failures: &st.Failures, Total: &st.Total, Percent: &st.Percent,
+		TimeRemaining: &remaining, Passed: &st.Passed, RequiredFailures: &st.RequiredFailures,
+		RequiredTotal: &st.RequiredTotal, InfoFlagged: &st.InfoFlagged, InfoTotal: &st.InfoTotal,
+	}
+}
+
+func (a *restAPI) GetReportTranscript(ctx context.Context, req restserver.GetReportTranscriptRequestObject) (restserver.GetReportTranscriptResponseObject, error) {
+	r, err := a.s.core.GetReport(principalFrom(ctx), req.ReportID)
+	if err != nil {
+		return nil, err
+	}
+	// Transcription lands with the analysis engine; until then no report has a transcript.
+	return restserver.GetReportTranscript200JSONResponse(restserver.Transcript{ReportID: r.ID}), nil
+}
+
+func (a *restAPI) GetCredits(ctx context.Context, _ restserver.GetCreditsRequestObject) (restserver.GetCreditsResponseObject, error) {
+	cr, err := a.s.core.Credits(principalFrom(ctx).Workspace.ID)
+	if err != nil {
+		return nil, err
+	}
+	return restserver.GetCredits200JSONResponse(creditsJSON(cr)), nil
+}
+
+func creditsJSON(cr core.Credits) restserver.Credits {
+	out := restserver.Credits{
+		Balance: cr.Balance, PlanAllowance: cr.PlanAllowance, PlanUsed: cr.PlanUsed, PlanRemaining: cr.PlanRemaining,
+		TopupBalance: cr.TopupBalance, FreeAllowance: cr.FreeAllowance, Progress: cr.Progress,
+		FinishDate: apitime.At(cr.FinishDate), ChargingEnabled: cr.ChargingEnabled, TopupLots: []restserver.TopupLot{},
+	}
+	if cr.TopupExpiresAt != nil {
+		out.TopupExpiresAt = apitime.Ptr(*cr.TopupExpiresAt)
+	}
+	for _, l := range cr.TopupLots {
+		lot := restserver.TopupLot{AmountRemaining: l.AmountRemaining}
+		if l.ExpiresAt != nil {
+			lot.ExpiresAt = apitime.Ptr(*l.ExpiresAt)
+		}
+		out.TopupLots = append(out.TopupLots, lot)
+	}
+	return out
+}
