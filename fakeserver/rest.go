@@ -216,10 +216,6 @@ func (a *restAPI) GetMe(ctx context.Context, _ restserver.GetMeRequestObject) (r
 	return restserver.GetMe200JSONResponse(me), nil
 }
 
-func (a *restAPI) CreateUpload(context.Context, restserver.CreateUploadRequestObject) (restserver.CreateUploadResponseObject, error) {
-	return nil, core.ErrNotImplemented("POST /uploads")
-}
-
 func (a *restAPI) SubscribeWebhook(context.Context, restserver.SubscribeWebhookRequestObject) (restserver.SubscribeWebhookResponseObject, error) {
 	return nil, core.ErrNotImplemented("POST /webhook/subscribe")
 }

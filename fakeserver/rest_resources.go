@@ -93,7 +93,12 @@ func (a *restAPI) ListSeriesEpisodes(ctx context.Context, req restserver.ListSer
 func (a *restAPI) CreateReport(ctx context.Context, req restserver.CreateReportRequestObject) (restserver.CreateReportResponseObject, error) {
 	b := req.Body
 	if b.ReportID != nil {
-		return nil, core.ErrNotImplemented("POST /reports from an upload")
+		// The contract's one-of rule guarantees original_filename and duration_ms here.
+		r, estimate, err := a.s.core.CreateReportFromUpload(principalFrom(ctx), *b.ReportID, *b.OriginalFilename, int(*b.DurationMs))
+		if err != nil {
+			return nil, err
+		}
+		return restserver.CreateReport201JSONResponse{ID: r.ID, Status: restserver.ReportStatus(r.Status), EstimatedCredits: &estimate}, nil
 	}
 	in := core.FromFeed{SeriesID: b.SeriesID}
 	if b.FeedURL != nil {

@@ -16,6 +16,7 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/_fake/", s.controlRoutes())
 	mux.Handle("/api/rest/v1/", s.injectFaults(s.restRoutes()))
+	mux.HandleFunc("PUT /_uploads/{id}", s.handleUploadPut)
 	notYet := func(what string) http.Handler {
 		return s.injectFaults(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, core.ErrNotImplemented(what))

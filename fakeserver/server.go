@@ -35,6 +35,8 @@ type Server struct {
 	transport  *http.Transport
 	url        string
 	serveErr   chan error
+	// uploadKey signs upload URLs.
+	uploadKey []byte
 }
 
 type options struct {
@@ -107,14 +109,15 @@ func New(opts ...Option) (*Server, error) {
 		return nil, fmt.Errorf("fakeserver: listen on %s: %w", o.addr, err)
 	}
 	s := &Server{
-		opts:     o,
-		clock:    clk,
-		core:     core.New(clk, newDeps(o)),
-		faults:   &faults{},
-		log:      o.logger,
-		listener: ln,
-		url:      "http://" + ln.Addr().String(),
-		serveErr: make(chan error, 1),
+		opts:      o,
+		clock:     clk,
+		core:      core.New(clk, newDeps(o)),
+		faults:    &faults{},
+		log:       o.logger,
+		listener:  ln,
+		url:       "http://" + ln.Addr().String(),
+		serveErr:  make(chan error, 1),
+		uploadKey: []byte(randomHex(32)),
 	}
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()

@@ -111,31 +111,33 @@ type Core struct {
 
 	limits limiter
 
-	catalogs    map[uuid.UUID]*catalog // workspace -> its shows
-	series      map[uuid.UUID]*Series
-	episodes    map[uuid.UUID]*Episode
-	reports     map[uuid.UUID]*Report
-	reportOrder map[uuid.UUID][]uuid.UUID // workspace -> reports in creation order
-	ledgers     map[uuid.UUID]*ledger
+	catalogs     map[uuid.UUID]*catalog // workspace -> its shows
+	series       map[uuid.UUID]*Series
+	episodes     map[uuid.UUID]*Episode
+	reports      map[uuid.UUID]*Report
+	reportOrder  map[uuid.UUID][]uuid.UUID // workspace -> reports in creation order
+	ledgers      map[uuid.UUID]*ledger
+	reservations map[uuid.UUID]*Reservation
 }
 
 // New returns an empty core on clock c, reaching the world through deps.
 func New(c *clock.Clock, deps Deps) *Core {
 	return &Core{
-		clock:       c,
-		deps:        deps,
-		standards:   BuiltinStandards(),
-		catalogs:    map[uuid.UUID]*catalog{},
-		series:      map[uuid.UUID]*Series{},
-		episodes:    map[uuid.UUID]*Episode{},
-		reports:     map[uuid.UUID]*Report{},
-		reportOrder: map[uuid.UUID][]uuid.UUID{},
-		ledgers:     map[uuid.UUID]*ledger{},
-		accounts:    map[uuid.UUID]*Account{},
-		workspaces:  map[uuid.UUID]*Workspace{},
-		keys:        map[uuid.UUID]*APIKey{},
-		keyDigests:  map[[sha256.Size]byte]uuid.UUID{},
-		sessions:    map[[sha256.Size]byte]uuid.UUID{},
+		clock:        c,
+		deps:         deps,
+		standards:    BuiltinStandards(),
+		catalogs:     map[uuid.UUID]*catalog{},
+		series:       map[uuid.UUID]*Series{},
+		episodes:     map[uuid.UUID]*Episode{},
+		reports:      map[uuid.UUID]*Report{},
+		reportOrder:  map[uuid.UUID][]uuid.UUID{},
+		ledgers:      map[uuid.UUID]*ledger{},
+		reservations: map[uuid.UUID]*Reservation{},
+		accounts:     map[uuid.UUID]*Account{},
+		workspaces:   map[uuid.UUID]*Workspace{},
+		keys:         map[uuid.UUID]*APIKey{},
+		keyDigests:   map[[sha256.Size]byte]uuid.UUID{},
+		sessions:     map[[sha256.Size]byte]uuid.UUID{},
 	}
 }
 

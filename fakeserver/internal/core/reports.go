@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -188,6 +189,7 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	r.upload = nil // measured: the bytes are no longer needed
 	if err != nil {
 		c.failLocked(r, err.Error(), now)
 		return
@@ -202,7 +204,14 @@ func (c *Core) measure(upload []byte, audioURL *string, name string) (Measuremen
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	if upload != nil {
-		return c.deps.Analyze(ctx, strings.NewReader(string(upload)), name)
+		if len(upload) == 0 {
+			return Measurement{}, fmt.Errorf("no audio was uploaded to the upload URL before the report was created")
+		}
+		m, err := c.deps.Analyze(ctx, bytes.NewReader(upload), name)
+		if err != nil {
+			return Measurement{}, fmt.Errorf("the audio could not be analysed: %w", err)
+		}
+		return m, nil
 	}
 	if audioURL == nil {
 		return Measurement{}, fmt.Errorf("the report has no audio")

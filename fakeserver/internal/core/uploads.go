@@ -1,0 +1,116 @@
+package core
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Upload rules.
+const (
+	// ReservationLifetime is how long a minted upload report_id can be used.
+	ReservationLifetime = 7 * 24 * time.Hour
+	// UploadURLLifetime is how long a signed upload URL accepts the audio.
+	UploadURLLifetime = 15 * time.Minute
+	// MaxUploadBytes bounds one uploaded file; the service does not document its limit, and the
+	// fake keeps uploads in memory.
+	MaxUploadBytes = 512 << 20
+)
+
+// Reservation is an upload report_id minted by POST /uploads.
+type Reservation struct {
+	ID         uuid.UUID
+	Workspace  uuid.UUID
+	FileName   string
+	FileType   string
+	DurationMs int
+	MintedAt   time.Time
+	used       bool
+	audio      []byte
+}
+
+// EstimateCredits is the pre-flight estimate from a declared duration.
+func EstimateCredits(durationMs int) int {
+	return CostOf(time.Duration(durationMs) * time.Millisecond)
+}
+
+// Reserve mints an upload report_id; the workspace must be able to pay the estimate.
+func (c *Core) Reserve(p Principal, fileName, fileType string, durationMs int) (Reservation, error) {
+	if p.Key == nil {
+		return Reservation{}, ErrInvalidAPIKey()
+	}
+	now := c.clock.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.requireCreditsLocked(c.workspaces[p.Workspace.ID], EstimateCredits(durationMs), now); err != nil {
+		return Reservation{}, err
+	}
+	r := &Reservation{ID: uuid.New(), Workspace: p.Workspace.ID, FileName: fileName, FileType: fileType, DurationMs: durationMs, MintedAt: now}
+	c.reservations[r.ID] = r
+	return *r, nil
+}
+
+// Reservation returns a reservation by id, whoever minted it (the signed URL is the authority).
+func (c *Core) Reservation(id uuid.UUID) (Reservation, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	r, ok := c.reservations[id]
+	if !ok {
+		return Reservation{}, false
+	}
+	return *r, true
+}
+
+// StoreUpload keeps the audio PUT to a reservation's URL; a later PUT replaces it until the
+// report is created.
+func (c *Core) StoreUpload(id uuid.UUID, audio []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.reservations[id]
+	if !ok {
+		return ErrNotFound("Upload")
+	}
+	if r.used {
+		return errorf(http.StatusConflict, CodeConflict, "A report was already created from this upload.")
+	}
+	r.audio = audio
+	return nil
+}
+
+// CreateReportFromUpload creates the report of an uploaded file. The id must have been minted by
+// this workspace within seven days and not used yet (404 otherwise); used again it is 409, as
+// often as it is repeated.
+func (c *Core) CreateReportFromUpload(p Principal, id uuid.UUID, fileName string, durationMs int) (Report, int, error) {
+	if p.Key == nil {
+		return Report{}, 0, ErrInvalidAPIKey()
+	}
+	now := c.clock.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	res, ok := c.reservations[id]
+	if !ok || res.Workspace != p.Workspace.ID || (!res.used && now.Sub(res.MintedAt) >= ReservationLifetime) {
+		return Report{}, 0, ErrNotFound("Upload")
+	}
+	if res.used {
+		return Report{}, 0, errorf(http.StatusConflict, CodeConflict, "A report was already created from this upload; fetch it with GET /reports/%s.", id)
+	}
+	estimate := EstimateCredits(durationMs)
+	ws := c.workspaces[p.Workspace.ID]
+	if err := c.requireCreditsLocked(ws, estimate, now); err != nil {
+		return Report{}, 0, err
+	}
+	res.used = true
+	audio := res.audio
+	if audio == nil {
+		audio = []byte{} // nothing was uploaded: analysis will fail and say so
+	}
+	r := &Report{
+		ID: id, Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
+		OriginalFilename: fileName, Personal: ws.Type == Personal, Standard: c.standardForLocked(ws),
+		upload: audio,
+	}
+	res.audio = nil
+	c.addReportLocked(r)
+	return *r, estimate, nil
+}

@@ -1,0 +1,85 @@
+package fakeserver
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
+)
+
+// CreateUpload mints a reservation and a signed URL the fake itself serves: PUT the audio there
+// with Content-Type equal to file_type and no Authorization header, within 15 minutes.
+func (a *restAPI) CreateUpload(ctx context.Context, req restserver.CreateUploadRequestObject) (restserver.CreateUploadResponseObject, error) {
+	b := req.Body
+	res, err := a.s.core.Reserve(principalFrom(ctx), b.FileName, b.FileType, int(b.DurationMs))
+	if err != nil {
+		return nil, err
+	}
+	return restserver.CreateUpload201JSONResponse{ReportID: res.ID, UploadURL: a.s.uploadURL(res.ID, res.FileType, res.MintedAt.Add(core.UploadURLLifetime))}, nil
+}
+
+func (s *Server) uploadSignature(id uuid.UUID, fileType string, expires int64) string {
+	mac := hmac.New(sha256.New, s.uploadKey)
+	fmt.Fprintf(mac, "%s\n%s\n%d", id, fileType, expires)
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+func (s *Server) uploadURL(id uuid.UUID, fileType string, expires time.Time) string {
+	q := url.Values{}
+	q.Set("content_type", fileType)
+	q.Set("expires", strconv.FormatInt(expires.Unix(), 10))
+	q.Set("signature", s.uploadSignature(id, fileType, expires.Unix()))
+	return s.url + "/_uploads/" + id.String() + "?" + q.Encode()
+}
+
+// uploadRefusal answers the upload URL's refusals in the REST envelope.
+func uploadRefusal(status int, code, message string) error {
+	return &core.Error{Status: status, Code: code, Message: message}
+}
+
+// handleUploadPut takes the audio PUT to a signed upload URL.
+func (s *Server) handleUploadPut(w http.ResponseWriter, r *http.Request) {
+	if err := s.acceptUpload(r); err != nil {
+		writeError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+func (s *Server) acceptUpload(r *http.Request) error {
+	id, err := uuid.Parse(r.PathValue("id"))
+	q := r.URL.Query()
+	expires, convErr := strconv.ParseInt(q.Get("expires"), 10, 64)
+	want := s.uploadSignature(id, q.Get("content_type"), expires)
+	if err != nil || convErr != nil || !hmac.Equal([]byte(want), []byte(q.Get("signature"))) {
+		return uploadRefusal(http.StatusForbidden, core.CodeForbidden, "The upload URL's signature does not match: use the upload_url exactly as POST /uploads returned it.")
+	}
+	if !s.clock.Now().Before(time.Unix(expires, 0)) {
+		return uploadRefusal(http.StatusForbidden, core.CodeForbidden, "The upload URL has expired (it is valid for 15 minutes); reserve a new upload.")
+	}
+	if r.Header.Get("Authorization") != "" {
+		return core.ErrValidation("Send no Authorization header to the upload URL: it is already signed.")
+	}
+	if got := r.Header.Get("Content-Type"); got != q.Get("content_type") {
+		return core.ErrValidation("Content-Type must be %q, the file_type given to POST /uploads; got %q.", q.Get("content_type"), got)
+	}
+	if r.ContentLength > core.MaxUploadBytes {
+		return core.ErrValidation("The file is larger than the %d-byte upload limit.", core.MaxUploadBytes)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, core.MaxUploadBytes))
+	if err != nil {
+		return core.ErrValidation("The upload could not be read in full: %v.", err)
+	}
+	return s.core.StoreUpload(id, body)
+}
