@@ -9,6 +9,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/google/uuid v1.6.0
 	github.com/oapi-codegen/runtime v1.8.0
+	github.com/swaggo/files/v2 v2.0.2
 	github.com/vektah/gqlparser/v2 v2.5.64
 )
 

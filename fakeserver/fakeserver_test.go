@@ -1,11 +1,13 @@
 package fakeserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -327,5 +329,47 @@ func TestFaults(t *testing.T) {
 		if _, err := srv.InjectFault(f); !errors.As(err, &e) || e.Code != "validation_error" {
 			t.Errorf("InjectFault(%+v) = %v", f, err)
 		}
+	}
+}
+
+func TestPublicDocuments(t *testing.T) {
+	t.Parallel()
+	srv, _ := NewTest(t)
+	repoOpenAPI, err := os.ReadFile("../openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repoSchema, err := os.ReadFile("../schema.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, contentType string
+		want              []byte
+		contains          string
+	}{
+		{"/api/rest/v1/openapi.json", "application/json", repoOpenAPI, ""},
+		{"/schema.graphql", "text/plain", repoSchema, ""},
+		{"/api/rest/v1/docs", "text/html", nil, "/api/rest/v1/openapi.json"},
+		{"/api/rest/v1/docs/assets/swagger-ui-bundle.js", "javascript", nil, "SwaggerUIBundle"},
+		{"/api/rest/v1/docs/assets/swagger-ui.css", "text/css", nil, ".swagger-ui"},
+	}
+	for _, tt := range tests {
+		// Keyless, and outside the per-key and refused-credential limits: 150 calls in a minute.
+		for range 150 / len(tests) {
+			status, h, body := call(t, srv, "GET", tt.path, nil, "")
+			if status != 200 || !strings.Contains(h.Get("Content-Type"), tt.contentType) {
+				t.Fatalf("%s: %d %s", tt.path, status, h.Get("Content-Type"))
+			}
+			if tt.want != nil && !bytes.Equal(body, tt.want) {
+				t.Fatalf("%s is not the repository's file", tt.path)
+			}
+			if !bytes.Contains(body, []byte(tt.contains)) {
+				t.Fatalf("%s lacks %q", tt.path, tt.contains)
+			}
+		}
+	}
+	if strings.Contains(explorerPage, "https://") {
+		t.Fatal("the explorer page loads something from the internet")
 	}
 }

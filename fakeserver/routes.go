@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
@@ -17,6 +18,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("/_fake/", s.controlRoutes())
 	mux.Handle("/api/rest/v1/", s.injectFaults(s.restRoutes()))
 	mux.HandleFunc("PUT /_uploads/{id}", s.handleUploadPut)
+	s.docsRoutes(mux)
 	notYet := func(what string) http.Handler {
 		return s.injectFaults(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, core.ErrNotImplemented(what))
@@ -25,7 +27,10 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("/webhook/subscribe", notYet("Webhook subscription"))
 	mux.Handle("/webhook/subscribe/", notYet("Webhook subscription"))
 	mux.Handle("/api/graphql", notYet("The GraphQL API"))
-	mux.Handle("/schema.graphql", notYet("The GraphQL schema document"))
+	mux.HandleFunc("GET /schema.graphql", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write(contractfiles.SchemaGraphQL())
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Resource"))
 	})
