@@ -7,9 +7,12 @@
 //
 // # What it serves today
 //
-// Workspaces (personal and organisation, with owners), API keys, browser sessions, GET /me, the
-// three rate limits, the clock, fault injection and the control API. Every other call of the
-// service answers 501 with the error code not_implemented until it lands, never a made-up
+// Workspaces (personal and organisation, with owners), API keys, browser sessions, the three
+// rate limits, parameter and body validation from openapi.json, GET /me, series and episodes,
+// reports and their lifecycle on the clock, uploads through signed URLs the fake serves, credits
+// with plan periods and top-ups, the public documents (openapi.json, an offline explorer,
+// schema.graphql), the clock, fault injection and the control API. Every call of the service the
+// fake does not serve yet answers 501 with the error code not_implemented, never a made-up
 // success.
 //
 // # Time
@@ -37,5 +40,25 @@
 //   - Paths outside the contract answer 404 and known paths with another method 405 before any
 //     credential check, so the retired /podcasts paths are 404 with or without a key.
 //   - The free plan, used when the control API names none, grants 1,200 credits a month and three
-//     shows; the seeded Demo workspace has 12,000 credits and ten shows.
+//     shows; the seeded Demo workspace has 12,000 credits and ten shows. Plan periods are calendar
+//     months in UTC: finish_date is the first instant of the next month, when plan_used resets.
+//   - "Too few credits" (402): with charging enabled, a report from a feed or series needs a
+//     balance of at least the minimum charge (100 credits, since the duration is not known yet);
+//     POST /uploads and a report from an upload need at least estimated_credits. Credits are
+//     taken at completion from the soonest-expiring lot first (the plan lot expires at
+//     finish_date; a top-up without expiry goes last); a shortfall at that point is forgiven,
+//     not carried as debt. credits_charged is written with two decimals, such as "130.00".
+//   - A report moves PENDING to SCHEDULED one second after creation and to IN_PROGRESS one
+//     second later (both at once with pace 0), when its audio is fetched and measured. The
+//     estimate is duration × pace / 1 h; every run takes 10% longer than its estimate, so
+//     time_remaining ends slightly negative, as on the service. Audio that cannot be fetched or
+//     measured ends the report FAILED at once.
+//   - Reporting from a feed adds the show if the workspace lacks it (automated_reporting off) and
+//     records the reported episode as seen; GET /series lists shows in the order they were added.
+//     A report's original_filename is the enclosure URL's last path segment.
+//   - score (percent) is rounded to the nearest whole percent.
+//   - Upload URLs are HMAC-signed URLs on the fake (/_uploads/{id}); a tampered or expired URL is
+//     403 forbidden, a wrong Content-Type or an Authorization header 400. One file may be at
+//     most 512 MiB, since the fake keeps uploads in memory. An upload report has no audio_url.
+//   - Timestamps are always written as YYYY-MM-DDTHH:MM:SS.ffffff+00:00.
 package fakeserver

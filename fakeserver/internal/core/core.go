@@ -115,7 +115,8 @@ type Core struct {
 	series       map[uuid.UUID]*Series
 	episodes     map[uuid.UUID]*Episode
 	reports      map[uuid.UUID]*Report
-	reportOrder  map[uuid.UUID][]uuid.UUID // workspace -> reports in creation order
+	reportIdx    map[uuid.UUID]*reportIndex // workspace -> its reports, by creation and by update
+	reportSeq    uint64
 	ledgers      map[uuid.UUID]*ledger
 	reservations map[uuid.UUID]*Reservation
 }
@@ -130,7 +131,7 @@ func New(c *clock.Clock, deps Deps) *Core {
 		series:       map[uuid.UUID]*Series{},
 		episodes:     map[uuid.UUID]*Episode{},
 		reports:      map[uuid.UUID]*Report{},
-		reportOrder:  map[uuid.UUID][]uuid.UUID{},
+		reportIdx:    map[uuid.UUID]*reportIndex{},
 		ledgers:      map[uuid.UUID]*ledger{},
 		reservations: map[uuid.UUID]*Reservation{},
 		accounts:     map[uuid.UUID]*Account{},

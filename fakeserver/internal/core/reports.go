@@ -2,6 +2,8 @@ package core
 
 import (
 	"bytes"
+	"cmp"
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -54,6 +56,10 @@ type Report struct {
 
 	estimatedEnd time.Time
 	upload       []byte
+	// seq orders reports by creation within the core; byUpdate is the report's place in its
+	// workspace's update order.
+	seq      uint64
+	byUpdate *list.Element
 }
 
 // TimeRemaining is the estimate of remaining run time while IN_PROGRESS, 0 otherwise; negative
@@ -143,8 +149,35 @@ func (c *Core) standardForLocked(ws *Workspace) Standard {
 
 func (c *Core) addReportLocked(r *Report) {
 	c.reports[r.ID] = r
-	c.reportOrder[r.Workspace] = append(c.reportOrder[r.Workspace], r.ID)
+	c.reportSeq++
+	r.seq = c.reportSeq
+	idx := c.reportIndexLocked(r.Workspace)
+	idx.created = append(idx.created, r)
+	r.byUpdate = idx.updated.PushBack(r)
 	c.scheduleLocked(r.ID)
+}
+
+// reportIndex keeps a workspace's reports in creation order and in update order, so that a
+// poll with updated_since reads only the reports updated since, however many there are.
+type reportIndex struct {
+	created []*Report
+	updated *list.List // of *Report, oldest update first
+}
+
+func (c *Core) reportIndexLocked(ws uuid.UUID) *reportIndex {
+	idx := c.reportIdx[ws]
+	if idx == nil {
+		idx = &reportIndex{updated: list.New()}
+		c.reportIdx[ws] = idx
+	}
+	return idx
+}
+
+// touchLocked moves updated_at to now and the report to the end of the update order. The clock
+// never goes back, so the update order stays sorted by updated_at.
+func (c *Core) touchLocked(r *Report, now time.Time) {
+	r.UpdatedAt = now
+	c.reportIdx[r.Workspace].updated.MoveToBack(r.byUpdate)
 }
 
 // scheduleLocked plans the transient steps of a new report on the clock.
@@ -168,7 +201,8 @@ func (c *Core) transition(id uuid.UUID, from, to string, now time.Time) bool {
 	if r == nil || r.Status != from {
 		return false
 	}
-	r.Status, r.UpdatedAt = to, now
+	r.Status = to
+	c.touchLocked(r, now)
 	return true
 }
 
@@ -181,7 +215,8 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 		c.mu.Unlock()
 		return
 	}
-	r.Status, r.UpdatedAt, r.StartedAt = StatusInProgress, now, &now
+	r.Status, r.StartedAt = StatusInProgress, &now
+	c.touchLocked(r, now)
 	upload, audioURL, name := r.upload, r.AudioURL, r.OriginalFilename
 	c.mu.Unlock()
 
@@ -229,7 +264,8 @@ func (c *Core) measure(upload []byte, audioURL *string, name string) (Measuremen
 }
 
 func (c *Core) failLocked(r *Report, reason string, now time.Time) {
-	r.Status, r.UpdatedAt, r.FailureReason, r.estimatedEnd = StatusFailed, now, reason, time.Time{}
+	r.Status, r.FailureReason, r.estimatedEnd = StatusFailed, reason, time.Time{}
+	c.touchLocked(r, now)
 }
 
 // complete judges the measured audio, charges the workspace and marks the report COMPLETE.
@@ -254,7 +290,8 @@ func (c *Core) complete(id uuid.UUID, now time.Time) {
 	}
 	charged := c.chargeLocked(c.workspaces[r.Workspace], CostOf(r.Measurement.Duration), now)
 	r.CreditsCharged = &charged
-	r.Status, r.UpdatedAt, r.estimatedEnd = StatusComplete, now, time.Time{}
+	r.Status, r.estimatedEnd = StatusComplete, time.Time{}
+	c.touchLocked(r, now)
 }
 
 // reportNameLocked applies the name rule: the audio's title tag, else the episode title, else
@@ -294,19 +331,43 @@ type ReportFilter struct {
 	UpdatedSince *time.Time
 }
 
-// ListReports lists the workspace's reports newest first by created_at.
+// ListReports lists the workspace's reports newest first by created_at. With updated_since it
+// reads only the reports updated since (from the end of the update order); otherwise it walks
+// back from the newest and stops once the page is known.
 func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[Report] {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	order := c.reportOrder[p.Workspace.ID]
-	var match []*Report
-	for _, id := range slices.Backward(order) {
-		r := c.reports[id]
-		if (f.SeriesID == nil || (r.Series != nil && *r.Series == *f.SeriesID)) &&
+	idx := c.reportIdx[p.Workspace.ID]
+	if idx == nil {
+		return window(0, limit, offset, func(int) Report { return Report{} })
+	}
+	matches := func(r *Report) bool {
+		return (f.SeriesID == nil || (r.Series != nil && *r.Series == *f.SeriesID)) &&
 			(f.Status == "" || r.Status == f.Status) &&
 			(f.CreatedSince == nil || r.CreatedAt.After(*f.CreatedSince)) &&
-			(f.UpdatedSince == nil || r.UpdatedAt.After(*f.UpdatedSince)) {
-			match = append(match, r)
+			(f.UpdatedSince == nil || r.UpdatedAt.After(*f.UpdatedSince))
+	}
+	var match []*Report
+	if f.UpdatedSince != nil {
+		for e := idx.updated.Back(); e != nil; e = e.Prev() {
+			r := e.Value.(*Report)
+			if !r.UpdatedAt.After(*f.UpdatedSince) {
+				break
+			}
+			if matches(r) {
+				match = append(match, r)
+			}
+		}
+		slices.SortFunc(match, func(a, b *Report) int { return cmp.Compare(b.seq, a.seq) })
+	} else {
+		need := offset + limit + 1 // one more than the page tells whether more exist
+		for _, r := range slices.Backward(idx.created) {
+			if matches(r) {
+				match = append(match, r)
+				if len(match) == need {
+					break
+				}
+			}
 		}
 	}
 	return window(len(match), limit, offset, func(i int) Report { return *match[i] })

@@ -345,3 +345,5 @@ func TestCostOf(t *testing.T) {
 		}
 	}
 }
+
+func newWorldClock() *clock.Clock { return clock.NewManual(start) }
