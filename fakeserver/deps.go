@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/feeds"
 )
 
 // newDeps connects the core to the world: feeds and audio are fetched over HTTP (any URL,
@@ -17,7 +18,15 @@ func newDeps(o options) core.Deps {
 	return core.Deps{
 		AnalysisPace: o.analysisPace,
 		FetchFeed: func(ctx context.Context, url string) (*core.FeedDoc, error) {
-			return nil, core.ErrNotImplemented("Reading feeds")
+			parsed, err := feeds.Fetch(ctx, fetcher, url)
+			if err != nil {
+				return nil, err
+			}
+			doc := &core.FeedDoc{Title: parsed.Title, Explicit: parsed.Explicit}
+			for _, e := range parsed.Episodes {
+				doc.Episodes = append(doc.Episodes, core.FeedEpisode{Title: e.Title, GUID: e.GUID, AudioURL: e.AudioURL, PublishedOn: e.PublishedOn})
+			}
+			return doc, nil
 		},
 		OpenAudio: func(ctx context.Context, url string) (io.ReadCloser, error) {
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
