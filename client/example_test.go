@@ -1,0 +1,116 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/fakeserver"
+)
+
+// Connect to a fake of the service and check the key with Me, the recommended connection test.
+// Against the real service, omit WithBaseURL and WithHTTPClient.
+func Example() {
+	t0 := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	srv, err := fakeserver.New(fakeserver.WithManualClock(t0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Close()
+	seed, _ := srv.SeedDemo()
+
+	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	me, err := c.Me(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(me.Workspace.Name, me.Workspace.Type)
+	// Output: Demo personal
+}
+
+// Branch on the error code with errors.Is, never on the message; errors.As gives the details.
+func ExampleClient_GetReport_notFound() {
+	srv, _ := fakeserver.New(fakeserver.WithManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)))
+	defer srv.Close()
+	seed, _ := srv.SeedDemo()
+	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+
+	_, err := c.GetReport(context.Background(), "3d6f0a2e-8b41-4c7d-9e15-2f4a6b8c0d1e")
+	switch {
+	case errors.Is(err, client.ErrNotFound):
+		var apiErr *client.APIError
+		errors.As(err, &apiErr)
+		fmt.Println("no such report:", apiErr.StatusCode, apiErr.Code)
+	case errors.Is(err, client.ErrRateLimited):
+		fmt.Println("rate limited; retry later")
+	case err != nil:
+		fmt.Println("failed:", err)
+	}
+	// Output: no such report: 404 not_found
+}
+
+// Read one page of reports, then walk every page with the iterator; the Demo workspace has
+// none yet.
+func ExampleClient_ListReports() {
+	srv, _ := fakeserver.New(fakeserver.WithManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)))
+	defer srv.Close()
+	seed, _ := srv.SeedDemo()
+	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	ctx := context.Background()
+
+	page, err := c.ListReports(ctx, client.ListReportsParams{Status: client.StatusComplete, Limit: 20})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d reports (limit %d, offset %d, more: %v)\n", len(page.Items), page.Limit, page.Offset, page.HasMore)
+
+	n := 0
+	for r, err := range c.AllReports(ctx, client.ListReportsParams{}) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(r.ID, r.Status)
+		n++
+	}
+	fmt.Println("walked", n)
+	// Output:
+	// 0 reports (limit 20, offset 0, more: false)
+	// walked 0
+}
+
+// Read a check's limit from its words; the service writes negative numbers with U+2212.
+func ExampleParseLimit() {
+	l, err := client.ParseLimit("between −17 and −15 LUFS")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(l.Min, l.Max, l.Unit, l.Contains(-16.2))
+	// Output: -17 -15 LUFS true
+}
+
+// Estimate the cost of a 37-minute episode before uploading it.
+func ExampleEstimateCredits() {
+	fmt.Println(client.EstimateCredits(37 * time.Minute))
+	fmt.Println(client.EstimateCredits(3 * time.Minute)) // the ten-minute minimum
+	// Output:
+	// 370
+	// 100
+}
+
+// A polling watermark in the service's fixed form compares correctly as a string.
+func ExampleFormatTime() {
+	t := time.Date(2026, 1, 5, 10, 30, 0, 0, time.FixedZone("CET", 3600))
+	fmt.Println(client.FormatTime(t))
+	// Output: 2026-01-05T09:30:00.000000+00:00
+}

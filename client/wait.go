@@ -1,0 +1,152 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Defaults of WaitForReport.
+const (
+	DefaultWaitMin     = 2 * time.Second
+	DefaultWaitMax     = 30 * time.Second
+	DefaultWaitCeiling = 2 * time.Hour
+)
+
+// ErrWaitTimeout is wrapped by the error of WaitForReport when the report is not final by the
+// ceiling (see WaitCeiling).
+var ErrWaitTimeout = errors.New("podqa: report not final before the wait ceiling")
+
+// WaitOption configures WaitForReport.
+type WaitOption func(*waitConfig)
+
+type waitConfig struct {
+	min, max, ceiling time.Duration
+	progress          func(*Report)
+}
+
+// WaitBounds bounds each pause between polls (default 2 s to 30 s). Zero or negative values
+// keep the defaults; a max below min is raised to min.
+func WaitBounds(minWait, maxWait time.Duration) WaitOption {
+	return func(w *waitConfig) {
+		if minWait > 0 {
+			w.min = minWait
+		}
+		if maxWait > 0 {
+			w.max = maxWait
+		}
+	}
+}
+
+// WaitCeiling sets how long WaitForReport waits in all before giving up with ErrWaitTimeout
+// (default 2 h; a one-hour episode typically takes around five minutes).
+func WaitCeiling(d time.Duration) WaitOption {
+	return func(w *waitConfig) {
+		if d > 0 {
+			w.ceiling = d
+		}
+	}
+}
+
+// WaitProgress calls fn with every report read while waiting, the final one included.
+func WaitProgress(fn func(*Report)) WaitOption {
+	return func(w *waitConfig) { w.progress = fn }
+}
+
+// WaitForReport polls GetReport until the report reaches a final status (COMPLETE, FAILED or
+// OUT_OF_QUOTA) and returns it; a FAILED or OUT_OF_QUOTA report is returned without error, so
+// check its Status. An unknown status is not final: polling goes on.
+//
+// Each pause is sized from stats.time_remaining within the bounds (WaitBounds): the estimate
+// itself while it is positive; the shortest pause while it is negative (the run overran its
+// estimate and is still working, which is not a failure); and, before any estimate exists,
+// pauses doubling from the shortest. A rate-limit answer whose Retry-After exceeded the
+// client's MaxRetryAfter is waited out here rather than returned.
+//
+// WaitForReport stops when ctx ends, on the first error other than such a rate limit, and at
+// the ceiling (WaitCeiling) with an error wrapping ErrWaitTimeout. When it returns an error it
+// also returns the last report it read, nil if none.
+func (c *Client) WaitForReport(ctx context.Context, reportID string, opts ...WaitOption) (*Report, error) {
+	cfg := waitConfig{min: DefaultWaitMin, max: DefaultWaitMax, ceiling: DefaultWaitCeiling}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	cfg.max = max(cfg.max, cfg.min)
+	if _, err := parseID("report id", reportID); err != nil {
+		return nil, err
+	}
+	deadline := c.now().Add(cfg.ceiling)
+	var last *Report
+	idle := 0 // consecutive polls without an estimate
+	for {
+		r, err := c.GetReport(ctx, reportID)
+		var wait time.Duration
+		if err != nil {
+			ra, ok := retryAfterOf(err)
+			if !ok {
+				return last, err
+			}
+			wait = ra
+		} else {
+			last = r
+			if cfg.progress != nil {
+				cfg.progress(r)
+			}
+			if r.Status.IsFinal() {
+				return r, nil
+			}
+			wait = cfg.pause(r, &idle)
+		}
+		left := deadline.Sub(c.now())
+		if left <= 0 {
+			status := Status("unknown")
+			if last != nil {
+				status = last.Status
+			}
+			if err != nil {
+				return last, fmt.Errorf("%w: report %s still %s after %s: %w", ErrWaitTimeout, reportID, status, cfg.ceiling, err)
+			}
+			return last, fmt.Errorf("%w: report %s still %s after %s", ErrWaitTimeout, reportID, status, cfg.ceiling)
+		}
+		// The last pause ends at the ceiling, for one more poll there.
+		if err := c.sleep(ctx, min(wait, left)); err != nil {
+			return last, fmt.Errorf("podqa: waiting for report %s: %w", reportID, err)
+		}
+	}
+}
+
+// pause sizes the wait after a poll of a report that is not final.
+func (w *waitConfig) pause(r *Report, idle *int) time.Duration {
+	var remaining time.Duration
+	if r.Stats != nil {
+		remaining = r.Stats.Remaining()
+	}
+	switch {
+	case remaining > 0:
+		*idle = 0
+		return min(max(remaining, w.min), w.max)
+	case remaining < 0:
+		*idle = 0
+		return w.min
+	}
+	d := w.min
+	for i := 0; i < *idle && d < w.max; i++ {
+		d *= 2
+	}
+	*idle++
+	return min(d, w.max)
+}
+
+// retryAfterOf returns the Retry-After of a rate-limit or unavailability error.
+func retryAfterOf(err error) (time.Duration, bool) {
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.RetryAfter <= 0 {
+		return 0, false
+	}
+	if ae.StatusCode != http.StatusTooManyRequests && ae.StatusCode != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	return ae.RetryAfter, true
+}
