@@ -1,0 +1,126 @@
+package audio
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"runtime"
+	"testing"
+)
+
+// BenchmarkMeasure measures 10 minutes of 44.1 kHz stereo 16-bit speech held in memory.
+func BenchmarkMeasure(b *testing.B) {
+	const seconds = 600
+	file, err := Synthesize(SynthSpec{DurationSeconds: seconds, SampleRate: 44100, Channels: 2, LoudnessLUFS: -16})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(file)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Measure(bytes.NewReader(file)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(seconds*float64(b.N)/b.Elapsed().Seconds(), "x-realtime")
+}
+
+// BenchmarkMeasureTone is the meter's worst case: a steady full-level tone, whose every sample
+// needs the true-peak interpolator.
+func BenchmarkMeasureTone(b *testing.B) {
+	const seconds = 60
+	file := encodeWAV(44100, 2, tone(44100, 2, 997, 0, segment{seconds, -1}), wavFormat{tag: wavePCM, bits: 16})
+	b.SetBytes(int64(len(file)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Measure(bytes.NewReader(file)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(seconds*float64(b.N)/b.Elapsed().Seconds(), "x-realtime")
+}
+
+// BenchmarkSynthesize streams 10 minutes and 1 hour of 44.1 kHz stereo speech to io.Discard.
+func BenchmarkSynthesize(b *testing.B) {
+	for _, bc := range []struct {
+		name    string
+		seconds float64
+	}{{"10min", 600}, {"1h", 3600}} {
+		b.Run(bc.name, func(b *testing.B) {
+			spec := SynthSpec{DurationSeconds: bc.seconds, SampleRate: 44100, Channels: 2, LoudnessLUFS: -16, TruePeakDB: peakPtr(-1.5)}
+			b.SetBytes(int64(bc.seconds * 44100 * 4))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := SynthesizeTo(io.Discard, spec); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(bc.seconds*float64(b.N)/b.Elapsed().Seconds(), "x-realtime")
+		})
+	}
+}
+
+// speechReader streams an endless-looking 16-bit mono WAV of the given length: a header, then a
+// looped stretch of speech, made as it is read.
+type speechReader struct {
+	header []byte
+	loop   []byte
+	left   int64 // bytes of data still to give
+	pos    int
+}
+
+func newSpeechReader(rate int, seconds int64) *speechReader {
+	speech := renderSpeech(speechPlan(patternSeconds), rate, patternSeconds*rate)
+	loop := make([]byte, 0, 2*len(speech))
+	for _, v := range speech {
+		loop = binary.LittleEndian.AppendUint16(loop, uint16(quantize(0.5*v)))
+	}
+	data := seconds * int64(rate) * 2
+	h := encodeWAV(rate, 1, nil, wavFormat{tag: wavePCM, bits: 16})
+	binary.LittleEndian.PutUint32(h[40:], uint32(data))
+	return &speechReader{header: h, loop: loop, left: data}
+}
+
+func (r *speechReader) Read(p []byte) (int, error) {
+	if len(r.header) > 0 {
+		n := copy(p, r.header)
+		r.header = r.header[n:]
+		return n, nil
+	}
+	if r.left == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(int64(len(p)), r.left)], r.loop[r.pos:])
+	r.pos = (r.pos + n) % len(r.loop)
+	r.left -= int64(n)
+	return n, nil
+}
+
+// TestMeasureMemoryFlat measures 2 and 20 minutes streamed from a generator: the memory
+// allocated must not grow with the duration. It is not parallel, so that no other test allocates
+// meanwhile.
+func TestMeasureMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 22 minutes of audio")
+	}
+	allocated := func(seconds int64) uint64 {
+		r := newSpeechReader(8000, seconds)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		m, err := Measure(r)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Frames != seconds*8000 {
+			t.Fatalf("measured %d frames, want %d", m.Frames, seconds*8000)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	short, long := allocated(120), allocated(1200)
+	t.Logf("allocated %d bytes for 2 minutes, %d bytes for 20 minutes", short, long)
+	if long > short+16<<10 {
+		t.Errorf("20 minutes allocated %d bytes, 2 minutes %d: memory grows with duration", long, short)
+	}
+}

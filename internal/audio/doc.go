@@ -1,0 +1,51 @@
+// Package audio is the fake service's audio engine: a streaming WAV reader, a loudness and peak
+// meter, and a synthesiser of speech-like WAV files with a requested loudness and true peak.
+//
+// # Units
+//
+//   - Samples are float64 in full-scale units: ±1.0 is digital full scale for every source format
+//     (integer PCM is divided by 2^(bits−1), unsigned 8-bit is offset by 128 first; float samples
+//     are taken as they are and may exceed ±1.0).
+//   - Loudness is in LUFS (loudness units relative to full scale, ITU-R BS.1770-4); loudness range
+//     is in LU. A 1 kHz sine peaking at −23 dBFS in both channels of a stereo file reads −23 LUFS.
+//   - Peaks are in dB relative to full scale: SamplePeakDB in dBFS, TruePeakDB in dBTP.
+//   - Durations are exact: the frame count over the sample rate.
+//   - Silence (or audio shorter than one 400 ms gating block) has no loudness: integrated loudness
+//     is then math.Inf(-1), as are the peaks of digital silence, and the loudness range is 0.
+//     JSON has no −Inf; callers decide how to show it (ffmpeg prints −70).
+//
+// # Measurement choices
+//
+// The K-weighting pre-filter (high shelf) and the RLB high-pass are designed for the actual sample
+// rate with the bilinear transform of their analog prototypes, pre-warped at each filter's corner
+// frequency, as libebur128 and ffmpeg do; at 48 kHz this reproduces the coefficients printed in
+// BS.1770. Integrated loudness uses 400 ms blocks every 100 ms (sub-block k starts at frame
+// round(k·rate/10), so rates such as 11025 Hz work; only complete blocks count), an absolute gate
+// at −70 LUFS and a relative gate 10 LU below the loudness of the blocks above the absolute gate.
+// Mono is measured as one channel (a mono file reads about 3.01 LU lower than the same signal as
+// dual-mono stereo). Channel weights are 1.0 for left, right and centre, 1.41 for surround
+// channels and 0 for LFE; without a WAVE_FORMAT_EXTENSIBLE channel mask, channels are taken in the
+// 5.1 order L, R, C, LFE, Ls, Rs (channels 7 and 8 are surrounds). See ChannelWeights.
+//
+// True peak oversamples 4× with a polyphase Kaiser-windowed sinc interpolator (24 taps in each
+// fractional phase; the integer phase reproduces the samples exactly). The signal is taken to be
+// silent before its first and after its last sample, so an abrupt start or end is measured as such.
+//
+// Loudness range follows EBU Tech 3342: 3 s short-term blocks every 100 ms, an absolute gate at
+// −70 LUFS, a relative gate 20 LU below the mean power of those blocks, and the spread between
+// the 10th and 95th percentiles. Block loudness values are kept in 0.01 LU histogram bins that
+// also keep exact power sums, so memory does not grow with duration and gating is exact except
+// for blocks within 0.01 LU of a relative gate.
+//
+// Non-finite samples (possible in float WAV files) are measured as 0 and magnitudes are limited to
+// 10^9 (180 dBFS), so no input can make the meter overflow.
+//
+// # Synthesis
+//
+// Synthesize and SynthesizeTo write 16-bit PCM WAV files of speech-like sound (formant-filtered
+// voiced syllables about four a second, fricatives, pauses between phrases) whose measurement by
+// this package hits a requested integrated loudness and, optionally, true peak. A 10 s pattern
+// repeats, and the planner computes what the meter will measure of the whole file exactly (the
+// first seconds from silence, one period in steady state, the last seconds into silence), so a
+// 3-hour file takes no longer to plan than a 15-second one. See SynthesizeTo for the limits.
+package audio

@@ -1,0 +1,250 @@
+package audio
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Limits of the streams the reader, the meter and the synthesiser accept.
+const (
+	// MinSampleRate is the lowest sample rate, in Hz.
+	MinSampleRate = 8000
+	// MaxSampleRate is the highest sample rate, in Hz.
+	MaxSampleRate = 384000
+	// MaxChannels is the largest number of channels.
+	MaxChannels = 8
+)
+
+// maxMagnitude limits sample magnitudes so that no input can overflow the meter (180 dBFS).
+const maxMagnitude = 1e9
+
+// meterChunk is how many frames the meter handles at a time.
+const meterChunk = 1024
+
+// Speaker position bits of a WAVE_FORMAT_EXTENSIBLE channel mask that BS.1770 weights apart.
+const (
+	speakerLFE         = 0x8
+	speakerBackLeft    = 0x10
+	speakerBackRight   = 0x20
+	speakerBackCentre  = 0x100
+	speakerSideLeft    = 0x200
+	speakerSideRight   = 0x400
+	surroundSpeakerSet = speakerBackLeft | speakerBackRight | speakerBackCentre | speakerSideLeft | speakerSideRight
+)
+
+// ChannelWeights returns the BS.1770-4 weight of each of channels channels: 1.0 for front
+// channels, 1.41 for surround channels and 0 for LFE. A non-zero WAVE_FORMAT_EXTENSIBLE channel
+// mask assigns positions to channels in bit order (channels beyond the mask weigh 1.0); with mask 0
+// the channels are in the 5.1 order L, R, C, LFE, Ls, Rs, and channels 7 and 8 are surrounds.
+func ChannelWeights(channels int, mask uint32) []float64 {
+	w := make([]float64, max(channels, 0))
+	if mask == 0 {
+		for i := range w {
+			switch {
+			case i == 3:
+				w[i] = 0
+			case i >= 4:
+				w[i] = 1.41
+			default:
+				w[i] = 1
+			}
+		}
+		return w
+	}
+	i := 0
+	for bit := uint32(1); bit != 0 && i < len(w); bit <<= 1 {
+		if mask&bit == 0 {
+			continue
+		}
+		switch {
+		case bit == speakerLFE:
+			w[i] = 0
+		case bit&surroundSpeakerSet != 0:
+			w[i] = 1.41
+		default:
+			w[i] = 1
+		}
+		i++
+	}
+	for ; i < len(w); i++ {
+		w[i] = 1
+	}
+	return w
+}
+
+// MeterResult is what a Meter has measured so far.
+type MeterResult struct {
+	// Frames is the number of whole frames processed.
+	Frames int64
+	// IntegratedLUFS is the gated integrated loudness (BS.1770-4), or −Inf for silence or audio
+	// shorter than 400 ms.
+	IntegratedLUFS float64
+	// LoudnessRange is the EBU Tech 3342 loudness range in LU (0 below 3 s of audio).
+	LoudnessRange float64
+	// SamplePeakDB is the largest sample magnitude in dBFS, or −Inf for silence.
+	SamplePeakDB float64
+	// TruePeakDB is the largest 4× oversampled magnitude in dBTP, or −Inf for silence.
+	TruePeakDB float64
+}
+
+// Meter measures loudness, loudness range, sample peak and true peak of interleaved float64
+// samples fed to it in blocks of any size. Its memory does not grow with the audio's duration.
+// A Meter is not safe for concurrent use.
+type Meter struct {
+	rate     int
+	channels int
+	weights  []float64
+	chans    []meterChannel
+	tp       *tpFilter
+	gate     *blockGate
+	frames   int64
+	subEnd   int64 // first frame of the next sub-block
+	pending  []float64
+	scratch  []float64
+	sample   float64 // sample peak, linear
+	truePeak float64 // true peak, linear
+}
+
+type meterChannel struct {
+	k      kFilter
+	energy float64 // sum of squared K-weighted samples in the current sub-block
+	hist   [tpHist]float64
+}
+
+// ErrBadMeterConfig reports an unsupported sample rate, channel count or channel weights.
+var ErrBadMeterConfig = errors.New("audio: unsupported meter configuration")
+
+// NewMeter returns a meter for audio with the given sample rate (8000 to 384000 Hz) and number of
+// channels (1 to 8), with the default channel weights of ChannelWeights(channels, 0).
+func NewMeter(sampleRate, channels int) (*Meter, error) {
+	if sampleRate < MinSampleRate || sampleRate > MaxSampleRate {
+		return nil, fmt.Errorf("%w: sample rate %d Hz (want %d to %d)", ErrBadMeterConfig, sampleRate, MinSampleRate, MaxSampleRate)
+	}
+	if channels < 1 || channels > MaxChannels {
+		return nil, fmt.Errorf("%w: %d channels (want 1 to %d)", ErrBadMeterConfig, channels, MaxChannels)
+	}
+	m := &Meter{
+		rate:     sampleRate,
+		channels: channels,
+		weights:  ChannelWeights(channels, 0),
+		chans:    make([]meterChannel, channels),
+		tp:       truePeakFilter,
+		pending:  make([]float64, 0, channels),
+		scratch:  make([]float64, tpHist+meterChunk),
+	}
+	m.Reset()
+	return m, nil
+}
+
+// SetChannelWeights replaces the channel weights (one per channel, each finite and from 0 to 10),
+// for example with ChannelWeights(channels, mask). Call it before the first Process.
+func (m *Meter) SetChannelWeights(weights []float64) error {
+	if len(weights) != m.channels {
+		return fmt.Errorf("%w: %d weights for %d channels", ErrBadMeterConfig, len(weights), m.channels)
+	}
+	for _, w := range weights {
+		if !(w >= 0 && w <= 10) {
+			return fmt.Errorf("%w: channel weight %v", ErrBadMeterConfig, w)
+		}
+	}
+	m.weights = append(m.weights[:0], weights...)
+	return nil
+}
+
+// Reset forgets all audio processed so far, keeping the configuration.
+func (m *Meter) Reset() {
+	for i := range m.chans {
+		m.chans[i] = meterChannel{k: newKFilter(m.rate)}
+	}
+	m.gate = newBlockGate(m.rate, true)
+	m.frames = 0
+	m.subEnd = boundary(1, int64(m.rate))
+	m.pending = m.pending[:0]
+	m.sample, m.truePeak = 0, 0
+}
+
+// Process measures interleaved samples (channel 0 of frame 0, channel 1 of frame 0, ...). A
+// trailing partial frame is kept until the next call completes it.
+func (m *Meter) Process(samples []float64) {
+	if len(m.pending) > 0 {
+		n := min(m.channels-len(m.pending), len(samples))
+		m.pending = append(m.pending, samples[:n]...)
+		samples = samples[n:]
+		if len(m.pending) < m.channels {
+			return
+		}
+		m.processFrames(m.pending)
+		m.pending = m.pending[:0]
+	}
+	whole := len(samples) / m.channels * m.channels
+	m.processFrames(samples[:whole])
+	m.pending = append(m.pending, samples[whole:]...)
+}
+
+func (m *Meter) processFrames(samples []float64) {
+	for len(samples) > 0 {
+		n := int(min(int64(len(samples)/m.channels), meterChunk, m.subEnd-m.frames))
+		for c := range m.chans {
+			ch := &m.chans[c]
+			buf := m.scratch[:tpHist+n]
+			copy(buf, ch.hist[:])
+			x := buf[tpHist:]
+			peak := m.sample
+			for i := range x {
+				v := samples[i*m.channels+c]
+				switch {
+				case v != v: // NaN
+					v = 0
+				case v > maxMagnitude:
+					v = maxMagnitude
+				case v < -maxMagnitude:
+					v = -maxMagnitude
+				}
+				x[i] = v
+				if a := abs(v); a > peak {
+					peak = a
+				}
+			}
+			m.sample = peak
+			ch.energy += ch.k.energy(x)
+			m.truePeak = m.tp.scan(buf, tpHist, m.truePeak)
+			copy(ch.hist[:], buf[n:])
+		}
+		samples = samples[n*m.channels:]
+		m.frames += int64(n)
+		if m.frames == m.subEnd {
+			var e float64
+			for c := range m.chans {
+				e += m.weights[c] * m.chans[c].energy
+				m.chans[c].energy = 0
+			}
+			m.gate.add(e)
+			m.subEnd = boundary(m.gate.next+1, int64(m.rate))
+		}
+	}
+}
+
+// Result returns the measurements of the audio processed so far; processing may continue after.
+func (m *Meter) Result() MeterResult {
+	tp := m.truePeak
+	// The interpolated values between the last samples and the silence after them.
+	buf := make([]float64, 2*tpHist)
+	for c := range m.chans {
+		copy(buf, m.chans[c].hist[:])
+		clear(buf[tpHist:])
+		tp = m.tp.scan(buf, tpHist, tp)
+	}
+	return MeterResult{
+		Frames:         m.frames,
+		IntegratedLUFS: m.gate.blocks.integrated(),
+		LoudnessRange:  m.gate.short.loudnessRange(),
+		SamplePeakDB:   amplitudeDB(m.sample),
+		TruePeakDB:     amplitudeDB(max(tp, m.sample)),
+	}
+}
+
+// amplitudeDB converts a linear magnitude to decibels (−Inf for 0).
+func amplitudeDB(v float64) float64 {
+	return 20 * math.Log10(v)
+}
