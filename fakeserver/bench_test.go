@@ -1,10 +1,14 @@
 package fakeserver
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkNewTestAndGetMe is a test's fixed cost: a started fake with its seeded workspace,
@@ -51,4 +55,93 @@ func BenchmarkHTTPTestServerAndGet(b *testing.B) {
 		resp.Body.Close()
 		srv.Close()
 	}
+}
+
+// completedReport starts a fake holding one completed report and returns the fake, the key and
+// the report's path.
+func completedReport(b *testing.B, opts ...Option) (*Server, string, string) {
+	b.Helper()
+	srv, err := New(append([]Option{WithManualClock(TestStart()), WithAnalysisPace(0)}, opts...)...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = srv.Close() })
+	seed, err := srv.SeedDemo()
+	if err != nil {
+		b.Fatal(err)
+	}
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "e", DurationS: 3}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", srv.URL()+"/api/rest/v1/reports", strings.NewReader(`{"feed_url":"`+feed.FeedURL+`"}`))
+	req.Header.Set("Authorization", "Bearer "+seed.APIKey)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := srv.Client().Do(req)
+	if err != nil || resp.StatusCode != 201 {
+		b.Fatal(err, resp)
+	}
+	var created struct{ ID string }
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if _, err := srv.Advance(time.Second); err != nil {
+		b.Fatal(err)
+	}
+	return srv, seed.APIKey, "/api/rest/v1/reports/" + created.ID
+}
+
+// getParallel runs GETs of url from 16 concurrent clients.
+func getParallel(b *testing.B, client *http.Client, url, key string) {
+	b.SetParallelism(16 / runtime.GOMAXPROCS(0))
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req, _ := http.NewRequest("GET", url, nil)
+			req.Header.Set("Authorization", "Bearer "+key)
+			resp, err := client.Do(req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				b.Errorf("status %d", resp.StatusCode)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkGetCompletedReport16Clients is GET /reports/{id} of a completed report from 16
+// concurrent clients; compare with BenchmarkPlainHandlerSameBytes16Clients. Rate limits are off
+// (WithoutRateLimits), as for any load test against the fake; everything else runs.
+func BenchmarkGetCompletedReport16Clients(b *testing.B) {
+	srv, key, path := completedReport(b, WithoutRateLimits())
+	transport := &http.Transport{MaxIdleConnsPerHost: 64}
+	b.Cleanup(transport.CloseIdleConnections)
+	getParallel(b, &http.Client{Transport: transport}, srv.URL()+path, key)
+}
+
+// BenchmarkPlainHandlerSameBytes16Clients is the baseline: a plain net/http handler writing the
+// same bytes the fake answers.
+func BenchmarkPlainHandlerSameBytes16Clients(b *testing.B) {
+	srv, key, path := completedReport(b)
+	req, _ := http.NewRequest("GET", srv.URL()+path, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	b.Cleanup(plain.Close)
+	transport := &http.Transport{MaxIdleConnsPerHost: 64}
+	b.Cleanup(transport.CloseIdleConnections)
+	getParallel(b, &http.Client{Transport: transport}, plain.URL+path, key)
 }

@@ -155,10 +155,10 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("DELETE /_fake/faults", s.handleClearFaults)
 	mux.HandleFunc("PATCH /_fake/workspaces/{id}/credits", s.handlePatchCredits)
 	mux.HandleFunc("POST /_fake/workspaces/{id}/topups", s.handleAddTopup)
+	mux.HandleFunc("POST /_fake/feeds", s.handleHostFeed)
+	mux.HandleFunc("POST /_fake/feeds/{id}/episodes", s.handleAddHostedEpisode)
+	mux.HandleFunc("PATCH /_fake/feeds/{id}", s.handleChangeFeed)
 	for _, pattern := range []string{
-		"POST /_fake/feeds",
-		"POST /_fake/feeds/{id}/episodes",
-		"PATCH /_fake/feeds/{id}",
 		"GET /_fake/webhook-deliveries",
 	} {
 		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {

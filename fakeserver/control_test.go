@@ -89,7 +89,7 @@ func TestControlBadRequests(t *testing.T) {
 		{"negative advance", "POST", "/_fake/clock/advance", admin(srv), `{"seconds":-1}`, 400, "validation_error"},
 		{"advance without seconds", "POST", "/_fake/clock/advance", admin(srv), `{}`, 400, "validation_error"},
 		{"bad fault", "POST", "/_fake/faults", admin(srv), `{"path_prefix":"/api","status":418,"count":1}`, 400, "validation_error"},
-		{"feeds not served yet", "POST", "/_fake/feeds", admin(srv), `{}`, 501, "not_implemented"},
+		{"deliveries not served yet", "GET", "/_fake/webhook-deliveries", admin(srv), "", 501, "not_implemented"},
 		{"unknown control call", "GET", "/_fake/nothing", admin(srv), "", 404, "not_found"},
 	}
 	for _, tt := range tests {

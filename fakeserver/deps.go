@@ -13,10 +13,11 @@ import (
 
 // newDeps connects the core to the world: feeds and audio are fetched over HTTP (any URL,
 // loopback included) and audio is measured by the analysis engine.
-func newDeps(o options) core.Deps {
+func (s *Server) newDeps(o options) core.Deps {
 	fetcher := &http.Client{Timeout: 30 * time.Second}
 	return core.Deps{
 		AnalysisPace: o.analysisPace,
+		Transcribe:   s.transcriptFor,
 		FetchFeed: func(ctx context.Context, url string) (*core.FeedDoc, error) {
 			parsed, err := feeds.Fetch(ctx, fetcher, url)
 			if err != nil {
@@ -43,8 +44,6 @@ func newDeps(o options) core.Deps {
 			}
 			return resp.Body, nil
 		},
-		Analyze: func(ctx context.Context, r io.Reader, name string) (core.Measurement, error) {
-			return core.Measurement{}, core.ErrNotImplemented("Audio analysis")
-		},
+		Analyze: analyze,
 	}
 }

@@ -61,4 +61,18 @@
 //     403 forbidden, a wrong Content-Type or an Authorization header 400. One file may be at
 //     most 512 MiB, since the fake keeps uploads in memory. An upload report has no audio_url.
 //   - Timestamps are always written as YYYY-MM-DDTHH:MM:SS.ffffff+00:00.
+//   - Hosted feeds (POST /_fake/feeds, or HostFeed) are served at /_feeds/{id}/feed.rss with
+//     their audio under /_feeds/{id}/audio/, keyless, like any podcast host. Their episodes'
+//     audio is a 16-bit WAV of speech-like sound synthesised on each download to measure at the
+//     requested loudness (default −16 LUFS) and true peak (default at most −1 dBTP); an episode
+//     whose loudness and true peak no speech can have together is refused when it is hosted. An
+//     episode without published_on is dated the fake clock's day.
+//   - Audio is measured by the fake's own engine: only WAV (PCM 8 to 32 bits and float) is
+//     decoded so far; other audio fails its report with the decoder's reason.
+//   - A report's transcript is the one scripted for its hosted episode, with speakers renamed
+//     "Speaker 1", "Speaker 2"... in order of first appearance; other audio has none (null).
+//   - The checks of the built-in Podcast standard so far: loudness_lufs (−16 ±1 LUFS; mono −19
+//     ±1), peak (true peak at most −1 dBTP), and explicit_flag for feed reports whose feed's flag
+//     is known (passing while no transcript hit counts).
+//   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
 package fakeserver

@@ -373,3 +373,18 @@ func TestPublicDocuments(t *testing.T) {
 		t.Fatal("the explorer page loads something from the internet")
 	}
 }
+
+func TestWithoutRateLimits(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t, WithoutRateLimits())
+	for range 120 {
+		if status, _, body := call(t, srv, "GET", "/api/rest/v1/me", bearer(seed.APIKey), ""); status != 200 {
+			t.Fatalf("%d %s", status, body)
+		}
+	}
+	for range 25 {
+		if status, _, _ := call(t, srv, "GET", "/api/rest/v1/me", bearer("wrong"), ""); status != 401 {
+			t.Fatalf("refusal answered %d", status)
+		}
+	}
+}

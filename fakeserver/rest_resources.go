@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"sync"
 	"time"
+
+	"github.com/google/uuid"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
@@ -161,7 +165,77 @@ func (a *restAPI) GetReport(ctx context.Context, req restserver.GetReportRequest
 	if err != nil {
 		return nil, err
 	}
-	return restserver.GetReport200JSONResponse(a.reportJSON(r)), nil
+	if r.Status != core.StatusComplete && r.Status != core.StatusFailed {
+		return restserver.GetReport200JSONResponse(a.reportJSON(r)), nil
+	}
+	return a.s.renderCache.get(r, a.reportShowKey(r), func() ([]byte, error) {
+		body, err := json.Marshal(a.reportJSON(r))
+		return append(body, '\n'), err
+	})
+}
+
+// reportShowKey is what a report's rendering takes from its show and episode, which can change
+// apart from the report.
+func (a *restAPI) reportShowKey(r core.Report) string {
+	s, e := a.reportShow(r)
+	if s == nil {
+		return ""
+	}
+	key := s.FeedURL
+	if s.Title != nil {
+		key += "\x00" + *s.Title
+	}
+	if e.Title != nil {
+		key += "\x00" + *e.Title
+	}
+	return key
+}
+
+// renderCache keeps the JSON of finished reports, which are read far more often than they
+// change: a poller re-reads each one for its current verdict.
+type renderCache struct {
+	mu      sync.Mutex
+	entries map[uuid.UUID]renderedReport
+}
+
+type renderedReport struct {
+	version uint64
+	show    string
+	body    []byte
+}
+
+// maxRenderCache bounds the cache; past it, it starts again empty.
+const maxRenderCache = 1 << 16
+
+func (c *renderCache) get(r core.Report, show string, render func() ([]byte, error)) (restserver.GetReportResponseObject, error) {
+	c.mu.Lock()
+	e, ok := c.entries[r.ID]
+	c.mu.Unlock()
+	if ok && e.version == r.Version && e.show == show {
+		return cachedReport(e.body), nil
+	}
+	body, err := render()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.entries == nil || len(c.entries) >= maxRenderCache {
+		c.entries = map[uuid.UUID]renderedReport{}
+	}
+	c.entries[r.ID] = renderedReport{version: r.Version, show: show, body: body}
+	c.mu.Unlock()
+	return cachedReport(body), nil
+}
+
+// cachedReport answers GET /reports/{id} with bytes rendered before.
+type cachedReport []byte
+
+// VisitGetReportResponse writes the cached JSON.
+func (b cachedReport) VisitGetReportResponse(w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(b)
+	return err
 }
 
 func (a *restAPI) reportJSON(r core.Report) restserver.Report {
@@ -230,8 +304,15 @@ func (a *restAPI) GetReportTranscript(ctx context.Context, req restserver.GetRep
 	if err != nil {
 		return nil, err
 	}
-	// Transcription lands with the analysis engine; until then no report has a transcript.
-	return restserver.GetReportTranscript200JSONResponse(restserver.Transcript{ReportID: r.ID}), nil
+	out := restserver.Transcript{ReportID: r.ID}
+	if r.Transcript != nil {
+		lines := make([]restserver.TranscriptEntry, 0, len(r.Transcript))
+		for _, l := range r.Transcript {
+			lines = append(lines, restserver.TranscriptEntry{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker})
+		}
+		out.Transcript = &lines
+	}
+	return restserver.GetReportTranscript200JSONResponse(out), nil
 }
 
 func (a *restAPI) GetCredits(ctx context.Context, _ restserver.GetCreditsRequestObject) (restserver.GetCreditsResponseObject, error) {

@@ -19,6 +19,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("/api/rest/v1/", s.injectFaults(s.restRoutes()))
 	mux.HandleFunc("PUT /_uploads/{id}", s.handleUploadPut)
 	s.docsRoutes(mux)
+	mux.HandleFunc("GET /_feeds/{feed}/feed.rss", s.handleHostedFeed)
+	mux.HandleFunc("GET /_feeds/{feed}/audio/{file}", s.handleHostedAudio)
 	notYet := func(what string) http.Handler {
 		return s.injectFaults(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, core.ErrNotImplemented(what))

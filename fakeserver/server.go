@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/google/uuid"
 	"io"
 	"log/slog"
 	"net"
@@ -37,6 +38,9 @@ type Server struct {
 	serveErr   chan error
 	// uploadKey signs upload URLs.
 	uploadKey []byte
+	hosting   hosting
+	// renderCache keeps the JSON of finished reports.
+	renderCache renderCache
 }
 
 type options struct {
@@ -47,6 +51,7 @@ type options struct {
 	allowPrivate bool
 	analysisPace time.Duration
 	logger       *slog.Logger
+	noRateLimits bool
 }
 
 // Option configures New.
@@ -75,6 +80,9 @@ func WithPrivateWebhookURLs(allow bool) Option { return func(o *options) { o.all
 // WithAnalysisPace sets the fake-clock time one hour of audio takes to analyse (default
 // DefaultAnalysisPace); 0 finishes analyses on the next tick.
 func WithAnalysisPace(d time.Duration) Option { return func(o *options) { o.analysisPace = d } }
+
+// WithoutRateLimits turns the service's three rate limits off, for load tests against the fake.
+func WithoutRateLimits() Option { return func(o *options) { o.noRateLimits = true } }
 
 // WithLogger sends the fake's structured logs to l (default: discarded).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
@@ -111,14 +119,15 @@ func New(opts ...Option) (*Server, error) {
 	s := &Server{
 		opts:      o,
 		clock:     clk,
-		core:      core.New(clk, newDeps(o)),
 		faults:    &faults{},
 		log:       o.logger,
 		listener:  ln,
 		url:       "http://" + ln.Addr().String(),
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(randomHex(32)),
+		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}},
 	}
+	s.core = core.New(clk, s.newDeps(o))
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{

@@ -16,6 +16,9 @@ type Deps struct {
 	OpenAudio func(ctx context.Context, url string) (io.ReadCloser, error)
 	// Analyze measures audio read from r; name is the file name (its extension hints the format).
 	Analyze func(ctx context.Context, r io.Reader, name string) (Measurement, error)
+	// Transcribe returns the transcript of the audio at audioURL (empty for an upload); ok is
+	// false when there is none. The fake's "transcription" returns what a test scripted.
+	Transcribe func(audioURL string) (lines []TranscriptLine, ok bool)
 	// AnalysisPace is the clock time one hour of audio takes to analyse; 0 finishes at once.
 	AnalysisPace time.Duration
 }
@@ -50,4 +53,14 @@ type Measurement struct {
 	TruePeakDB     float64
 	// Title is the title tag read from the file, if any.
 	Title string
+}
+
+// TranscriptLine is one line of a transcript; times are milliseconds from the start.
+type TranscriptLine struct {
+	Start, End int
+	Text       string
+	// Speaker is as scripted; the core relabels speakers "Speaker 1", "Speaker 2"... in order of
+	// first appearance.
+	Speaker    *string
+	Confidence *float64
 }

@@ -51,6 +51,10 @@ type Report struct {
 	Measurement      *Measurement
 	Results          []Result
 	Stats            *Stats
+	// Version counts the changes to the report, so adapters can cache what they render of it.
+	Version uint64
+	// Transcript is nil until transcription finishes, and for audio without one.
+	Transcript []TranscriptLine
 	// FailureReason says why analysis failed.
 	FailureReason string
 
@@ -177,6 +181,7 @@ func (c *Core) reportIndexLocked(ws uuid.UUID) *reportIndex {
 // never goes back, so the update order stays sorted by updated_at.
 func (c *Core) touchLocked(r *Report, now time.Time) {
 	r.UpdatedAt = now
+	r.Version++
 	c.reportIdx[r.Workspace].updated.MoveToBack(r.byUpdate)
 }
 
@@ -288,6 +293,11 @@ func (c *Core) complete(id uuid.UUID, now time.Time) {
 	if r.Name == nil {
 		r.Name = c.reportNameLocked(r)
 	}
+	if r.AudioURL != nil && c.deps.Transcribe != nil {
+		if lines, ok := c.deps.Transcribe(*r.AudioURL); ok {
+			r.Transcript = labelSpeakers(lines)
+		}
+	}
 	charged := c.chargeLocked(c.workspaces[r.Workspace], CostOf(r.Measurement.Duration), now)
 	r.CreditsCharged = &charged
 	r.Status, r.estimatedEnd = StatusComplete, time.Time{}
@@ -371,4 +381,24 @@ func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[
 		}
 	}
 	return window(len(match), limit, offset, func(i int) Report { return *match[i] })
+}
+
+// labelSpeakers names speakers "Speaker 1", "Speaker 2"... in order of first appearance; a line
+// without a speaker keeps none.
+func labelSpeakers(lines []TranscriptLine) []TranscriptLine {
+	out := make([]TranscriptLine, len(lines))
+	names := map[string]string{}
+	for i, l := range lines {
+		out[i] = l
+		if l.Speaker == nil {
+			continue
+		}
+		name, ok := names[*l.Speaker]
+		if !ok {
+			name = fmt.Sprintf("Speaker %d", len(names)+1)
+			names[*l.Speaker] = name
+		}
+		out[i].Speaker = &name
+	}
+	return out
 }
