@@ -23,8 +23,12 @@ func analyze(_ context.Context, r io.Reader, _ string) (core.Measurement, error)
 }
 
 func synthSpec(ep HostedEpisode) audio.SynthSpec {
+	channels := ep.Channels
+	if channels == 0 {
+		channels = 2 // stereo, as most shows publish; a mono file is judged against a lower target
+	}
 	spec := audio.SynthSpec{
-		DurationSeconds: ep.DurationS, SampleRate: ep.SampleRate, Channels: ep.Channels,
+		DurationSeconds: ep.DurationS, SampleRate: ep.SampleRate, Channels: channels,
 		LoudnessLUFS: -16, TruePeakDB: ep.TruePeakDB, Title: ep.Title,
 	}
 	if ep.LoudnessLUFS != nil {

@@ -63,7 +63,7 @@
 //   - Timestamps are always written as YYYY-MM-DDTHH:MM:SS.ffffff+00:00.
 //   - Hosted feeds (POST /_fake/feeds, or HostFeed) are served at /_feeds/{id}/feed.rss with
 //     their audio under /_feeds/{id}/audio/, keyless, like any podcast host. Their episodes'
-//     audio is a 16-bit WAV of speech-like sound synthesised on each download to measure at the
+//     audio is a 16-bit WAV (stereo unless channels says 1) of speech-like sound synthesised on each download to measure at the
 //     requested loudness (default −16 LUFS) and true peak (default at most −1 dBTP); an episode
 //     whose loudness and true peak no speech can have together is refused when it is hosted. An
 //     episode without published_on is dated the fake clock's day.

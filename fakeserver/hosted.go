@@ -30,7 +30,7 @@ type HostedEpisode struct {
 	// TruePeakDB is the true peak to synthesise; by default whatever the signal gives, at most
 	// −1 dBTP.
 	TruePeakDB *float64 `json:"true_peak_db,omitempty"`
-	// Channels is 1 or 2 (default 1).
+	// Channels is 1 or 2 (default 2: stereo, so the default loudness passes the Podcast standard).
 	Channels int `json:"channels,omitempty"`
 	// SampleRate defaults to 44100.
 	SampleRate int `json:"sample_rate,omitempty"`

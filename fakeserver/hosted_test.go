@@ -218,7 +218,7 @@ func TestHostedFeedControl(t *testing.T) {
 		`{"title":"x","episodes":[{"title":"a","duration_s":5,"channels":3}]}`,
 		`{"title":"x","episodes":[{"title":"a","duration_s":5,"loudness_lufs":3}]}`,
 		`{"title":"x","episodes":[{"title":"a","duration_s":5,"published_on":"yesterday"}]}`,
-		`{"title":"x","episodes":[{"title":"a","duration_s":5,"loudness_lufs":-6,"sample_rate":8000}]}`,
+		`{"title":"x","episodes":[{"title":"a","duration_s":5,"loudness_lufs":-10,"true_peak_db":-15}]}`,
 	}
 	for _, b := range bad {
 		if status, _, body := call(t, srv, "POST", "/_fake/feeds", admin(srv), b); status != 400 {
