@@ -1,7 +1,9 @@
 package fakeserver
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/internal/apitime"
 )
 
 // BenchmarkNewTestAndGetMe is a test's fixed cost: a started fake with its seeded workspace,
@@ -144,4 +149,76 @@ func BenchmarkPlainHandlerSameBytes16Clients(b *testing.B) {
 	transport := &http.Transport{MaxIdleConnsPerHost: 64}
 	b.Cleanup(transport.CloseIdleConnections)
 	getParallel(b, &http.Client{Transport: transport}, plain.URL+path, key)
+}
+
+// withAnalyzer replaces the analysis engine, so that benchmarks can fill a fake quickly.
+func withAnalyzer(f func(context.Context, io.Reader, string) (core.Measurement, error)) Option {
+	return func(o *options) { o.analyze = f }
+}
+
+// BenchmarkListUpdatedSince is the poll of the polling recipe, GET
+// /reports?status=COMPLETE&updated_since=...&limit=100, over HTTP, with 50 reports updated since
+// the watermark among 1,000 or 100,000 completed ones. The per-op time is the latency of one
+// poll; compare the two sizes.
+func BenchmarkListUpdatedSince(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			srv, err := New(WithManualClock(TestStart()), WithAnalysisPace(0), WithoutRateLimits(),
+				withAnalyzer(func(context.Context, io.Reader, string) (core.Measurement, error) {
+					return core.Measurement{Duration: 30 * time.Minute, Channels: 2, SampleRate: 44100, IntegratedLUFS: -16, TruePeakDB: -2, CodecName: "pcm_s16le", FormatName: "wav"}, nil
+				}))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			off := false
+			ws, _ := srv.CreateWorkspace(WorkspaceSpec{Type: "personal", Name: "Poll", ChargingEnabled: &off})
+			key, _ := srv.CreateAPIKey(ws.ID, "")
+			p, _ := srv.core.Authenticate(key.Key)
+			var watermark time.Time
+			for i := range n {
+				if i == n-50 {
+					if _, err := srv.Advance(time.Second); err != nil {
+						b.Fatal(err)
+					}
+					watermark = srv.Now()
+					if _, err := srv.Advance(time.Second); err != nil {
+						b.Fatal(err)
+					}
+				}
+				res, err := srv.core.Reserve(p, "a.wav", "audio/wav", 1000)
+				if err == nil {
+					err = srv.core.StoreUpload(res.ID, []byte("x"))
+				}
+				if err == nil {
+					_, _, err = srv.core.CreateReportFromUpload(p, res.ID, "a.wav", 1000)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				if i%1000 == 999 || i == n-1 {
+					srv.clock.RunDue()
+				}
+			}
+			url := srv.URL() + "/api/rest/v1/reports?status=COMPLETE&limit=100&updated_since=" +
+				strings.ReplaceAll(apitime.Format(watermark), "+", "%2B")
+			client := srv.Client()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				req, _ := http.NewRequest("GET", url, nil)
+				req.Header.Set("Authorization", "Bearer "+key.Key)
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var page struct{ Items []json.RawMessage }
+				_ = json.NewDecoder(resp.Body).Decode(&page)
+				resp.Body.Close()
+				if resp.StatusCode != 200 || len(page.Items) != 50 {
+					b.Fatalf("status %d, %d items", resp.StatusCode, len(page.Items))
+				}
+			}
+		})
+	}
 }

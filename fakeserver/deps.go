@@ -15,6 +15,10 @@ import (
 // loopback included) and audio is measured by the analysis engine.
 func (s *Server) newDeps(o options) core.Deps {
 	fetcher := &http.Client{Timeout: 30 * time.Second}
+	analyzer := analyze
+	if o.analyze != nil {
+		analyzer = o.analyze
+	}
 	return core.Deps{
 		AnalysisPace: o.analysisPace,
 		Transcribe:   s.transcriptFor,
@@ -44,6 +48,6 @@ func (s *Server) newDeps(o options) core.Deps {
 			}
 			return resp.Body, nil
 		},
-		Analyze: analyze,
+		Analyze: analyzer,
 	}
 }

@@ -52,6 +52,8 @@ type options struct {
 	analysisPace time.Duration
 	logger       *slog.Logger
 	noRateLimits bool
+	// analyze replaces the analysis engine; only the package's own benchmarks set it.
+	analyze func(context.Context, io.Reader, string) (core.Measurement, error)
 }
 
 // Option configures New.

@@ -27,7 +27,11 @@ func Ptr(t time.Time) *Time {
 
 // MarshalJSON writes the fixed form.
 func (t Time) MarshalJSON() ([]byte, error) {
-	return json.Marshal(Format(t.Time))
+	// The fixed form holds no character JSON escapes, so quoting is enough.
+	b := make([]byte, 0, len(Layout)+2)
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, Layout)
+	return append(b, '"'), nil
 }
 
 // UnmarshalJSON reads any RFC 3339 instant.
