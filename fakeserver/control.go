@@ -158,13 +158,7 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("POST /_fake/feeds", s.handleHostFeed)
 	mux.HandleFunc("POST /_fake/feeds/{id}/episodes", s.handleAddHostedEpisode)
 	mux.HandleFunc("PATCH /_fake/feeds/{id}", s.handleChangeFeed)
-	for _, pattern := range []string{
-		"GET /_fake/webhook-deliveries",
-	} {
-		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, core.ErrNotImplemented(pattern))
-		})
-	}
+	mux.HandleFunc("GET /_fake/webhook-deliveries", s.handleListDeliveries)
 	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Control call"))
 	})
@@ -344,4 +338,14 @@ func writeError(w http.ResponseWriter, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(append(body, '\n'))
+}
+
+// handleListDeliveries lists webhook deliveries, newest first. No webhook endpoint can exist
+// yet (subscription answers not_implemented), so there are none, and any endpoint_id is unknown.
+func (s *Server) handleListDeliveries(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Has("endpoint_id") {
+		writeError(w, core.ErrNotFound("Webhook endpoint"))
+		return
+	}
+	respond(w, http.StatusOK, map[string][]struct{}{"items": {}}, nil)
 }

@@ -89,7 +89,7 @@ func TestControlBadRequests(t *testing.T) {
 		{"negative advance", "POST", "/_fake/clock/advance", admin(srv), `{"seconds":-1}`, 400, "validation_error"},
 		{"advance without seconds", "POST", "/_fake/clock/advance", admin(srv), `{}`, 400, "validation_error"},
 		{"bad fault", "POST", "/_fake/faults", admin(srv), `{"path_prefix":"/api","status":418,"count":1}`, 400, "validation_error"},
-		{"deliveries not served yet", "GET", "/_fake/webhook-deliveries", admin(srv), "", 501, "not_implemented"},
+		{"deliveries of an unknown endpoint", "GET", "/_fake/webhook-deliveries?endpoint_id=x", admin(srv), "", 404, "not_found"},
 		{"unknown control call", "GET", "/_fake/nothing", admin(srv), "", 404, "not_found"},
 	}
 	for _, tt := range tests {
@@ -161,5 +161,14 @@ func TestControlFaults(t *testing.T) {
 	}
 	if status, _, _ := call(t, srv, "GET", "/api/rest/v1/me", bearer(seed.APIKey), ""); status != 200 {
 		t.Fatalf("after clearing: %d", status)
+	}
+}
+
+func TestWebhookDeliveriesListIsEmptyWithoutEndpoints(t *testing.T) {
+	t.Parallel()
+	srv, _ := NewTest(t)
+	status, _, body := call(t, srv, "GET", "/_fake/webhook-deliveries", admin(srv), "")
+	if status != http.StatusOK || string(body) != `{"items":[]}`+"\n" {
+		t.Fatalf("%d %s", status, body)
 	}
 }
