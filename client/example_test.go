@@ -114,3 +114,39 @@ func ExampleFormatTime() {
 	fmt.Println(client.FormatTime(t))
 	// Output: 2026-01-05T09:30:00.000000+00:00
 }
+
+// Report on the newest episode of a feed and wait for the verdict. The fake hosts the feed and
+// synthesises its audio; with an analysis pace of 0 it finishes at once.
+func ExampleClient_WaitForReport() {
+	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Close()
+	seed, _ := srv.SeedDemo()
+	loudness := -16.0
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{
+		{Title: "Pilot", DurationS: 30, LoudnessLUFS: &loudness},
+	}})
+	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+
+	ctx := context.Background()
+	created, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	report, err := c.WaitForReport(ctx, created.ID, client.WaitBounds(10*time.Millisecond, 100*time.Millisecond))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(report.Status, "passed:", report.Passed())
+	for _, r := range report.Results {
+		if r.Failed() {
+			fmt.Println("failed:", r.Name, r.WarningMessage)
+		}
+	}
+	// Output: COMPLETE passed: true
+}
