@@ -13,7 +13,8 @@
 // The methods are flat on Client and named after the resource: Me, GetCredits; ListSeries,
 // AllSeries, GetSeries, ListEpisodes, AllEpisodes; ListReports, AllReports, GetReport,
 // GetTranscript, WaitForReport; CreateReportFromFeed, CreateReportFromSeries,
-// CreateReportFromUpload, ReserveUpload; SubscribeWebhook, UnsubscribeWebhook.
+// CreateReportFromUpload, ReserveUpload, and Upload and UploadFile, which run the whole upload
+// flow; SubscribeWebhook, UnsubscribeWebhook.
 //
 // # Client rules built in
 //
@@ -45,6 +46,9 @@
 //     exponentially with jitter. Waits end early when the context ends, and a wait that would
 //     outlast the context's deadline is not started.
 //   - Request bodies are rewound for every attempt.
+//   - Upload measures the audio's duration itself when none is given (WAV, MP3, FLAC, Ogg),
+//     PUTs the bytes with exactly the reserved Content-Type and no service credentials (retried
+//     like a read: the same bytes to the same object), and keeps the signed URL out of errors.
 //   - Unknown response fields are ignored and unknown enum values (a new Status, a new check
 //     name) are kept as they arrived; Status.IsKnown tells them apart.
 //   - Pagination: Page carries has_more and the applied limit and offset; the All* iterators

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -27,6 +28,9 @@ const (
 	// kindIdempotentWrite (the upload form of POST /reports) retries like a read; a 409 after
 	// an attempt that may have been carried out means that attempt succeeded.
 	kindIdempotentWrite
+	// kindSignedPut is the PUT of audio to a signed upload URL: it retries like a read (the same
+	// bytes to the same object) and carries no service credentials.
+	kindSignedPut
 )
 
 // call is the state of one operation across its attempts.
@@ -50,9 +54,11 @@ type call struct {
 func (c *Client) send(ctx context.Context, kind callKind, req *http.Request) (*http.Response, *call, error) {
 	st := &call{c: c, kind: kind, op: req.Method + " " + req.URL.Path}
 	req = req.WithContext(ctx)
-	req.Header.Set("Authorization", c.cred.authorization)
+	if kind != kindSignedPut {
+		req.Header.Set("Authorization", c.cred.authorization)
+		req.Header.Set("Accept", "application/json")
+	}
 	req.Header.Set("User-Agent", c.userAgent)
-	req.Header.Set("Accept", "application/json")
 	rreq, err := retryablehttp.FromRequest(req)
 	if err != nil {
 		return nil, st, fmt.Errorf("podqa: %s: %w", st.op, err)
@@ -74,6 +80,10 @@ func (c *Client) send(ctx context.Context, kind callKind, req *http.Request) (*h
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
+		}
+		var ue *url.Error
+		if kind == kindSignedPut && errors.As(err, &ue) {
+			ue.URL = redactQuery(ue.URL) // the signature is a short-lived secret
 		}
 		return nil, st, fmt.Errorf("podqa: %s: %w", st.op, err)
 	}

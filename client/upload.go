@@ -1,0 +1,155 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/podqa/podqa-go/internal/probe"
+)
+
+// UploadParams describes an audio file for Upload.
+type UploadParams struct {
+	// FileName is the file's name as its owner knows it; its extension tells the service how to
+	// read the audio, and it becomes the report's original_filename.
+	FileName string
+	// ContentType is the file's MIME type, such as audio/mpeg. The upload URL is signed for it,
+	// so the PUT carries exactly this Content-Type.
+	ContentType string
+	// Duration is the audio's length, sent as duration_ms and the basis of estimated_credits.
+	// Zero measures it from the audio itself (WAV, MP3, FLAC, Ogg Vorbis and Opus).
+	Duration time.Duration
+}
+
+// ErrUnknownDuration is returned by Upload when Duration is zero and the audio's length cannot
+// be read from the file; give Duration.
+var ErrUnknownDuration = errors.New("podqa: the audio's duration could not be measured")
+
+// Upload sends audio to the service and creates its report, the three steps of the upload flow
+// in one call: it reserves an upload (POST /uploads), PUTs the bytes to the signed URL with
+// exactly p.ContentType and no service credentials, and creates the report (POST /reports with
+// the reserved id). It returns the report's id, status and estimated_credits.
+//
+// r is read twice (to measure and to send) when p.Duration is zero, and may be sent again when
+// the PUT is retried: an io.ReadSeeker (such as an *os.File) is rewound; any other reader is
+// first copied to a temporary file, so memory stays flat whatever the size.
+func (c *Client) Upload(ctx context.Context, r io.Reader, p UploadParams) (*CreatedReport, error) {
+	if p.FileName == "" || p.ContentType == "" {
+		return nil, fmt.Errorf("%w: FileName and ContentType are required", ErrInvalidArgument)
+	}
+	rs, size, cleanup, err := seekable(r)
+	if err != nil {
+		return nil, fmt.Errorf("podqa: upload: %w", err)
+	}
+	defer cleanup()
+	duration := p.Duration
+	if duration <= 0 {
+		info, err := probe.Probe(io.LimitReader(rs, size))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnknownDuration, err)
+		}
+		duration = info.Duration
+	}
+	ms := int(math.Ceil(float64(duration) / float64(time.Millisecond)))
+	res, err := c.ReserveUpload(ctx, p.FileName, p.ContentType, ms)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.putAudio(ctx, res.UploadURL, p.ContentType, rs, size); err != nil {
+		return nil, err
+	}
+	return c.CreateReportFromUpload(ctx, res.ReportID, p.FileName, ms)
+}
+
+// UploadFile is Upload of the file at path; FileName defaults to the path's base name.
+func (c *Client) UploadFile(ctx context.Context, path string, p UploadParams) (*CreatedReport, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("podqa: upload: %w", err)
+	}
+	defer f.Close()
+	if p.FileName == "" {
+		p.FileName = filepath.Base(path)
+	}
+	return c.Upload(ctx, f, p)
+}
+
+// seekable returns r as a rewindable reader with its size, copying it to a temporary file when
+// it cannot seek.
+func seekable(r io.Reader) (io.ReadSeeker, int64, func(), error) {
+	if rs, ok := r.(io.ReadSeeker); ok {
+		start, err := rs.Seek(0, io.SeekCurrent)
+		if err == nil {
+			end, err := rs.Seek(0, io.SeekEnd)
+			if err == nil {
+				_, err = rs.Seek(start, io.SeekStart)
+			}
+			if err == nil {
+				return io.NewSectionReader(readerAt{rs}, start, end-start), end - start, func() {}, nil
+			}
+		}
+	}
+	tmp, err := os.CreateTemp("", "podqa-upload-*")
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
+	n, err := io.Copy(tmp, r)
+	if err != nil {
+		cleanup()
+		return nil, 0, nil, err
+	}
+	return io.NewSectionReader(tmp, 0, n), n, cleanup, nil
+}
+
+// readerAt adapts an io.ReadSeeker for io.SectionReader. Upload reads sequentially, one read at
+// a time, so seeking before each read is safe.
+type readerAt struct{ rs io.ReadSeeker }
+
+func (a readerAt) ReadAt(p []byte, off int64) (int, error) {
+	if _, err := a.rs.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	return io.ReadFull(a.rs, p)
+}
+
+// putAudio PUTs the audio to the signed URL, rewinding it for each attempt.
+func (c *Client) putAudio(ctx context.Context, uploadURL, contentType string, body io.ReadSeeker, size int64) error {
+	if _, err := body.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("podqa: upload: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, uploadURL, nil)
+	if err != nil {
+		return fmt.Errorf("podqa: upload: %w", err)
+	}
+	req.Body = readSeekCloser{body}
+	req.ContentLength = size
+	req.Header.Set("Content-Type", contentType)
+	resp, st, err := c.send(ctx, kindSignedPut, req)
+	if err != nil {
+		return err
+	}
+	return st.decode(resp, nil)
+}
+
+// readSeekCloser lets go-retryablehttp see the body as an io.ReadSeeker, which it rewinds for
+// each attempt.
+type readSeekCloser struct{ io.ReadSeeker }
+
+func (readSeekCloser) Close() error { return nil }
+
+func redactQuery(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "[upload URL]"
+	}
+	u.RawQuery = ""
+	return u.String()
+}

@@ -1,0 +1,142 @@
+package client_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/fakeserver"
+)
+
+func TestUploadAgainstTheFake(t *testing.T) {
+	t.Parallel()
+	srv, seed := fakeserver.NewTest(t)
+	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "e", DurationS: 61.5}}})
+	audio := hostedAudio(t, srv, feed)
+	ctx := context.Background()
+
+	tests := []struct {
+		name    string
+		upload  func() (*client.CreatedReport, error)
+		credits int
+	}{
+		{"reader measured from the audio", func() (*client.CreatedReport, error) {
+			// A plain io.Reader (not seekable) is spooled to a temporary file.
+			return c.Upload(ctx, io.MultiReader(bytes.NewReader(audio)), client.UploadParams{FileName: "a.wav", ContentType: "audio/wav"})
+		}, 100}, // 61.5 s: 2 started minutes, charged at the 10-minute minimum
+		{"file with a declared duration", func() (*client.CreatedReport, error) {
+			path := filepath.Join(t.TempDir(), "take.wav")
+			if err := os.WriteFile(path, audio, 0o600); err != nil {
+				return nil, err
+			}
+			return c.UploadFile(ctx, path, client.UploadParams{ContentType: "audio/wav", Duration: 11 * time.Minute})
+		}, 110},
+	}
+	for _, tt := range tests {
+		created, err := tt.upload()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if created.EstimatedCredits == nil || *created.EstimatedCredits != tt.credits {
+			t.Fatalf("%s: estimated %v", tt.name, created.EstimatedCredits)
+		}
+		if _, err := srv.Advance(time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		r, err := c.GetReport(ctx, created.ID)
+		if err != nil || r.Status != client.StatusComplete || r.OriginalFilename == "" {
+			t.Fatalf("%s: %+v %v", tt.name, r, err)
+		}
+	}
+	if _, err := c.Upload(ctx, strings.NewReader("not audio"), client.UploadParams{FileName: "x.wav", ContentType: "audio/wav"}); !errors.Is(err, client.ErrUnknownDuration) {
+		t.Fatalf("unmeasurable audio: %v", err)
+	}
+}
+
+// TestUploadPUT checks the PUT leg on its own: exact Content-Type, no credentials, retried with
+// the whole body on a 5xx, and no signature in errors.
+func TestUploadPUT(t *testing.T) {
+	t.Parallel()
+	var puts atomic.Int32
+	var mu sync.Mutex
+	var bodies [][]byte
+	var mux http.ServeMux
+	var api *httptest.Server
+	mux.HandleFunc("POST /api/rest/v1/uploads", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		_, _ = io.WriteString(w, `{"report_id":"0b0e3c4e-1111-4000-8000-000000000000","upload_url":"`+api.URL+`/put/x?signature=SECRET"}`)
+	})
+	mux.HandleFunc("PUT /put/x", func(w http.ResponseWriter, r *http.Request) {
+		n := puts.Add(1)
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, b)
+		mu.Unlock()
+		if r.Header.Get("Authorization") != "" || r.Header.Get("Content-Type") != "audio/mpeg" {
+			http.Error(w, "bad headers", 400)
+			return
+		}
+		if n == 1 {
+			http.Error(w, "try again", 500)
+			return
+		}
+		w.WriteHeader(200)
+	})
+	mux.HandleFunc("POST /api/rest/v1/reports", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		_, _ = io.WriteString(w, `{"id":"0b0e3c4e-1111-4000-8000-000000000000","status":"PENDING","estimated_credits":100}`)
+	})
+	api = httptest.NewServer(&mux)
+	defer api.Close()
+	c, err := client.New("podqa_api_secretkey", client.WithBaseURL(api.URL),
+		client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 3, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := bytes.Repeat([]byte("mp3"), 10000)
+	created, err := c.Upload(context.Background(), bytes.NewReader(payload), client.UploadParams{FileName: "a.mp3", ContentType: "audio/mpeg", Duration: time.Minute})
+	if err != nil || created.Status != client.StatusPending {
+		t.Fatalf("%+v %v", created, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if puts.Load() != 2 || !bytes.Equal(bodies[0], payload) || !bytes.Equal(bodies[1], payload) {
+		t.Fatalf("%d PUTs; bodies whole: %v %v", puts.Load(), bytes.Equal(bodies[0], payload), len(bodies) > 1 && bytes.Equal(bodies[1], payload))
+	}
+
+	// A dead upload host: the error names no signature and no key.
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL
+	dead.Close()
+	mux2 := http.NewServeMux()
+	mux2.HandleFunc("POST /api/rest/v1/uploads", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		_, _ = io.WriteString(w, `{"report_id":"0b0e3c4e-1111-4000-8000-000000000000","upload_url":"`+deadURL+`/put/x?signature=SECRET"}`)
+	})
+	api2 := httptest.NewServer(mux2)
+	defer api2.Close()
+	c2, _ := client.New("podqa_api_secretkey", client.WithBaseURL(api2.URL),
+		client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 2, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	_, err = c2.Upload(context.Background(), bytes.NewReader(payload), client.UploadParams{FileName: "a.mp3", ContentType: "audio/mpeg", Duration: time.Minute})
+	if err == nil || strings.Contains(err.Error(), "SECRET") || strings.Contains(err.Error(), "secretkey") {
+		t.Fatalf("error leaks a secret: %v", err)
+	}
+}
