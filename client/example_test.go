@@ -1,9 +1,11 @@
 package client_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/podqa/podqa-go/client"
@@ -149,4 +151,55 @@ func ExampleClient_WaitForReport() {
 		}
 	}
 	// Output: COMPLETE passed: true
+}
+
+// Upload a local file and create its report in one call; the duration is measured from the
+// audio. Here the file is a minute of synthesised speech the fake hosts.
+func ExampleClient_Upload() {
+	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Close()
+	seed, _ := srv.SeedDemo()
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Source", Episodes: []fakeserver.HostedEpisode{{Title: "Take 1", DurationS: 60}}})
+	audio := downloadNewestEpisode(srv, feed.FeedURL)
+
+	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	ctx := context.Background()
+	created, err := c.Upload(ctx, bytes.NewReader(audio), client.UploadParams{FileName: "take-1.wav", ContentType: "audio/wav"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("estimated credits:", *created.EstimatedCredits)
+	report, err := c.WaitForReport(ctx, created.ID, client.WaitBounds(10*time.Millisecond, 100*time.Millisecond))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(report.Status, report.OriginalFilename, "passed:", report.Passed())
+	// Output:
+	// estimated credits: 100
+	// COMPLETE take-1.wav passed: true
+}
+
+// downloadNewestEpisode fetches the audio of a feed's newest episode.
+func downloadNewestEpisode(srv *fakeserver.Server, feedURL string) []byte {
+	resp, err := srv.Client().Get(feedURL)
+	if err != nil {
+		return nil
+	}
+	rss, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	_, rest, _ := bytes.Cut(rss, []byte(`url="`))
+	audioURL, _, _ := bytes.Cut(rest, []byte(`"`))
+	resp, err = srv.Client().Get(string(audioURL))
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	audio, _ := io.ReadAll(resp.Body)
+	return audio
 }

@@ -97,21 +97,9 @@ func TestFlowsAgainstTheFake(t *testing.T) {
 // hostedAudio downloads the newest episode's audio of a hosted feed.
 func hostedAudio(t *testing.T, srv *fakeserver.Server, feed fakeserver.HostedFeed) []byte {
 	t.Helper()
-	resp, err := srv.Client().Get(feed.FeedURL)
-	if err != nil {
-		t.Fatal(err)
+	audio := downloadNewestEpisode(srv, feed.FeedURL)
+	if len(audio) == 0 {
+		t.Fatal("no audio downloaded")
 	}
-	var buf bytes.Buffer
-	_, _ = buf.ReadFrom(resp.Body)
-	resp.Body.Close()
-	start := bytes.Index(buf.Bytes(), []byte(`url="`)) + len(`url="`)
-	end := bytes.IndexByte(buf.Bytes()[start:], '"')
-	audio, err := srv.Client().Get(string(buf.Bytes()[start : start+end]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer audio.Body.Close()
-	var out bytes.Buffer
-	_, _ = out.ReadFrom(audio.Body)
-	return out.Bytes()
+	return audio
 }
