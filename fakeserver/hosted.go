@@ -78,6 +78,7 @@ type FeedChange struct {
 type hostedEpisode struct {
 	HostedEpisode
 	published time.Time
+	audioURL  string
 }
 
 type hostedFeed struct {
@@ -92,6 +93,8 @@ type hostedFeed struct {
 type hosting struct {
 	mu    sync.RWMutex
 	feeds map[uuid.UUID]*hostedFeed
+	// byAudio finds an episode by its audio URL, for the download and for transcription.
+	byAudio map[string]*hostedEpisode
 }
 
 const maxHostedDuration = 3 * 3600.0
@@ -138,16 +141,24 @@ func (s *Server) HostFeed(spec HostedFeedSpec) (HostedFeed, error) {
 		return HostedFeed{}, core.ErrValidation("A feed needs a title.")
 	}
 	f := &hostedFeed{id: uuid.New(), title: spec.Title, explicit: spec.Explicit}
+	guids := map[string]bool{}
 	for _, e := range spec.Episodes {
 		published, err := s.checkEpisode(&e)
 		if err != nil {
 			return HostedFeed{}, err
 		}
-		f.episodes = append(f.episodes, &hostedEpisode{HostedEpisode: e, published: published})
+		if guids[e.GUID] {
+			return HostedFeed{}, core.ErrValidation("Two episodes have the guid %q.", e.GUID)
+		}
+		guids[e.GUID] = true
+		f.episodes = append(f.episodes, &hostedEpisode{HostedEpisode: e, published: published, audioURL: s.audioURL(f.id, e.GUID)})
 	}
 	s.hosting.mu.Lock()
 	defer s.hosting.mu.Unlock()
 	s.hosting.feeds[f.id] = f
+	for _, e := range f.episodes {
+		s.hosting.byAudio[e.audioURL] = e
+	}
 	return HostedFeed{ID: f.id.String(), FeedURL: s.feedURL(f.id)}, nil
 }
 
@@ -170,8 +181,10 @@ func (s *Server) AddHostedEpisode(feedID string, e HostedEpisode) (HostedAudio, 
 	if slices.ContainsFunc(f.episodes, func(h *hostedEpisode) bool { return h.GUID == e.GUID }) {
 		return HostedAudio{}, core.ErrValidation("The feed already has an episode with guid %q.", e.GUID)
 	}
-	f.episodes = slices.Insert(f.episodes, 0, &hostedEpisode{HostedEpisode: e, published: published})
-	return HostedAudio{GUID: e.GUID, AudioURL: s.audioURL(id, e.GUID)}, nil
+	ep := &hostedEpisode{HostedEpisode: e, published: published, audioURL: s.audioURL(id, e.GUID)}
+	f.episodes = slices.Insert(f.episodes, 0, ep)
+	s.hosting.byAudio[ep.audioURL] = ep
+	return HostedAudio{GUID: e.GUID, AudioURL: ep.audioURL}, nil
 }
 
 // ChangeFeed flips a hosted feed's explicit flag or breaks and mends it.
@@ -227,7 +240,7 @@ func (s *Server) handleHostedFeed(w http.ResponseWriter, r *http.Request) {
 	feed := feeds.Feed{Title: f.title, Link: s.url, Description: "A feed hosted by the podqa fake.", Explicit: f.explicit}
 	for _, e := range f.episodes {
 		feed.Items = append(feed.Items, feeds.Item{
-			Title: e.Title, GUID: e.GUID, PublishedOn: e.published, AudioURL: s.audioURL(f.id, e.GUID),
+			Title: e.Title, GUID: e.GUID, PublishedOn: e.published, AudioURL: e.audioURL,
 			AudioType: "audio/wav", Duration: time.Duration(e.DurationS * float64(time.Second)),
 		})
 	}
@@ -237,18 +250,8 @@ func (s *Server) handleHostedFeed(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleHostedAudio(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.hostedFeedByPath(r)
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
 	s.hosting.mu.RLock()
-	var ep *hostedEpisode
-	for _, e := range f.episodes {
-		if uuid.NewSHA1(f.id, []byte(e.GUID)).String()+".wav" == r.PathValue("file") {
-			ep = e
-		}
-	}
+	ep := s.hosting.byAudio[s.url+r.URL.Path]
 	s.hosting.mu.RUnlock()
 	if ep == nil {
 		http.NotFound(w, r)
@@ -262,7 +265,7 @@ func (s *Server) handleHostedAudio(w http.ResponseWriter, r *http.Request) {
 	// Streamed as it is made, so an hour of audio never sits in memory. The episode's values were
 	// checked when it was hosted; a failure here cuts the stream, and the analysis says so.
 	if err := synthesizeEpisode(w, ep.HostedEpisode); err != nil {
-		s.log.Error("hosted audio synthesis failed", "feed", f.id, "guid", ep.GUID, "err", err)
+		s.log.Error("hosted audio synthesis failed", "audio_url", ep.audioURL, "err", err)
 	}
 }
 
@@ -297,16 +300,13 @@ func (s *Server) handleChangeFeed(w http.ResponseWriter, r *http.Request) {
 func (s *Server) transcriptFor(audioURL string) ([]core.TranscriptLine, bool) {
 	s.hosting.mu.RLock()
 	defer s.hosting.mu.RUnlock()
-	for _, f := range s.hosting.feeds {
-		for _, e := range f.episodes {
-			if s.audioURL(f.id, e.GUID) == audioURL && e.Transcript != nil {
-				lines := make([]core.TranscriptLine, len(e.Transcript))
-				for i, l := range e.Transcript {
-					lines[i] = core.TranscriptLine{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence}
-				}
-				return lines, true
-			}
-		}
+	e := s.hosting.byAudio[audioURL]
+	if e == nil || e.Transcript == nil {
+		return nil, false
 	}
-	return nil, false
+	lines := make([]core.TranscriptLine, len(e.Transcript))
+	for i, l := range e.Transcript {
+		lines[i] = core.TranscriptLine{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence}
+	}
+	return lines, true
 }

@@ -206,6 +206,12 @@ func TestHostedFeedControl(t *testing.T) {
 	if status != 200 || !strings.Contains(string(rss), "<itunes:explicit>true</itunes:explicit>") || strings.Index(string(rss), "two") > strings.Index(string(rss), "one") {
 		t.Fatalf("feed %d %s", status, rss)
 	}
+	if status, _, _ := call(t, srv, "GET", strings.TrimPrefix(ep.AudioURL, srv.URL()), nil, ""); status != 200 {
+		t.Fatalf("hosted audio answered %d", status)
+	}
+	if status, _, _ := call(t, srv, "GET", "/_feeds/"+feed.ID+"/audio/nope.wav", nil, ""); status != 404 {
+		t.Fatalf("unknown audio answered %d", status)
+	}
 	if status, _, _ := call(t, srv, "PATCH", "/_fake/feeds/"+feed.ID, admin(srv), `{"broken":true}`); status != 200 {
 		t.Fatal(status)
 	}
@@ -219,6 +225,7 @@ func TestHostedFeedControl(t *testing.T) {
 		`{"title":"x","episodes":[{"title":"a","duration_s":5,"loudness_lufs":3}]}`,
 		`{"title":"x","episodes":[{"title":"a","duration_s":5,"published_on":"yesterday"}]}`,
 		`{"title":"x","episodes":[{"title":"a","duration_s":5,"loudness_lufs":-10,"true_peak_db":-15}]}`,
+		`{"title":"x","episodes":[{"title":"a","guid":"g","duration_s":5},{"title":"b","guid":"g","duration_s":5}]}`,
 	}
 	for _, b := range bad {
 		if status, _, body := call(t, srv, "POST", "/_fake/feeds", admin(srv), b); status != 400 {

@@ -127,7 +127,7 @@ func New(opts ...Option) (*Server, error) {
 		url:       "http://" + ln.Addr().String(),
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(randomHex(32)),
-		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}},
+		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
 	}
 	s.core = core.New(clk, s.newDeps(o))
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
