@@ -15,6 +15,11 @@ import (
 // loopback included) and audio is measured by the analysis engine.
 func (s *Server) newDeps(o options) core.Deps {
 	fetcher := &http.Client{Timeout: 30 * time.Second}
+	// Audio can be an hour long: its download is bounded by the analysis context, not by a
+	// whole-request timeout sized for feeds.
+	audioTransport := http.DefaultTransport.(*http.Transport).Clone()
+	audioTransport.ResponseHeaderTimeout = 30 * time.Second
+	audioFetcher := &http.Client{Transport: audioTransport}
 	analyzer := analyze
 	if o.analyze != nil {
 		analyzer = o.analyze
@@ -38,7 +43,7 @@ func (s *Server) newDeps(o options) core.Deps {
 			if err != nil {
 				return nil, err
 			}
-			resp, err := fetcher.Do(req)
+			resp, err := audioFetcher.Do(req)
 			if err != nil {
 				return nil, err
 			}
