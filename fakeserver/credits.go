@@ -17,31 +17,33 @@ type CreditsChange struct {
 }
 
 // SetCredits changes a workspace's plan allowance, credits used this period, or charging
-// switch, and returns the REST credits object as JSON.
-func (s *Server) SetCredits(workspaceID string, change CreditsChange) (json.RawMessage, error) {
+// switch. Read the result over REST (GET /credits), as a client would.
+func (s *Server) SetCredits(workspaceID string, change CreditsChange) error {
+	_, err := s.setCredits(workspaceID, change)
+	return err
+}
+
+func (s *Server) setCredits(workspaceID string, change CreditsChange) (core.Credits, error) {
 	id, err := parseID(workspaceID, "Workspace")
 	if err != nil {
-		return nil, err
+		return core.Credits{}, err
 	}
-	cr, err := s.core.SetCredits(id, change.PlanAllowance, change.PlanUsed, change.ChargingEnabled)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(creditsJSON(cr))
+	return s.core.SetCredits(id, change.PlanAllowance, change.PlanUsed, change.ChargingEnabled)
 }
 
 // AddTopup buys a top-up of amount credits for a workspace. With expiresAt nil it lasts twelve
 // months; with neverExpires it never does.
-func (s *Server) AddTopup(workspaceID string, amount int, expiresAt *time.Time, neverExpires bool) (json.RawMessage, error) {
+func (s *Server) AddTopup(workspaceID string, amount int, expiresAt *time.Time, neverExpires bool) error {
+	_, err := s.addTopup(workspaceID, amount, expiresAt, neverExpires)
+	return err
+}
+
+func (s *Server) addTopup(workspaceID string, amount int, expiresAt *time.Time, neverExpires bool) (core.Credits, error) {
 	id, err := parseID(workspaceID, "Workspace")
 	if err != nil {
-		return nil, err
+		return core.Credits{}, err
 	}
-	cr, err := s.core.AddTopup(id, amount, expiresAt, neverExpires)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(creditsJSON(cr))
+	return s.core.AddTopup(id, amount, expiresAt, neverExpires)
 }
 
 func (s *Server) handlePatchCredits(w http.ResponseWriter, r *http.Request) {
@@ -49,8 +51,8 @@ func (s *Server) handlePatchCredits(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &change) {
 		return
 	}
-	body, err := s.SetCredits(r.PathValue("id"), change)
-	respondRaw(w, http.StatusOK, body, err)
+	cr, err := s.setCredits(r.PathValue("id"), change)
+	respond(w, http.StatusOK, creditsJSON(cr), err)
 }
 
 func (s *Server) handleAddTopup(w http.ResponseWriter, r *http.Request) {
@@ -75,16 +77,6 @@ func (s *Server) handleAddTopup(w http.ResponseWriter, r *http.Request) {
 		}
 		expires = &at.Time
 	}
-	out, err := s.AddTopup(r.PathValue("id"), *body.Amount, expires, never)
-	respondRaw(w, http.StatusCreated, out, err)
-}
-
-func respondRaw(w http.ResponseWriter, status int, body json.RawMessage, err error) {
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
+	cr, err := s.addTopup(r.PathValue("id"), *body.Amount, expires, never)
+	respond(w, http.StatusCreated, creditsJSON(cr), err)
 }

@@ -14,11 +14,11 @@ import (
 func TestLifecycleThroughHTTP(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t, WithAnalysisPace(time.Hour)) // analysis takes as long as the audio
-	if _, err := srv.SetCredits(seed.WorkspaceID, CreditsChange{PlanAllowance: ptrTo(1000.0)}); err != nil {
+	if err := srv.SetCredits(seed.WorkspaceID, CreditsChange{PlanAllowance: ptrTo(1000.0)}); err != nil {
 		t.Fatal(err)
 	}
 	soon := TestStart().Add(24 * time.Hour)
-	if _, err := srv.AddTopup(seed.WorkspaceID, 150, &soon, false); err != nil {
+	if err := srv.AddTopup(seed.WorkspaceID, 150, &soon, false); err != nil {
 		t.Fatal(err)
 	}
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Pace", Episodes: []HostedEpisode{

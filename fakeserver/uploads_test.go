@@ -123,7 +123,7 @@ func TestReportFromUpload(t *testing.T) {
 func TestUploadNeedsCredits(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
-	if _, err := srv.SetCredits(seed.WorkspaceID, CreditsChange{PlanAllowance: ptrTo(500.0)}); err != nil {
+	if err := srv.SetCredits(seed.WorkspaceID, CreditsChange{PlanAllowance: ptrTo(500.0)}); err != nil {
 		t.Fatal(err)
 	}
 	// 51 started minutes cost 510 credits: more than the 500 held.
