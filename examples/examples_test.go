@@ -1,0 +1,110 @@
+// Package examples_test builds every example program and runs it against a fake of the service,
+// so that an example that no longer compiles or no longer works fails CI.
+package examples_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/fakeserver"
+	"github.com/podqa/podqa-go/internal/audio"
+)
+
+// programs are the example folders that hold a main package.
+var programs = []string{"quickstart", "report-from-feed", "upload", "testing"}
+
+// buildExamples compiles every example into dir with the go command that runs the tests.
+func buildExamples(t *testing.T) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the examples are built with the go command: %v", err)
+	}
+	dir := t.TempDir()
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	for _, p := range programs {
+		args = append(args, "./"+p)
+	}
+	cmd := exec.Command(goBin, args...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// TestExamplesAgainstTheFake runs each example program against one fake on its real clock (the
+// programs wait for reports as they would against the service; the fake analyses at once).
+func TestExamplesAgainstTheFake(t *testing.T) {
+	bin := buildExamples(t)
+	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	seed, err := srv.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := -30.0
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Example Show", Episodes: []fakeserver.HostedEpisode{
+		{Title: "Too quiet", DurationS: 20, LoudnessLUFS: &quiet},
+		{Title: "Pilot", DurationS: 20},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wav, err := audio.Synthesize(audio.SynthSpec{DurationSeconds: 12, SampleRate: 44100, Channels: 2, Title: "Local take"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wavPath := filepath.Join(t.TempDir(), "take.wav")
+	if err := os.WriteFile(wavPath, wav, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name     string
+		program  string
+		args     []string
+		exitCode int
+		want     []string
+	}{
+		{name: "quickstart", program: "quickstart", want: []string{"workspace: Demo (personal, " + seed.WorkspaceID + ")", "available (plan 12000, "}},
+		{name: "report-from-feed passing", program: "report-from-feed", args: []string{"-episode", "1", feed.FeedURL}, want: []string{"Pilot: COMPLETE", "verdict: PASSED"}},
+		{name: "report-from-feed failing", program: "report-from-feed", args: []string{feed.FeedURL}, want: []string{"Too quiet: COMPLETE", "verdict: FAILED", "required Integrated loudness (loudness_lufs): "}},
+		{name: "upload", program: "upload", args: []string{wavPath}, want: []string{"estimated credits 100", "Local take: PASSED, credits charged 100", "loudness_lufs"}},
+		{name: "testing", program: "testing", args: []string{feed.FeedURL}, exitCode: 1, want: []string{"Too quiet: FAILED", "loudness_lufs: "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, filepath.Join(bin, tt.program), tt.args...)
+			cmd.Env = append(os.Environ(), "PODQA_API_KEY="+seed.APIKey, "PODQA_BASE_URL="+srv.URL())
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if exit, ok := err.(*exec.ExitError); ok {
+				code = exit.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.exitCode {
+				t.Fatalf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.exitCode, stdout.String(), stderr.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout lacks %q:\n%s\nstderr:\n%s", w, stdout.String(), stderr.String())
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/fakeserver"
+)
+
+// newGate starts a fake of the service on a manual clock, with a seeded workspace and key, and a
+// gate whose client talks to it. The fake is closed when the test ends.
+func newGate(t *testing.T) (*fakeserver.Server, gate) {
+	t.Helper()
+	srv, seed := fakeserver.NewTest(t)
+	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, gate{c: c}
+}
+
+func TestGateJudgesHostedEpisodes(t *testing.T) {
+	t.Parallel()
+	loud, quiet := -16.0, -30.0
+	tests := []struct {
+		name     string
+		loudness *float64
+		passes   bool
+		printed  string
+	}{
+		{name: "on target", loudness: &loud, passes: true, printed: "Episode 1: PASSED"},
+		{name: "far too quiet", loudness: &quiet, passes: false, printed: "loudness_lufs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, g := newGate(t)
+			// The fake hosts the feed and synthesises audio that measures at the loudness asked for.
+			feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{
+				{Title: "Episode 1", DurationS: 30, LoudnessLUFS: tt.loudness},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			id, err := g.submit(ctx, feed.FeedURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// No sleeping: move the fake's clock past the analysis instead.
+			if _, err := srv.Advance(10 * time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			report, err := g.c.GetReport(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if got := g.judge(&out, report); got != tt.passes {
+				t.Errorf("judge = %v, want %v; printed:\n%s", got, tt.passes, out.String())
+			}
+			if !strings.Contains(out.String(), tt.printed) {
+				t.Errorf("printed %q, want it to mention %q", out.String(), tt.printed)
+			}
+		})
+	}
+}
+
+// The service's front sometimes answers 503 before the API sees a request; nothing was created,
+// so the client retries on its own. Fault injection shows the gate survives it.
+func TestGateSurvivesA503FromTheFront(t *testing.T) {
+	t.Parallel()
+	srv, g := newGate(t)
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{
+		{Title: "Episode 1", DurationS: 30},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.InjectFault(fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", Status: 503, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := g.submit(context.Background(), feed.FeedURL)
+	if err != nil {
+		t.Fatalf("submit after one 503: %v", err)
+	}
+	if _, err := srv.Advance(10 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	report, err := g.c.GetReport(context.Background(), id)
+	if err != nil || !g.judge(&bytes.Buffer{}, report) {
+		t.Fatalf("report after the retry: %+v %v", report, err)
+	}
+}
+
+// A 500 from the API itself may have created the report, so the client returns it instead of
+// repeating the POST; the gate reports the failure.
+func TestGateReportsA500(t *testing.T) {
+	t.Parallel()
+	srv, g := newGate(t)
+	if _, err := srv.InjectFault(fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", Status: 500, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := g.submit(context.Background(), srv.URL()+"/_feeds/none/feed.rss")
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || apiErr.Code != client.CodeInternalError {
+		t.Fatalf("submit = %v, want the 500 internal_error", err)
+	}
+}
