@@ -20,6 +20,9 @@ func (s *Server) newDeps(o options) core.Deps {
 	audioTransport := http.DefaultTransport.(*http.Transport).Clone()
 	audioTransport.ResponseHeaderTimeout = 30 * time.Second
 	audioFetcher := &http.Client{Transport: audioTransport}
+	if o.outbound != nil {
+		fetcher.Transport, audioFetcher.Transport = o.outbound, o.outbound
+	}
 	analyzer := analyze
 	if o.analyze != nil {
 		analyzer = o.analyze

@@ -54,6 +54,9 @@ type options struct {
 	noRateLimits bool
 	// analyze replaces the analysis engine; only the package's own benchmarks set it.
 	analyze func(context.Context, io.Reader, string) (core.Measurement, error)
+	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
+	// tests set it, to keep generated URLs off the network.
+	outbound http.RoundTripper
 }
 
 // Option configures New.
