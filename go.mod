@@ -13,6 +13,7 @@ require (
 	github.com/oapi-codegen/runtime v1.8.0
 	github.com/swaggo/files/v2 v2.0.2
 	github.com/vektah/gqlparser/v2 v2.5.64
+	go.uber.org/goleak v1.3.0
 )
 
 require (
