@@ -98,6 +98,9 @@
 //     ErrMalformedPayload. JSON nulls of string fields read as empty strings, as in package
 //     client; the scored fields (passed, score, passes, failures, total) are pointers and
 //     issues a nil slice when null.
+//   - Handler does not check Content-Type (the service always sends application/json): the
+//     signature already authenticates the body, and Parse refuses anything that is not a
+//     JSON event.
 //   - Test events are acknowledged, not processed, only when WithIgnoreTestEvents is given;
 //     by default they reach the callback with Event.Test set.
 package webhook
