@@ -26,8 +26,8 @@ const (
 	// DefaultDedupTTL covers the service's whole retry ladder (up to 10 attempts over roughly
 	// 28 hours) with margin, so any redelivery of a processed id is still recognised.
 	DefaultDedupTTL = 30 * time.Hour
-	// DefaultDedupMaxEntries bounds a MemoryStore's memory (roughly 100 bytes per entry plus
-	// the id).
+	// DefaultDedupMaxEntries bounds a MemoryStore's memory: about 150 bytes per id plus the
+	// id itself, so some 20 MB when full of typical ids.
 	DefaultDedupMaxEntries = 100_000
 )
 
