@@ -149,3 +149,31 @@ func ExampleHandler() {
 	// 200 duplicate delivery
 	// 200 ignored test event
 }
+
+func ExampleNewMemoryStore() {
+	// A smaller, shorter-lived store than the default, on a clock the example controls.
+	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	store, err := webhook.NewMemoryStore(
+		webhook.WithDedupTTL(time.Hour),
+		webhook.WithDedupMaxEntries(10_000),
+		webhook.WithDedupClock(func() time.Time { return now }),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	_ = store.Mark(ctx, "msg_1")
+	seen, _ := store.Seen(ctx, "msg_1")
+	fmt.Println("seen at once:", seen)
+	now = now.Add(time.Hour)
+	seen, _ = store.Seen(ctx, "msg_1")
+	fmt.Println("seen an hour later:", seen)
+
+	// Hand it to a Handler with WithDedupStore(store).
+	_, err = webhook.Handler(secret, func(context.Context, webhook.Event) error { return nil }, webhook.WithDedupStore(store))
+	fmt.Println(err)
+	// Output:
+	// seen at once: true
+	// seen an hour later: false
+	// <nil>
+}
