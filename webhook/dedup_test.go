@@ -1,0 +1,159 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+func newTestStore(t *testing.T, clock *fakeClock, opts ...MemoryStoreOption) *MemoryStore {
+	t.Helper()
+	s, err := NewMemoryStore(append([]MemoryStoreOption{WithDedupClock(clock.Now)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func seen(t *testing.T, s DedupStore, id string) bool {
+	t.Helper()
+	ok, err := s.Seen(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+func mark(t *testing.T, s DedupStore, id string) {
+	t.Helper()
+	if err := s.Mark(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMemoryStoreExpiry(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	s := newTestStore(t, clock, WithDedupTTL(time.Hour))
+	if seen(t, s, "a") {
+		t.Fatal("fresh store has seen a")
+	}
+	mark(t, s, "a")
+	clock.Advance(30 * time.Minute)
+	mark(t, s, "b")
+	if !seen(t, s, "a") || !seen(t, s, "b") {
+		t.Fatal("marked ids not seen")
+	}
+	clock.Advance(30*time.Minute - time.Nanosecond)
+	if !seen(t, s, "a") {
+		t.Fatal("a forgotten before its TTL")
+	}
+	clock.Advance(time.Nanosecond)
+	if seen(t, s, "a") {
+		t.Fatal("a still seen at its TTL")
+	}
+	if !seen(t, s, "b") || s.Len() != 1 {
+		t.Fatalf("b should remain alone; Len = %d", s.Len())
+	}
+	// Marking again restarts the TTL.
+	clock.Advance(20 * time.Minute)
+	mark(t, s, "b")
+	clock.Advance(50 * time.Minute)
+	if !seen(t, s, "b") {
+		t.Fatal("re-marked b forgotten too early")
+	}
+}
+
+func TestMemoryStoreDefaultTTLCoversRetryLadder(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	s := newTestStore(t, clock)
+	mark(t, s, "msg")
+	clock.Advance(28 * time.Hour)
+	if !seen(t, s, "msg") {
+		t.Fatal("id forgotten within the sender's 28-hour retry ladder")
+	}
+	clock.Advance(2 * time.Hour)
+	if seen(t, s, "msg") {
+		t.Fatal("id kept past DefaultDedupTTL")
+	}
+}
+
+func TestMemoryStoreBounded(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	s := newTestStore(t, clock, WithDedupMaxEntries(3))
+	for i := range 5 {
+		mark(t, s, fmt.Sprint(i))
+		clock.Advance(time.Second)
+	}
+	if s.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", s.Len())
+	}
+	for i, want := range []bool{false, false, true, true, true} {
+		if got := seen(t, s, fmt.Sprint(i)); got != want {
+			t.Errorf("seen(%d) = %v, want %v (oldest forgotten first)", i, got, want)
+		}
+	}
+	// Re-marking moves an id to the young end, so it outlives ids marked before.
+	mark(t, s, "2")
+	mark(t, s, "5")
+	if !seen(t, s, "2") || seen(t, s, "3") {
+		t.Error("re-marked id evicted before an older one")
+	}
+}
+
+func TestMemoryStoreClockStepsBack(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	s := newTestStore(t, clock, WithDedupTTL(time.Hour))
+	mark(t, s, "late")
+	clock.Advance(-2 * time.Hour)
+	mark(t, s, "early") // expires before "late" although marked after it
+	clock.Advance(90 * time.Minute)
+	if seen(t, s, "early") {
+		t.Error("early seen past its expiry")
+	}
+	if !seen(t, s, "late") {
+		t.Error("late forgotten before its expiry")
+	}
+}
+
+func TestMemoryStoreConcurrent(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	s := newTestStore(t, clock, WithDedupMaxEntries(50))
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				id := fmt.Sprintf("%d-%d", g, i)
+				mark(t, s, id)
+				if !seen(t, s, id) && s.Len() < 50 {
+					t.Errorf("%s lost", id)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if s.Len() != 50 {
+		t.Fatalf("Len = %d, want the bound 50", s.Len())
+	}
+}
+
+func TestNewMemoryStoreErrors(t *testing.T) {
+	t.Parallel()
+	for name, opt := range map[string]MemoryStoreOption{
+		"zero TTL":     WithDedupTTL(0),
+		"negative TTL": WithDedupTTL(-time.Hour),
+		"zero size":    WithDedupMaxEntries(0),
+		"nil clock":    WithDedupClock(nil),
+	} {
+		if s, err := NewMemoryStore(opt); !errors.Is(err, ErrInvalidOption) || s != nil {
+			t.Errorf("%s: NewMemoryStore = %v, %v; want ErrInvalidOption", name, s, err)
+		}
+	}
+}
