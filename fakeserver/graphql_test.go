@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -616,3 +617,30 @@ func TestGraphQLTransport(t *testing.T) {
 }
 
 func stampString(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000+00:00") }
+
+// FuzzGraphQLRequest posts arbitrary bodies to /api/graphql in-process: whatever arrives, the
+// fake answers JSON without an internal error.
+func FuzzGraphQLRequest(f *testing.F) {
+	srv, seed := NewTest(f, WithoutRateLimits())
+	f.Add(`{"query":"{ user { id } reports(limit: 2) { id stats } }"}`)
+	f.Add(`{"query":"query($id: UUID!) { report(id: $id) { id } }","variables":{"id":"not-a-uuid"}}`)
+	f.Add(`{"query":"{ reports(createdSince: \"yesterday\", status: \"COMPLETE\", forSeriesId: \"x\") { id } }"}`)
+	f.Add(`{"query":"{ seriesList(limit: -5, organisationId: \"00000000-0000-0000-0000-000000000000\") { id } }"}`)
+	f.Add(`{"query":"{ __schema { types { name } } }"}`)
+	f.Add(`{"query":`)
+	f.Add(`[]`)
+	handler := srv.Handler()
+	f.Fuzz(func(t *testing.T, body string) {
+		req := httptest.NewRequest("POST", "/api/graphql", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+seed.APIKey)
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("%d for %q: %s", rec.Code, body, rec.Body)
+		}
+		if !json.Valid(rec.Body.Bytes()) {
+			t.Fatalf("not JSON for %q: %s", body, rec.Body)
+		}
+	})
+}

@@ -196,21 +196,28 @@ func (t *transport) MakeRequest(ctx context.Context, req *graphql.Request, resp 
 		}
 		return err
 	}
+	return decodeAnswer(req.OpName, raw, resp.Data)
+}
+
+// decodeAnswer reads a 2xx GraphQL answer: its errors array as an *Error, else its data into
+// data. Any errors entry fails the call, even beside partial data: the operations ask for
+// nothing that may be partly missing.
+func decodeAnswer(op string, raw []byte, data any) error {
 	var answer struct {
 		Data   json.RawMessage `json:"data"`
 		Errors []ErrorEntry    `json:"errors"`
 	}
 	if err := json.Unmarshal(raw, &answer); err != nil {
-		return fmt.Errorf("podqa: GraphQL %s: decoding the response: %w", req.OpName, err)
+		return fmt.Errorf("podqa: GraphQL %s: decoding the response: %w", op, err)
 	}
 	if len(answer.Errors) > 0 {
-		return &Error{Op: req.OpName, StatusCode: http.StatusOK, Errors: answer.Errors}
+		return &Error{Op: op, StatusCode: http.StatusOK, Errors: answer.Errors}
 	}
 	if len(answer.Data) == 0 || string(answer.Data) == "null" {
-		return fmt.Errorf("podqa: GraphQL %s: the response has neither data nor errors", req.OpName)
+		return fmt.Errorf("podqa: GraphQL %s: the response has neither data nor errors", op)
 	}
-	if err := json.Unmarshal(answer.Data, resp.Data); err != nil {
-		return fmt.Errorf("podqa: GraphQL %s: decoding the data: %w", req.OpName, err)
+	if err := json.Unmarshal(answer.Data, data); err != nil {
+		return fmt.Errorf("podqa: GraphQL %s: decoding the data: %w", op, err)
 	}
 	return nil
 }

@@ -231,10 +231,15 @@ func (c *Client) GetReport(ctx context.Context, reportID string) (*Report, error
 	if err != nil {
 		return nil, err
 	}
-	r := data.Report
-	if r == nil {
+	if data.Report == nil {
 		return nil, &Error{Op: "GetReport", Errors: []ErrorEntry{{Message: "Report not found.", Code: string(client.CodeNotFound)}}}
 	}
+	return toReport(data.Report)
+}
+
+// toReport converts a generated report, decoding its JSON-string fields.
+func toReport(r *operations.GetReportReportReportType) (*Report, error) {
+	var err error
 	out := &Report{
 		ID: r.Id, Name: deref(r.Name), Status: client.Status(r.Status), AudioURL: deref(r.AudioUrl),
 		TranscriptIncluded: r.TranscriptIncluded,
