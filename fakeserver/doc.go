@@ -82,8 +82,9 @@
 //     null, report(id) and series(id) answer, and every workspace field is an errors entry with
 //     extensions.code invalid_api_key. Errors entries carry the REST error codes in
 //     extensions.code (validation_error, not_found, invalid_api_key, internal_error); a query
-//     that does not validate is gqlgen's 422 with its errors array; a rate limit or an injected
-//     fault is the REST answer (429 envelope with Retry-After, plain-text 503, 500 envelope).
+//     that does not validate is gqlgen's 422 with its errors array, a POST not declared as JSON
+//     a 400 with one validation_error entry; a rate limit or an injected fault is the REST
+//     answer (429 envelope with Retry-After, plain-text 503, 500 envelope).
 //   - GraphQL workspaces: an account belongs to its personal workspace and to the organisations
 //     it owns (the fake has no plain members); organisations lists those by name. An
 //     organisationId the acting account does not belong to is not_found. series(id) and its

@@ -41,7 +41,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 		s.log.Error("panic in a GraphQL resolver", "panic", v)
 		return errInternal
 	})
-	api := s.graphqlCredentials(srv)
+	api := s.graphqlCredentials(requireJSONQuery(srv))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:
@@ -54,6 +54,26 @@ func (s *Server) graphqlRoutes() http.Handler {
 			w.Header().Set("Allow", "GET, HEAD, POST")
 			writeError(w, &core.Error{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "Method " + r.Method + " is not allowed here."})
 		}
+	})
+}
+
+// requireJSONQuery refuses a POST whose body is not declared as JSON, in GraphQL's shape.
+func requireJSONQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isJSON(r.Header.Get("Content-Type")) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, _ := json.Marshal(map[string]any{
+			"errors": []map[string]any{{
+				"message":    "Content-Type must be application/json.",
+				"extensions": map[string]any{"code": core.CodeValidation},
+			}},
+			"data": nil,
+		})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write(append(body, '\n'))
 	})
 }
 

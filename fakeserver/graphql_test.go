@@ -614,6 +614,10 @@ func TestGraphQLTransport(t *testing.T) {
 	if status != http.StatusUnprocessableEntity || len(a.Errors) == 0 {
 		t.Errorf("invalid query: %d %+v", status, a.Errors)
 	}
+	status, h, body = call(t, srv, "POST", "/api/graphql", bearer(seed.APIKey), `{"query":"{ user { id } }"}`)
+	if err := json.Unmarshal(body, &a); err != nil || status != 400 || h.Get("Content-Type") != "application/json" || !cmp.Equal(a.codes(), []string{"validation_error"}) {
+		t.Errorf("no JSON content type: %d %s", status, body)
+	}
 }
 
 func stampString(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000+00:00") }
