@@ -162,6 +162,19 @@ func TestGraphQLIdentity(t *testing.T) {
 		t.Errorf("organisations = %+v, want %+v", orgID.Organisations, want)
 	}
 
+	// A browser session (the explorer's) acts as its user, without a key record.
+	session, err := srv.CreateSession(seed.WorkspaceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, _, raw := call(t, srv, "POST", "/api/graphql", http.Header{"Content-Type": {"application/json"}, "Cookie": {"sessionid=" + session}}, `{"query":"{ user { id } currentApiKey { maskedKey } }"}`)
+	var bySession struct {
+		Data identity `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &bySession); err != nil || status != 200 || bySession.Data.User == nil || bySession.Data.User.ID != seed.WorkspaceID || bySession.Data.CurrentAPIKey != nil {
+		t.Errorf("session: %d %s", status, raw)
+	}
+
 	// No key, and a key that does not work: currentApiKey is null, the rest is refused per field.
 	for _, key := range []string{"", "podqa_api_not-a-key"} {
 		status, a := gql(t, srv, key, identityQuery, nil)

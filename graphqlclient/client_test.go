@@ -2,11 +2,13 @@ package graphqlclient_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +18,34 @@ import (
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/graphqlclient"
 )
+
+// countingTransport records the operation name of each GraphQL request.
+type countingTransport struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	seen []string
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, err := r.GetBody()
+	if err == nil {
+		var req struct {
+			OperationName string `json:"operationName"`
+		}
+		if json.NewDecoder(body).Decode(&req) == nil {
+			c.mu.Lock()
+			c.seen = append(c.seen, req.OperationName)
+			c.mu.Unlock()
+		}
+	}
+	return c.next.RoundTrip(r)
+}
+
+func (c *countingTransport) ops() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.seen)
+}
 
 // fastRetries retries at once, so that retry tests sleep no measurable time.
 var fastRetries = client.RetryPolicy{MaxAttempts: 3, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond}
@@ -310,6 +340,24 @@ func TestOrganisationKeys(t *testing.T) {
 				t.Errorf("reports %v, want %v", got, tt.want)
 			}
 		})
+	}
+
+	// The organisation is learned once, not per call.
+	counter := &countingTransport{next: srv.Client().Transport}
+	learner, err := graphqlclient.New(key.Key, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(&http.Client{Transport: counter}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if rows, err := learner.ListReports(ctx, graphqlclient.ReportsParams{}); err != nil || len(rows) != 1 {
+			t.Fatalf("%v, %v", rows, err)
+		}
+	}
+	if _, err := learner.ListSeries(ctx, graphqlclient.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := counter.ops(); !cmp.Equal(got, []string{"Me", "ListReports", "ListReports", "ListReports", "ListSeries"}) {
+		t.Errorf("operations sent: %v, want one Me first", got)
 	}
 
 	// An API key always sees its own shows' history, whatever the workspace choice.
