@@ -145,6 +145,7 @@ type gqlResolver struct{ s *Server }
 
 var _ exec.ResolverRoot = (*gqlResolver)(nil)
 
+// Query returns the resolvers of the Query type.
 func (r *gqlResolver) Query() exec.QueryResolver { return &gqlQuery{s: r.s, rest: &restAPI{s: r.s}} }
 
 type gqlQuery struct {
@@ -233,6 +234,7 @@ func pageWindow(limit, offset *int, defaultLimit int) (int, int, error) {
 	return l, o, nil
 }
 
+// User answers user: the account the credential acts as.
 func (q *gqlQuery) User(ctx context.Context) (*model.UserType, error) {
 	p, err := caller(ctx)
 	if err != nil {
@@ -252,6 +254,7 @@ func nonEmpty(s string) *string {
 	return &s
 }
 
+// CurrentAPIKey answers currentApiKey: null without a working key.
 func (q *gqlQuery) CurrentAPIKey(ctx context.Context) (*model.APIKeyType, error) {
 	p := principalFrom(ctx)
 	if p.Key == nil {
@@ -267,6 +270,7 @@ func (q *gqlQuery) CurrentAPIKey(ctx context.Context) (*model.APIKeyType, error)
 	return out, nil
 }
 
+// Organisations answers organisations: those the acting account belongs to.
 func (q *gqlQuery) Organisations(ctx context.Context) ([]*model.OrganisationType, error) {
 	p, err := caller(ctx)
 	if err != nil {
@@ -279,6 +283,7 @@ func (q *gqlQuery) Organisations(ctx context.Context) ([]*model.OrganisationType
 	return out, nil
 }
 
+// SeriesList answers seriesList: the selected workspace's shows by title.
 func (q *gqlQuery) SeriesList(ctx context.Context, limit, offset *int, organisationID *string) ([]*model.SeriesType, error) {
 	p, err := q.workspace(ctx, organisationID)
 	if err != nil {
@@ -297,10 +302,12 @@ func (q *gqlQuery) SeriesList(ctx context.Context, limit, offset *int, organisat
 	return out, nil
 }
 
+// Podcasts answers the podcasts alias exactly as seriesList.
 func (q *gqlQuery) Podcasts(ctx context.Context, limit, offset *int, organisationID *string) ([]*model.SeriesType, error) {
 	return q.SeriesList(ctx, limit, offset, organisationID)
 }
 
+// Series answers series(id): any show by id, its history visible only to who can see it.
 func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string) (*model.SeriesType, error) {
 	sid, err := parseGraphQLID("id", id)
 	if err != nil {
@@ -323,6 +330,7 @@ func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string
 	return q.series(sr, visible), nil
 }
 
+// Podcast answers the podcast(id) alias exactly as series(id).
 func (q *gqlQuery) Podcast(ctx context.Context, id string) (*model.SeriesType, error) {
 	return q.Series(ctx, id, nil)
 }
@@ -364,6 +372,7 @@ var gqlStatusFilter = map[string]string{
 	"awaiting_review": "",
 }
 
+// Reports answers reports: the selected workspace's reports, newest first.
 func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, offset *int, forSeriesID, seriesID, podcastID, createdSince, updatedSince, status *string) ([]*model.ReportType, error) {
 	p, err := q.workspace(ctx, organisationID)
 	if err != nil {
@@ -426,6 +435,7 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 	return out, nil
 }
 
+// Report answers report(id): any report by id, with or without a key.
 func (q *gqlQuery) Report(ctx context.Context, id string) (*model.ReportType, error) {
 	rid, err := parseGraphQLID("id", id)
 	if err != nil {
