@@ -11,9 +11,9 @@
 // rate limits, parameter and body validation from openapi.json, GET /me, series and episodes,
 // reports and their lifecycle on the clock, uploads through signed URLs the fake serves, credits
 // with plan periods and top-ups, the public documents (openapi.json, an offline explorer,
-// schema.graphql), the clock, fault injection and the control API. Every call of the service the
-// fake does not serve yet answers 501 with the error code not_implemented, never a made-up
-// success.
+// schema.graphql), the GraphQL API and its offline explorer, the clock, fault injection and the
+// control API. Every call of the service the fake does not serve yet answers 501 with the error
+// code not_implemented, never a made-up success.
 //
 // # Time
 //
@@ -75,4 +75,32 @@
 //     ±1), peak (true peak at most −1 dBTP), and explicit_flag for feed reports whose feed's flag
 //     is known (passing while no transcript hit counts).
 //   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
+//   - GraphQL (POST /api/graphql) runs schema.graphql through gqlgen over the same core as REST.
+//     Credentials, the per-key minute limit, faults and last_used_at are REST's. A request with
+//     no credential, or one that is refused, still runs as an anonymous caller (a refused one
+//     counts against the address, and its 429 answers the whole request): currentApiKey is then
+//     null, report(id) and series(id) answer, and every workspace field is an errors entry with
+//     extensions.code invalid_api_key. Errors entries carry the REST error codes in
+//     extensions.code (validation_error, not_found, invalid_api_key, internal_error); a query
+//     that does not validate is gqlgen's 422 with its errors array, a POST not declared as JSON
+//     a 400 with one validation_error entry; a rate limit or an injected fault is the REST
+//     answer (429 envelope with Retry-After, plain-text 503, 500 envelope).
+//   - GraphQL workspaces: an account belongs to its personal workspace and to the organisations
+//     it owns (the fake has no plain members); organisations lists those by name. An
+//     organisationId the acting account does not belong to is not_found. series(id) and its
+//     alias read any show by id, and historicScores (one point per report of the show, oldest
+//     first) carries ids and verdicts when the show is in the key's workspace or in one the
+//     acting account belongs to. seriesId (and podcastId) without organisationId reads the
+//     show's own workspace when the caller belongs to it, and matches nothing otherwise.
+//   - GraphQL listings: seriesList orders titles case-insensitively (then exactly, then by when
+//     the show was added; untitled shows last); a negative limit or offset is validation_error;
+//     a status filter that is not one of the seven lower-case values (so any upper-case value)
+//     and awaiting_review return an empty list. Series lastCheck and coverImageUrl are null:
+//     the fake records no feed-check times and reads no cover art from feeds.
+//   - GraphQL JSON-string fields are the REST report's fields of the same name, rendered by the
+//     same code and encoded once more; null where REST has null. transcriptIncluded is true for
+//     the built-in standards, the only ones the core holds.
+//   - GET /api/graphql serves the fake's own small explorer page (query, variables, API key,
+//     run, result), written for this project: no maintained Go module embeds GraphiQL's assets,
+//     and the page must work with no internet, so it loads nothing from elsewhere.
 package fakeserver

@@ -306,13 +306,19 @@ func (a *restAPI) GetReportTranscript(ctx context.Context, req restserver.GetRep
 	}
 	out := restserver.Transcript{ReportID: r.ID}
 	if r.Transcript != nil {
-		lines := make([]restserver.TranscriptEntry, 0, len(r.Transcript))
-		for _, l := range r.Transcript {
-			lines = append(lines, restserver.TranscriptEntry{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker})
-		}
+		lines := transcriptEntries(r.Transcript)
 		out.Transcript = &lines
 	}
 	return restserver.GetReportTranscript200JSONResponse(out), nil
+}
+
+// transcriptEntries renders transcript lines as REST (and, JSON-encoded, GraphQL) carry them.
+func transcriptEntries(transcript []core.TranscriptLine) []restserver.TranscriptEntry {
+	lines := make([]restserver.TranscriptEntry, 0, len(transcript))
+	for _, l := range transcript {
+		lines = append(lines, restserver.TranscriptEntry{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker})
+	}
+	return lines
 }
 
 func (a *restAPI) GetCredits(ctx context.Context, _ restserver.GetCreditsRequestObject) (restserver.GetCreditsResponseObject, error) {

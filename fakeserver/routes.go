@@ -28,7 +28,7 @@ func (s *Server) routes() http.Handler {
 	}
 	mux.Handle("/webhook/subscribe", notYet("Webhook subscription"))
 	mux.Handle("/webhook/subscribe/", notYet("Webhook subscription"))
-	mux.Handle("/api/graphql", notYet("The GraphQL API"))
+	mux.Handle("/api/graphql", s.injectFaults(s.graphqlRoutes()))
 	mux.HandleFunc("GET /schema.graphql", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write(contractfiles.SchemaGraphQL())

@@ -5,7 +5,6 @@ package operations
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/Khan/genqlient/graphql"
 )
@@ -412,197 +411,14 @@ type MeCurrentApiKeyApiKeyType struct {
 	MaskedKey string `json:"maskedKey"`
 	// The organisation for an organisation key (its `id` is the `organisationId`
 	// to pass), the user for a personal key.
-	Owner MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner `json:"-"`
+	Owner json.RawMessage `json:"owner"`
 }
 
 // GetMaskedKey returns MeCurrentApiKeyApiKeyType.MaskedKey, and is useful for accessing the field via an interface.
 func (v *MeCurrentApiKeyApiKeyType) GetMaskedKey() string { return v.MaskedKey }
 
 // GetOwner returns MeCurrentApiKeyApiKeyType.Owner, and is useful for accessing the field via an interface.
-func (v *MeCurrentApiKeyApiKeyType) GetOwner() MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner {
-	return v.Owner
-}
-
-func (v *MeCurrentApiKeyApiKeyType) UnmarshalJSON(b []byte) error {
-
-	if string(b) == "null" {
-		return nil
-	}
-
-	var firstPass struct {
-		*MeCurrentApiKeyApiKeyType
-		Owner json.RawMessage `json:"owner"`
-		graphql.NoUnmarshalJSON
-	}
-	firstPass.MeCurrentApiKeyApiKeyType = v
-
-	err := json.Unmarshal(b, &firstPass)
-	if err != nil {
-		return err
-	}
-
-	{
-		dst := &v.Owner
-		src := firstPass.Owner
-		if len(src) != 0 && string(src) != "null" {
-			err = __unmarshalMeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner(
-				src, dst)
-			if err != nil {
-				return fmt.Errorf(
-					"unable to unmarshal MeCurrentApiKeyApiKeyType.Owner: %w", err)
-			}
-		}
-	}
-	return nil
-}
-
-type __premarshalMeCurrentApiKeyApiKeyType struct {
-	MaskedKey string `json:"maskedKey"`
-
-	Owner json.RawMessage `json:"owner"`
-}
-
-func (v *MeCurrentApiKeyApiKeyType) MarshalJSON() ([]byte, error) {
-	premarshaled, err := v.__premarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(premarshaled)
-}
-
-func (v *MeCurrentApiKeyApiKeyType) __premarshalJSON() (*__premarshalMeCurrentApiKeyApiKeyType, error) {
-	var retval __premarshalMeCurrentApiKeyApiKeyType
-
-	retval.MaskedKey = v.MaskedKey
-	{
-
-		dst := &retval.Owner
-		src := v.Owner
-		var err error
-		*dst, err = __marshalMeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner(
-			&src)
-		if err != nil {
-			return nil, fmt.Errorf(
-				"unable to marshal MeCurrentApiKeyApiKeyType.Owner: %w", err)
-		}
-	}
-	return &retval, nil
-}
-
-// MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner includes the requested fields of the GraphQL interface ApiKeyOwner.
-//
-// MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner is implemented by the following types:
-// MeCurrentApiKeyApiKeyTypeOwnerOrganisationType
-// MeCurrentApiKeyApiKeyTypeOwnerUserType
-// The GraphQL type's documentation follows.
-//
-// The workspace an API key is bound to: the organisation for an organisation
-// key, the user for a personal key.
-type MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner interface {
-	implementsGraphQLInterfaceMeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner()
-	// GetTypename returns the receiver's concrete GraphQL type-name (see interface doc for possible values).
-	GetTypename() *string
-}
-
-func (v *MeCurrentApiKeyApiKeyTypeOwnerOrganisationType) implementsGraphQLInterfaceMeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner() {
-}
-func (v *MeCurrentApiKeyApiKeyTypeOwnerUserType) implementsGraphQLInterfaceMeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner() {
-}
-
-func __unmarshalMeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner(b []byte, v *MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner) error {
-	if string(b) == "null" {
-		return nil
-	}
-
-	var tn struct {
-		TypeName string `json:"__typename"`
-	}
-	err := json.Unmarshal(b, &tn)
-	if err != nil {
-		return err
-	}
-
-	switch tn.TypeName {
-	case "OrganisationType":
-		*v = new(MeCurrentApiKeyApiKeyTypeOwnerOrganisationType)
-		return json.Unmarshal(b, *v)
-	case "UserType":
-		*v = new(MeCurrentApiKeyApiKeyTypeOwnerUserType)
-		return json.Unmarshal(b, *v)
-	case "":
-		return fmt.Errorf(
-			"response was missing ApiKeyOwner.__typename")
-	default:
-		return fmt.Errorf(
-			`unexpected concrete type for MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner: "%v"`, tn.TypeName)
-	}
-}
-
-func __marshalMeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner(v *MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner) ([]byte, error) {
-
-	var typename string
-	switch v := (*v).(type) {
-	case *MeCurrentApiKeyApiKeyTypeOwnerOrganisationType:
-		typename = "OrganisationType"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MeCurrentApiKeyApiKeyTypeOwnerOrganisationType
-		}{typename, v}
-		return json.Marshal(result)
-	case *MeCurrentApiKeyApiKeyTypeOwnerUserType:
-		typename = "UserType"
-
-		result := struct {
-			TypeName string `json:"__typename"`
-			*MeCurrentApiKeyApiKeyTypeOwnerUserType
-		}{typename, v}
-		return json.Marshal(result)
-	case nil:
-		return []byte("null"), nil
-	default:
-		return nil, fmt.Errorf(
-			`unexpected concrete type for MeCurrentApiKeyApiKeyTypeOwnerApiKeyOwner: "%T"`, v)
-	}
-}
-
-// MeCurrentApiKeyApiKeyTypeOwnerOrganisationType includes the requested fields of the GraphQL type OrganisationType.
-// The GraphQL type's documentation follows.
-//
-// An organisation workspace.
-type MeCurrentApiKeyApiKeyTypeOwnerOrganisationType struct {
-	Typename *string `json:"__typename"`
-	Id       string  `json:"id"`
-	Name     *string `json:"name"`
-}
-
-// GetTypename returns MeCurrentApiKeyApiKeyTypeOwnerOrganisationType.Typename, and is useful for accessing the field via an interface.
-func (v *MeCurrentApiKeyApiKeyTypeOwnerOrganisationType) GetTypename() *string { return v.Typename }
-
-// GetId returns MeCurrentApiKeyApiKeyTypeOwnerOrganisationType.Id, and is useful for accessing the field via an interface.
-func (v *MeCurrentApiKeyApiKeyTypeOwnerOrganisationType) GetId() string { return v.Id }
-
-// GetName returns MeCurrentApiKeyApiKeyTypeOwnerOrganisationType.Name, and is useful for accessing the field via an interface.
-func (v *MeCurrentApiKeyApiKeyTypeOwnerOrganisationType) GetName() *string { return v.Name }
-
-// MeCurrentApiKeyApiKeyTypeOwnerUserType includes the requested fields of the GraphQL type UserType.
-// The GraphQL type's documentation follows.
-//
-// An account.
-type MeCurrentApiKeyApiKeyTypeOwnerUserType struct {
-	Typename *string `json:"__typename"`
-	Id       string  `json:"id"`
-	Email    *string `json:"email"`
-}
-
-// GetTypename returns MeCurrentApiKeyApiKeyTypeOwnerUserType.Typename, and is useful for accessing the field via an interface.
-func (v *MeCurrentApiKeyApiKeyTypeOwnerUserType) GetTypename() *string { return v.Typename }
-
-// GetId returns MeCurrentApiKeyApiKeyTypeOwnerUserType.Id, and is useful for accessing the field via an interface.
-func (v *MeCurrentApiKeyApiKeyTypeOwnerUserType) GetId() string { return v.Id }
-
-// GetEmail returns MeCurrentApiKeyApiKeyTypeOwnerUserType.Email, and is useful for accessing the field via an interface.
-func (v *MeCurrentApiKeyApiKeyTypeOwnerUserType) GetEmail() *string { return v.Email }
+func (v *MeCurrentApiKeyApiKeyType) GetOwner() json.RawMessage { return v.Owner }
 
 // MeOrganisationsOrganisationType includes the requested fields of the GraphQL type OrganisationType.
 // The GraphQL type's documentation follows.

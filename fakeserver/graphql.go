@@ -1,0 +1,499 @@
+package fakeserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/google/uuid"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	gqlfiles "github.com/podqa/podqa-go/fakeserver/internal/graphql"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
+	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
+	"github.com/podqa/podqa-go/internal/apitime"
+)
+
+// Page sizes of the GraphQL listings when the query names none.
+const (
+	gqlSeriesLimit  = 20
+	gqlReportsLimit = 10
+)
+
+// graphqlRoutes serves /api/graphql: POST runs a query through the gqlgen executor over the
+// domain core; GET serves the offline explorer. The credentials, the per-key limit and
+// last_used_at stamping are REST's; a request without a working credential still runs, as the
+// anonymous caller that may only read reports by id.
+func (s *Server) graphqlRoutes() http.Handler {
+	srv := handler.New(exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{s: s}}))
+	srv.AddTransport(transport.POST{})
+	srv.Use(extension.Introspection{})
+	srv.SetErrorPresenter(s.presentGraphQLError)
+	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
+		s.log.Error("panic in a GraphQL resolver", "panic", v)
+		return errInternal
+	})
+	api := s.graphqlCredentials(requireJSONQuery(srv))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(gqlfiles.ExplorerPage())
+		case http.MethodPost:
+			r.Body = http.MaxBytesReader(w, r.Body, maxAPIBody)
+			api.ServeHTTP(w, r)
+		default:
+			w.Header().Set("Allow", "GET, HEAD, POST")
+			writeError(w, &core.Error{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "Method " + r.Method + " is not allowed here."})
+		}
+	})
+}
+
+// requireJSONQuery refuses a POST whose body is not declared as JSON, in GraphQL's shape.
+func requireJSONQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isJSON(r.Header.Get("Content-Type")) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, _ := json.Marshal(map[string]any{
+			"errors": []map[string]any{{
+				"message":    "Content-Type must be application/json.",
+				"extensions": map[string]any{"code": core.CodeValidation},
+			}},
+			"data": nil,
+		})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write(append(body, '\n'))
+	})
+}
+
+// errInternal is what a caller sees of a failure inside the fake; the detail goes to the log.
+var errInternal = &core.Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."}
+
+// graphqlCredentials resolves the bearer key (or a sessionid cookie, which the explorer uses)
+// like REST and applies the per-key minute limit. A refused credential counts against the
+// caller's address as on REST, but the request goes on without a principal: GraphQL reports
+// such problems per field in its errors array, and report(id) needs no key at all.
+func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var (
+			p   core.Principal
+			err error
+		)
+		if r.Header.Get("Authorization") != "" {
+			p, err = s.credentials(r)
+		} else if cookie, cerr := r.Cookie("sessionid"); cerr == nil {
+			p, err = s.core.AuthenticateSession(cookie.Value)
+		} else {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if err != nil {
+			if !s.opts.noRateLimits {
+				var refusal *core.Error
+				if errors.As(s.core.RefuseCredentials(clientIP(r)), &refusal) && refusal.Status == http.StatusTooManyRequests {
+					writeError(w, refusal)
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !s.opts.noRateLimits {
+			if err := s.core.Admit(p, false); err != nil {
+				writeError(w, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+	})
+}
+
+// presentGraphQLError writes a domain refusal as an errors entry whose extensions.code is the
+// REST error code; anything else from a resolver is an internal error, logged.
+func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.Error {
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		out := gqlerror.WrapPath(graphql.GetPath(ctx), err)
+		out.Message = ce.Message
+		out.Extensions = map[string]any{"code": ce.Code}
+		return out
+	}
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) {
+		return ge
+	}
+	s.log.Error("GraphQL resolver failed", "err", err)
+	out := gqlerror.WrapPath(graphql.GetPath(ctx), errInternal)
+	out.Message = errInternal.Message
+	out.Extensions = map[string]any{"code": errInternal.Code}
+	return out
+}
+
+// gqlResolver implements the generated executor's resolvers over the domain core.
+type gqlResolver struct{ s *Server }
+
+var _ exec.ResolverRoot = (*gqlResolver)(nil)
+
+// Query returns the resolvers of the Query type.
+func (r *gqlResolver) Query() exec.QueryResolver { return &gqlQuery{s: r.s, rest: &restAPI{s: r.s}} }
+
+type gqlQuery struct {
+	s    *Server
+	rest *restAPI
+}
+
+// caller is the principal of a request that needs a working credential.
+func caller(ctx context.Context) (core.Principal, error) {
+	p := principalFrom(ctx)
+	if p.Account.ID == uuid.Nil {
+		return core.Principal{}, core.ErrInvalidAPIKey()
+	}
+	return p, nil
+}
+
+// workspace picks the workspace a query reads: the acting account's personal workspace, or the
+// organisation named by organisationId when the account belongs to it.
+func (q *gqlQuery) workspace(ctx context.Context, organisationID *string) (core.Principal, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return core.Principal{}, err
+	}
+	if organisationID == nil {
+		return q.s.core.ActAs(p, p.Account.Personal)
+	}
+	id, err := parseGraphQLID("organisationId", *organisationID)
+	if err != nil {
+		return core.Principal{}, err
+	}
+	if !q.s.core.Belongs(p.Account.ID, id) {
+		return core.Principal{}, core.ErrNotFound("Organisation")
+	}
+	acting, err := q.s.core.ActAs(p, id)
+	if err != nil || acting.Workspace.Type != core.Organisation {
+		return core.Principal{}, core.ErrNotFound("Organisation")
+	}
+	return acting, nil
+}
+
+func parseGraphQLID(arg, v string) (uuid.UUID, error) {
+	id, err := uuid.Parse(v)
+	if err != nil || len(v) != 36 {
+		return uuid.Nil, core.ErrValidation("%s must be a UUID in its canonical form.", arg)
+	}
+	return id, nil
+}
+
+func optGraphQLID(arg string, v *string) (*uuid.UUID, error) {
+	if v == nil {
+		return nil, nil
+	}
+	id, err := parseGraphQLID(arg, *v)
+	if err != nil {
+		return nil, err
+	}
+	return &id, nil
+}
+
+func optGraphQLTime(arg string, v *string) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	t, err := apitime.ParseLenient(*v)
+	if err != nil {
+		return nil, core.ErrValidation("%s must be an ISO-8601 date-time.", arg)
+	}
+	return &t, nil
+}
+
+// pageWindow applies a listing's default size and refuses negative values.
+func pageWindow(limit, offset *int, defaultLimit int) (int, int, error) {
+	l, o := defaultLimit, 0
+	if limit != nil {
+		l = *limit
+	}
+	if offset != nil {
+		o = *offset
+	}
+	if l < 0 {
+		return 0, 0, core.ErrValidation("limit must not be negative.")
+	}
+	if o < 0 {
+		return 0, 0, core.ErrValidation("offset must not be negative.")
+	}
+	return l, o, nil
+}
+
+// User answers user: the account the credential acts as.
+func (q *gqlQuery) User(ctx context.Context) (*model.UserType, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return gqlUser(p.Account), nil
+}
+
+func gqlUser(a core.Account) *model.UserType {
+	return &model.UserType{ID: a.ID.String(), Email: nonEmpty(a.Email), FirstName: nonEmpty(a.FirstName), LastName: nonEmpty(a.LastName)}
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// CurrentAPIKey answers currentApiKey: null without a working key.
+func (q *gqlQuery) CurrentAPIKey(ctx context.Context) (*model.APIKeyType, error) {
+	p := principalFrom(ctx)
+	if p.Key == nil {
+		return nil, nil
+	}
+	out := &model.APIKeyType{MaskedKey: p.Key.MaskedKey}
+	if p.Workspace.Type == core.Organisation {
+		out.Owner = model.OrganisationType{ID: p.Workspace.ID.String(), Name: nonEmpty(p.Workspace.Name)}
+	} else {
+		u := gqlUser(p.Account)
+		out.Owner = *u
+	}
+	return out, nil
+}
+
+// Organisations answers organisations: those the acting account belongs to.
+func (q *gqlQuery) Organisations(ctx context.Context) ([]*model.OrganisationType, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []*model.OrganisationType{}
+	for _, ws := range q.s.core.Organisations(p.Account.ID) {
+		out = append(out, &model.OrganisationType{ID: ws.ID.String(), Name: nonEmpty(ws.Name)})
+	}
+	return out, nil
+}
+
+// SeriesList answers seriesList: the selected workspace's shows by title.
+func (q *gqlQuery) SeriesList(ctx context.Context, limit, offset *int, organisationID *string) ([]*model.SeriesType, error) {
+	p, err := q.workspace(ctx, organisationID)
+	if err != nil {
+		return nil, err
+	}
+	l, o, err := pageWindow(limit, offset, gqlSeriesLimit)
+	if err != nil {
+		return nil, err
+	}
+	page := q.s.core.SeriesByTitle(p.Workspace.ID, l, o)
+	out := make([]*model.SeriesType, 0, len(page.Items))
+	for _, sr := range page.Items {
+		// Listed shows are the caller's own: their history is visible.
+		out = append(out, q.series(sr, true))
+	}
+	return out, nil
+}
+
+// Podcasts answers the podcasts alias exactly as seriesList.
+func (q *gqlQuery) Podcasts(ctx context.Context, limit, offset *int, organisationID *string) ([]*model.SeriesType, error) {
+	return q.SeriesList(ctx, limit, offset, organisationID)
+}
+
+// Series answers series(id): any show by id, its history visible only to who can see it.
+func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string) (*model.SeriesType, error) {
+	sid, err := parseGraphQLID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	p := principalFrom(ctx)
+	if organisationID != nil {
+		// Reading "as" an organisation needs a caller who belongs to it; it does not change who
+		// sees the history: a key always sees its own shows.
+		if _, err := q.workspace(ctx, organisationID); err != nil {
+			return nil, err
+		}
+	}
+	sr, ok := q.s.core.SeriesByID(sid)
+	if !ok {
+		return nil, core.ErrNotFound("Series")
+	}
+	visible := p.Account.ID != uuid.Nil &&
+		(sr.Workspace == p.Workspace.ID || q.s.core.Belongs(p.Account.ID, sr.Workspace))
+	return q.series(sr, visible), nil
+}
+
+// Podcast answers the podcast(id) alias exactly as series(id).
+func (q *gqlQuery) Podcast(ctx context.Context, id string) (*model.SeriesType, error) {
+	return q.Series(ctx, id, nil)
+}
+
+// series renders a show; visible says whether the caller may see its report ids and verdicts.
+func (q *gqlQuery) series(sr core.Series, visible bool) *model.SeriesType {
+	feed := sr.FeedURL
+	out := &model.SeriesType{
+		ID: sr.ID.String(), Title: optString(sr.Title), Kind: model.SeriesKindPodcast,
+		// The fake keeps no feed-check times and reads no cover image from feeds: both stay null.
+		FeedURL:        &feed,
+		Sources:        []*model.SeriesSourceType{{FeedURL: &feed}},
+		HistoricScores: []*model.HistoricScoreType{},
+	}
+	for _, r := range q.s.core.SeriesReports(sr.ID) {
+		point := &model.HistoricScoreType{}
+		if visible {
+			id := r.ID.String()
+			point.ReportID = &id
+			if r.Status == core.StatusComplete && r.Stats != nil {
+				passed, failures := r.Stats.Passed, r.Stats.RequiredFailures
+				point.Passed, point.RequiredFailures = &passed, &failures
+			}
+		}
+		out.HistoricScores = append(out.HistoricScores, point)
+	}
+	return out
+}
+
+// gqlStatusFilter maps the stored lower-case form of the status filter to the core's statuses.
+// awaiting_review is accepted but no report ever has it.
+var gqlStatusFilter = map[string]string{
+	"pending":         core.StatusPending,
+	"scheduled":       core.StatusScheduled,
+	"in_progress":     core.StatusInProgress,
+	"complete":        core.StatusComplete,
+	"failed":          core.StatusFailed,
+	"out_of_quota":    core.StatusOutOfQuota,
+	"awaiting_review": "",
+}
+
+// Reports answers reports: the selected workspace's reports, newest first.
+func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, offset *int, forSeriesID, seriesID, podcastID, createdSince, updatedSince, status *string) ([]*model.ReportType, error) {
+	p, err := q.workspace(ctx, organisationID)
+	if err != nil {
+		return nil, err
+	}
+	l, o, err := pageWindow(limit, offset, gqlReportsLimit)
+	if err != nil {
+		return nil, err
+	}
+	var f core.ReportFilter
+	if f.SeriesID, err = optGraphQLID("forSeriesId", forSeriesID); err != nil {
+		return nil, err
+	}
+	if f.CreatedSince, err = optGraphQLTime("createdSince", createdSince); err != nil {
+		return nil, err
+	}
+	if f.UpdatedSince, err = optGraphQLTime("updatedSince", updatedSince); err != nil {
+		return nil, err
+	}
+	legacy := seriesID
+	if legacy == nil {
+		legacy = podcastID
+	}
+	if legacy != nil && organisationID == nil {
+		// seriesId is scoped to the caller, not to the selected workspace: it reads the show's
+		// own workspace when the caller belongs to it (the specification warns against it).
+		sid, err := parseGraphQLID("seriesId", *legacy)
+		if err != nil {
+			return nil, err
+		}
+		sr, ok := q.s.core.SeriesByID(sid)
+		if !ok || !(sr.Workspace == p.Workspace.ID || q.s.core.Belongs(p.Account.ID, sr.Workspace)) {
+			return []*model.ReportType{}, nil
+		}
+		if f.SeriesID != nil && *f.SeriesID != sid {
+			return []*model.ReportType{}, nil
+		}
+		if p, err = q.s.core.ActAs(p, sr.Workspace); err != nil {
+			return nil, err
+		}
+		f.SeriesID = &sid
+	}
+	if status != nil {
+		stored, ok := gqlStatusFilter[*status]
+		if !ok || stored == "" {
+			// Not an error: an upper-case or unknown value matches nothing.
+			return []*model.ReportType{}, nil
+		}
+		f.Status = stored
+	}
+	page := q.s.core.ListReports(p, f, l, o)
+	out := make([]*model.ReportType, 0, len(page.Items))
+	for _, r := range page.Items {
+		m, err := q.report(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Report answers report(id): any report by id, with or without a key.
+func (q *gqlQuery) Report(ctx context.Context, id string) (*model.ReportType, error) {
+	rid, err := parseGraphQLID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := q.s.core.ReportByID(rid)
+	if !ok {
+		return nil, core.ErrNotFound("Report")
+	}
+	return q.report(r)
+}
+
+// report renders a report. The JSON-string fields are the REST rendering of the same report,
+// encoded once more, so that both APIs carry identical content.
+func (q *gqlQuery) report(r core.Report) (*model.ReportType, error) {
+	rest := q.rest.reportJSON(r)
+	out := &model.ReportType{
+		ID: r.ID.String(), Name: optString(r.Name), Status: model.ReportStatus(r.Status),
+		CreatedAt: stringPtr(apitime.Format(r.CreatedAt)), UpdatedAt: stringPtr(apitime.Format(r.UpdatedAt)),
+		AudioURL:           optString(r.AudioURL),
+		Standard:           &model.StandardType{ID: r.Standard.ID.String(), Name: r.Standard.Name, Builtin: r.Standard.Builtin},
+		TranscriptIncluded: core.TranscriptIncluded(r.Standard),
+	}
+	if rest.Series != nil {
+		out.Series = &model.ReportSeriesType{ID: rest.Series.ID.String(), Title: optString(rest.Series.Title)}
+		out.Podcast = out.Series
+	}
+	var transcript *[]restserver.TranscriptEntry
+	if out.TranscriptIncluded && r.Transcript != nil {
+		lines := transcriptEntries(r.Transcript)
+		transcript = &lines
+	}
+	errs := []error{
+		jsonText(&out.Stats, rest.Stats),
+		jsonText(&out.FileInfo, rest.FileInfo),
+		jsonText(&out.Metadata, rest.Metadata),
+		jsonText(&out.Results, rest.Results),
+		jsonText(&out.CoverImage, rest.CoverImage),
+		jsonText(&out.Transcript, transcript),
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// jsonText sets *dst to the JSON text of v, or leaves it nil (GraphQL null) when v is nil.
+func jsonText[T any](dst **string, v *T) error {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	*dst = &s
+	return nil
+}
+
+func stringPtr(s string) *string { return &s }

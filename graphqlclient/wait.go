@@ -1,0 +1,173 @@
+package graphqlclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/graphqlclient/internal/operations"
+)
+
+// Defaults of WaitForReport, after the service's polling recipe: a report about every 30
+// seconds, a generous ceiling (a one-hour episode typically takes around five minutes).
+const (
+	DefaultWaitInterval = 30 * time.Second
+	DefaultWaitMin      = 2 * time.Second
+	DefaultWaitCeiling  = 2 * time.Hour
+)
+
+// ErrNoReport is wrapped by the error of WaitForReport when the series has no report to wait
+// for.
+var ErrNoReport = errors.New("podqa: the series has no report")
+
+// WaitOption configures WaitForReport.
+type WaitOption func(*waitConfig)
+
+type waitConfig struct {
+	interval, min, ceiling time.Duration
+	progress               func(Progress)
+}
+
+// Progress is one poll of WaitForReport.
+type Progress struct {
+	ReportID string
+	Status   client.Status
+	// Stats is nil while the service has none; Stats.TimeRemaining sizes the next wait.
+	Stats *client.Stats
+}
+
+// WaitInterval sets the longest pause between polls (default 30 s). Zero or negative keeps
+// the default.
+func WaitInterval(d time.Duration) WaitOption {
+	return func(w *waitConfig) {
+		if d > 0 {
+			w.interval = d
+		}
+	}
+}
+
+// WaitCeiling sets how long WaitForReport waits in all before giving up with an error
+// wrapping client.ErrWaitTimeout (default 2 h). Zero or negative keeps the default.
+func WaitCeiling(d time.Duration) WaitOption {
+	return func(w *waitConfig) {
+		if d > 0 {
+			w.ceiling = d
+		}
+	}
+}
+
+// WaitProgress calls fn after every poll, the final one included.
+func WaitProgress(fn func(Progress)) WaitOption {
+	return func(w *waitConfig) { w.progress = fn }
+}
+
+// WaitForReport follows the service's GraphQL polling recipe for the newest report of a
+// series: it reads the newest report with reports(forSeriesId:), then, until its status is
+// COMPLETE, FAILED or OUT_OF_QUOTA, polls report(id) for id, status and stats. Each pause is
+// the interval (default 30 s), shortened to stats.time_remaining when the report should finish
+// sooner (at least 2 s), and 2 s once the run has overrun its estimate. An unknown status is
+// not final. When final, it returns the whole report (a FAILED or OUT_OF_QUOTA report without
+// error: check Status).
+//
+// It stops when ctx ends, on the first error other than a rate limit or unavailability that
+// carries Retry-After (waited out), and at the ceiling with an error wrapping
+// client.ErrWaitTimeout. The clock is the client's (WithClock).
+func (c *Client) WaitForReport(ctx context.Context, seriesID string, opts ...WaitOption) (*Report, error) {
+	cfg := waitConfig{interval: DefaultWaitInterval, min: DefaultWaitMin, ceiling: DefaultWaitCeiling}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	cfg.min = min(cfg.min, cfg.interval)
+	rows, err := c.ListReports(ctx, ReportsParams{ListOptions: ListOptions{Limit: 1}, ForSeriesID: seriesID})
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: series %s", ErrNoReport, seriesID)
+	}
+	id := rows[0].ID
+	deadline := c.now().Add(cfg.ceiling)
+	p := Progress{ReportID: id, Status: rows[0].Status, Stats: rows[0].Stats}
+	for {
+		if cfg.progress != nil {
+			cfg.progress(p)
+		}
+		if p.Status.IsFinal() {
+			return c.GetReport(ctx, id)
+		}
+		wait := cfg.pause(p.Stats)
+		left := deadline.Sub(c.now())
+		if left <= 0 {
+			return nil, fmt.Errorf("%w: report %s still %s after %s", client.ErrWaitTimeout, id, p.Status, cfg.ceiling)
+		}
+		// The last pause ends at the ceiling, for one more poll there.
+		if err := c.sleep(ctx, min(wait, left)); err != nil {
+			return nil, fmt.Errorf("podqa: waiting for report %s: %w", id, err)
+		}
+		for {
+			next, err := c.progress(ctx, id)
+			if err == nil {
+				p = next
+				break
+			}
+			ra, ok := retryAfterOf(err)
+			if !ok {
+				return nil, err
+			}
+			left := deadline.Sub(c.now())
+			if left <= 0 {
+				return nil, fmt.Errorf("%w: report %s still %s after %s: %w", client.ErrWaitTimeout, id, p.Status, cfg.ceiling, err)
+			}
+			if err := c.sleep(ctx, min(ra, left)); err != nil {
+				return nil, fmt.Errorf("podqa: waiting for report %s: %w", id, err)
+			}
+		}
+	}
+}
+
+// progress polls one report for id, status and stats.
+func (c *Client) progress(ctx context.Context, id string) (Progress, error) {
+	data, err := operations.ReportProgress(ctx, c.gql, id)
+	if err != nil {
+		return Progress{}, err
+	}
+	r := data.Report
+	if r == nil {
+		return Progress{}, &Error{Op: "ReportProgress", Errors: []ErrorEntry{{Message: "Report not found.", Code: string(client.CodeNotFound)}}}
+	}
+	stats, err := decodeOptional[client.Stats]("stats", r.Stats)
+	if err != nil {
+		return Progress{}, err
+	}
+	return Progress{ReportID: r.Id, Status: client.Status(r.Status), Stats: stats}, nil
+}
+
+// pause sizes the wait after a poll of a report that is not final.
+func (w *waitConfig) pause(stats *client.Stats) time.Duration {
+	var remaining time.Duration
+	if stats != nil {
+		remaining = stats.Remaining()
+	}
+	switch {
+	case remaining < 0:
+		return w.min
+	case remaining > 0:
+		return min(max(remaining, w.min), w.interval)
+	}
+	return w.interval
+}
+
+// retryAfterOf returns the Retry-After of a rate-limit or unavailability error.
+func retryAfterOf(err error) (time.Duration, bool) {
+	var ae *client.APIError
+	if !errors.As(err, &ae) || ae.RetryAfter <= 0 {
+		return 0, false
+	}
+	if ae.StatusCode != http.StatusTooManyRequests && ae.StatusCode != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	return ae.RetryAfter, true
+}
