@@ -17,7 +17,7 @@ import (
 )
 
 // programs are the example folders that hold a main package.
-var programs = []string{"quickstart", "report-from-feed", "upload", "testing"}
+var programs = []string{"quickstart", "report-from-feed", "upload", "testing", "graphql"}
 
 // buildExamples compiles every example into dir with the go command that runs the tests.
 func buildExamples(t *testing.T) string {
@@ -81,30 +81,42 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		{name: "upload", program: "upload", args: []string{wavPath}, want: []string{"estimated credits 100", "Local take: PASSED, credits charged 100", "loudness_lufs"}},
 		{name: "testing", program: "testing", args: []string{feed.FeedURL}, exitCode: 1, want: []string{"Too quiet: FAILED", "loudness_lufs: "}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, filepath.Join(bin, tt.program), tt.args...)
-			cmd.Env = append(os.Environ(), "PODQA_API_KEY="+seed.APIKey, "PODQA_BASE_URL="+srv.URL())
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			if exit, ok := err.(*exec.ExitError); ok {
-				code = exit.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if code != tt.exitCode {
-				t.Fatalf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.exitCode, stdout.String(), stderr.String())
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stdout.String(), w) {
-					t.Errorf("stdout lacks %q:\n%s\nstderr:\n%s", w, stdout.String(), stderr.String())
-				}
-			}
-		})
+	// The programs that create reports run side by side; the readers run once they are done.
+	t.Run("writers", func(t *testing.T) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
+				runExample(t, bin, srv.URL(), seed.APIKey, tt.program, tt.args, tt.exitCode, tt.want)
+			})
+		}
+	})
+	runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
+		"belongs to a UserType", "Example Show (", "newest complete reports:", "checks passed", "loudness_lufs",
+	})
+}
+
+// runExample runs one example program against the fake and checks its exit status and output.
+func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []string, exitCode int, want []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, program), args...)
+	cmd.Env = append(os.Environ(), "PODQA_API_KEY="+apiKey, "PODQA_BASE_URL="+baseURL)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if code != exitCode {
+		t.Fatalf("%s: exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", program, code, exitCode, stdout.String(), stderr.String())
+	}
+	for _, w := range want {
+		if !strings.Contains(stdout.String(), w) {
+			t.Errorf("%s: stdout lacks %q:\n%s\nstderr:\n%s", program, w, stdout.String(), stderr.String())
+		}
 	}
 }

@@ -48,6 +48,24 @@ async function restExplorer(page, start) {
   console.log(`REST explorer: GET /me answered ${code} with the Demo workspace`);
 }
 
+async function graphqlExplorer(page, start) {
+  await page.goto(`${start.base_url}/api/graphql`);
+  await page.locator("#run").waitFor();
+  await page.locator("#key").fill(start.api_key);
+  await page.locator("#query").fill("query { currentApiKey { maskedKey owner { __typename ... on UserType { id } } } seriesList { id title } }");
+  await page.locator("#run").click();
+  const result = page.locator("#result");
+  await page.waitForFunction(() => document.querySelector("#result").textContent.includes("maskedKey"));
+  const text = await result.innerText();
+  // The result pane shows the HTTP status line, then the JSON answer.
+  const answer = JSON.parse(text.slice(text.indexOf("{")));
+  if (!text.startsWith("HTTP 200")) throw new Error(`GraphQL explorer: ${text.slice(0, 300)}`);
+  if (answer.errors || !answer.data?.currentApiKey?.maskedKey || answer.data.currentApiKey.owner.__typename !== "UserType") {
+    throw new Error(`GraphQL explorer: unexpected answer: ${text.slice(0, 300)}`);
+  }
+  console.log(`GraphQL explorer: currentApiKey answered ${answer.data.currentApiKey.maskedKey} owned by a UserType`);
+}
+
 const { proc, start } = await startFake();
 let browser;
 try {
@@ -64,6 +82,7 @@ try {
   });
   page.setDefaultTimeout(20000);
   await restExplorer(page, start);
+  await graphqlExplorer(page, start);
   if (offsite.length > 0) throw new Error(`requests left the fake: ${offsite.join(", ")}`);
 } finally {
   if (browser) await browser.close();

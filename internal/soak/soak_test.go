@@ -16,6 +16,7 @@ import (
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
+	"github.com/podqa/podqa-go/graphqlclient"
 	"github.com/podqa/podqa-go/internal/audio"
 )
 
@@ -65,7 +66,7 @@ func (c countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 
 // TestSoak runs soakClients concurrent clients, each doing opsPerClient operations drawn from
 // a mixed workload (reports from a hosted feed and from uploads, listing and paging, reading
-// reports and credits), while a driver moves the fake's clock and injects faults. It requires:
+// reports and credits over REST, listing and reading reports over GraphQL), while a driver moves the fake's clock and injects faults. It requires:
 // no 5xx beyond the injected ones, every created report final once the clock has moved on, and
 // no goroutine left behind once the fake is closed.
 func TestSoak(t *testing.T) {
@@ -109,6 +110,11 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	gql, err := graphqlclient.New(seed.APIKey, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(httpClient))
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var (
@@ -128,7 +134,7 @@ func TestSoak(t *testing.T) {
 			defer workers.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 42))
 			for range opsPerClient {
-				if err := soakOp(ctx, c, rng, feed.FeedURL, wav, &created); err != nil {
+				if err := soakOp(ctx, c, gql, rng, feed.FeedURL, wav, &created); err != nil {
 					fail("client %d: %v", w, err)
 				}
 			}
@@ -195,8 +201,8 @@ func TestSoak(t *testing.T) {
 // soakOp runs one operation of the mixed workload. Errors the service documents for the
 // situation (a 503 the client gave up on after its retries, a conflict) are not failures;
 // anything else is.
-func soakOp(ctx context.Context, c *client.Client, rng *rand.Rand, feedURL string, wav []byte, created *sync.Map) error {
-	switch op := rng.IntN(10); {
+func soakOp(ctx context.Context, c *client.Client, gql *graphqlclient.Client, rng *rand.Rand, feedURL string, wav []byte, created *sync.Map) error {
+	switch op := rng.IntN(12); {
 	case op < 3:
 		r, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportOptions{EpisodeIndex: rng.IntN(feedEpisodes)})
 		if err != nil {
@@ -236,9 +242,28 @@ func soakOp(ctx context.Context, c *client.Client, rng *rand.Rand, feedURL strin
 		if _, err := c.GetReport(ctx, id); err != nil {
 			return tolerated(err)
 		}
-	default:
+	case op < 10:
 		if _, err := c.GetCredits(ctx); err != nil {
 			return tolerated(err)
+		}
+	case op < 11:
+		rows, err := gql.ListReports(ctx, graphqlclient.ReportsParams{ListOptions: graphqlclient.ListOptions{Limit: 20}, Status: client.StatusComplete})
+		if err != nil {
+			return fmt.Errorf("GraphQL reports: %w", err)
+		}
+		for _, r := range rows {
+			if r.Status != client.StatusComplete {
+				return fmt.Errorf("GraphQL status filter let %s through", r.Status)
+			}
+		}
+	default:
+		var id string
+		created.Range(func(k, _ any) bool { id = k.(string); return rng.IntN(4) != 0 })
+		if id == "" {
+			return nil
+		}
+		if _, err := gql.GetReport(ctx, id); err != nil {
+			return fmt.Errorf("GraphQL report: %w", err)
 		}
 	}
 	return nil
