@@ -75,4 +75,7 @@
 //     ±1), peak (true peak at most −1 dBTP), and explicit_flag for feed reports whose feed's flag
 //     is known (passing while no transcript hit counts).
 //   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
+//   - SeedReports (Go only, no control route yet) creates reports that skip download and
+//     measurement: IN_PROGRESS at once, measured as passing 48 kHz stereo WAV at −16 LUFS, and
+//     completing at a chosen clock instant through the ordinary completion (judged, charged).
 package fakeserver
