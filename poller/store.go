@@ -164,7 +164,28 @@ func parseState(data []byte) (State, error) {
 	if err := fs.State.check(); err != nil {
 		return State{}, fmt.Errorf("%w: %v", ErrCorruptState, err)
 	}
-	return fs.State, nil
+	return fs.State.normalized(), nil
+}
+
+// normalized writes every timestamp of a checked state in the fixed form.
+func (st State) normalized() State {
+	out := State{Watermark: mustNormalize(st.Watermark)}
+	if len(st.Seen) > 0 {
+		out.Seen = make([]SeenReport, len(st.Seen))
+		for i, r := range st.Seen {
+			out.Seen[i] = SeenReport{ID: r.ID, UpdatedAt: mustNormalize(r.UpdatedAt)}
+		}
+	}
+	return out
+}
+
+// mustNormalize normalises a timestamp check has accepted.
+func mustNormalize(w string) string {
+	n, err := NormalizeWatermark(w)
+	if err != nil {
+		return w // unreachable after check; keep the input rather than lose it
+	}
+	return n
 }
 
 // check validates a state: a watermark in a readable form, seen reports with UUIDs and
