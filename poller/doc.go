@@ -36,7 +36,7 @@
 // before it became visible, and never lower than before. A poll of a single page reads one
 // consistent snapshot, so its watermark is simply its highest updated_at less the overlap.
 //
-// Reports read again below the watermark are skipped by id. The poller remembers the ids it
+// Reports read again in the overlap are skipped by id. The poller remembers the ids it
 // delivered only while their updated_at is above the watermark (they are forgotten once the
 // listing can no longer return them), and keeps them in the Store with the watermark, so that
 // a restart delivers nothing twice either. Memory is therefore bounded by the reports completed
@@ -59,6 +59,22 @@
 // watermark never advances past it) and the next poll offers it again; other reports of the
 // poll are still delivered. A crash between a handler call and the next Save of the state can
 // deliver the reports of that poll again.
+//
+// # Choices the recipe leaves open
+//
+//   - Run pauses the interval (default five minutes, WithInterval within five to fifteen) plus
+//     up to 10% at random (WithJitter), never past fifteen minutes unless WithIntervalUnbounded
+//     overrides the bounds; a 429 that ended a poll makes the next pause at least its
+//     Retry-After. The first poll runs at once.
+//   - A 429 is waited out within a poll up to WithMaxRetryAfter (default two minutes, at most
+//     three times a poll), after the client's own waits; beyond, the poll ends.
+//   - Run ends only on what another poll cannot cure: no watermark, an unreadable store, or a
+//     4xx other than 429 from the listing. A failed GET /reports/{id} (WithFetchReports) ends
+//     that poll alone, keeping the watermark.
+//   - A handler error does not stop the poll: the other reports are still delivered, and the
+//     errors come back joined, each a *HandlerError.
+//   - The overlap defaults to one second.
+//   - PollOnce takes the handler as an argument, as Run does, rather than binding one in New.
 //
 // Clocks: the poller measures paging time on its Clock. Against a fake on a manual clock, give
 // WithClock a Clock that reads the fake's clock, or the fake's time jumps go unmeasured.

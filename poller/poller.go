@@ -33,9 +33,10 @@ type Handler func(ctx context.Context, c Completion) error
 // HandlerError is a handler's failure on one report; PollOnce and Run return it joined with the
 // poll's other errors. Use errors.As to read it.
 type HandlerError struct {
-	ReportID  string
-	UpdatedAt string
-	Err       error
+	// ReportID is the report the handler failed on; UpdatedAt its updated_at.
+	ReportID, UpdatedAt string
+	// Err is the handler's error.
+	Err error
 }
 
 // Error describes the failure.
@@ -71,8 +72,12 @@ type PollResult struct {
 
 // Stats are a poller's totals since New.
 type Stats struct {
-	Polls, FailedPolls         int64
-	Pages, Listed, Duplicates  int64
+	// Polls counts polls; FailedPolls those that returned an error.
+	Polls, FailedPolls int64
+	// Pages counts list requests answered; Listed their rows; Duplicates the rows skipped as
+	// already delivered.
+	Pages, Listed, Duplicates int64
+	// Delivered counts successful handler calls; HandlerFailures the failed ones.
 	Delivered, HandlerFailures int64
 	// Watermark is the current watermark ("" before the first poll loaded it).
 	Watermark string
@@ -129,7 +134,7 @@ func (p *Poller) Stats() Stats {
 // ctx's error. A failed poll is logged and reported to WithProgress, and the next one comes at
 // the usual time (later when a 429 asked for more); Run returns early only for what another
 // poll cannot cure: no watermark, an unreadable store, or a 4xx other than 429 (such as a
-// disabled key).
+// disabled key) from the listing.
 func (p *Poller) Run(ctx context.Context, h Handler) error {
 	if h == nil {
 		return fmt.Errorf("%w: nil Handler", ErrInvalidOption)
@@ -248,6 +253,9 @@ paging:
 				continue
 			}
 			stop = err
+			// Only the listing decides that polling cannot go on: a GET of one report
+			// that fails (even with a 4xx) ends this poll alone.
+			res.fatal = isFatal(err)
 			break
 		}
 		res.Pages++
@@ -309,7 +317,6 @@ paging:
 		}
 	}
 	if stop != nil {
-		res.fatal = isFatal(stop)
 		var ae *client.APIError
 		if errors.As(stop, &ae) && ae.StatusCode == http.StatusTooManyRequests {
 			res.RetryAfter = ae.RetryAfter

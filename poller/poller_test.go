@@ -1,12 +1,15 @@
 package poller_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -397,5 +400,28 @@ func TestClientErrorStopsRun(t *testing.T) {
 	}
 	if st, _ := store.Load(t.Context()); st.Watermark != at(0) {
 		t.Fatalf("stored watermark %s, want %s kept", st.Watermark, at(0))
+	}
+}
+
+// TestProgressObservable checks the logger and the stats of a poll.
+func TestProgressObservable(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.seedReports(time.Minute, 2*time.Minute)
+	var buf bytes.Buffer
+	p := h.newPoller(nil, poller.WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	h.advance(3 * time.Minute)
+	if _, err := p.PollOnce(t.Context(), newRecorder().handle); err != nil {
+		t.Fatal(err)
+	}
+	line := buf.String()
+	for _, want := range []string{"poller: poll done", "since=" + at(0), "watermark=" + at(2*time.Minute-time.Second), "pages=1", "delivered=2"} {
+		if !strings.Contains(line, want) {
+			t.Fatalf("log %q lacks %q", line, want)
+		}
+	}
+	st := p.Stats()
+	if st.Polls != 1 || st.Pages != 1 || st.Listed != 2 || st.Delivered != 2 || st.LastPoll.Delivered != 2 || st.Watermark != at(2*time.Minute-time.Second) {
+		t.Fatalf("stats %+v", st)
 	}
 }

@@ -38,6 +38,7 @@ type State struct {
 
 // SeenReport is a report already delivered to the handler.
 type SeenReport struct {
+	// ID is the report's id; UpdatedAt its updated_at in the fixed form.
 	ID        string `json:"id"`
 	UpdatedAt string `json:"updated_at"`
 }
