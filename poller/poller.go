@@ -227,7 +227,7 @@ func (p *Poller) load(ctx context.Context) error {
 func (p *Poller) poll(ctx context.Context, h Handler) PollResult {
 	since := p.watermark
 	res := PollResult{Since: client.FormatTime(since)}
-	started := p.cfg.clock.Now()
+	var started time.Time // when the request that returned the first page was sent
 	var (
 		top, firstTop time.Time // highest updated_at over all pages, and over the first
 		lowestFailed  time.Time // lowest updated_at of a failed handler call
@@ -239,6 +239,7 @@ func (p *Poller) poll(ctx context.Context, h Handler) PollResult {
 	)
 paging:
 	for {
+		sent := p.cfg.clock.Now()
 		page, err := p.c.ListReports(ctx, client.ListReportsParams{
 			Status: client.StatusComplete, UpdatedSince: since, Limit: PageSize, Offset: offset,
 		})
@@ -259,6 +260,9 @@ paging:
 			break
 		}
 		res.Pages++
+		if res.Pages == 1 {
+			started = sent // a wait for a Retry-After before it does not count as paging time
+		}
 		for _, it := range page.Items {
 			res.Listed++
 			at := it.UpdatedAt.UTC().Truncate(time.Microsecond)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -422,6 +423,63 @@ func TestProgressObservable(t *testing.T) {
 	}
 	st := p.Stats()
 	if st.Polls != 1 || st.Pages != 1 || st.Listed != 2 || st.Delivered != 2 || st.LastPoll.Delivered != 2 || st.Watermark != at(2*time.Minute-time.Second) {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// TestCancelMidPoll checks that a context cancelled while the handler runs ends the poll with
+// the old watermark, and that the report handled before is not delivered again.
+func TestCancelMidPoll(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ids := h.seedReports(minutes(1, 1, 1)...)
+	p := h.newPoller(nil)
+	h.advance(time.Minute)
+	ctx, cancel := context.WithCancel(t.Context())
+	rec := newRecorder()
+	rec.fail = func(poller.Completion) error {
+		if len(rec.got) == 1 {
+			cancel()
+			return context.Canceled
+		}
+		return nil
+	}
+	res, err := p.PollOnce(ctx, rec.handle)
+	if !errors.Is(err, context.Canceled) || res.Complete || res.Watermark != at(0) || res.Delivered != 1 {
+		t.Fatalf("cancelled poll: %+v, %v", res, err)
+	}
+	rec.fail = nil
+	res, err = p.PollOnce(t.Context(), rec.handle)
+	if err != nil || res.Delivered != 2 || res.Duplicates != 1 {
+		t.Fatalf("next poll: %+v, %v", res, err)
+	}
+	rec.check(t, ids)
+}
+
+// TestConcurrentPolls checks that polls started together run one at a time and deliver each
+// report once.
+func TestConcurrentPolls(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	delays := make([]time.Duration, 230)
+	for i := range delays {
+		delays[i] = time.Minute + time.Duration(i%7)*time.Second
+	}
+	ids := h.seedReports(delays...)
+	p := h.newPoller(nil)
+	h.advance(2 * time.Minute)
+	rec := newRecorder()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if _, err := p.PollOnce(t.Context(), rec.handle); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	rec.check(t, ids)
+	if st := p.Stats(); st.Polls != 4 || st.Delivered != 230 {
 		t.Fatalf("stats %+v", st)
 	}
 }

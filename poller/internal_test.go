@@ -182,3 +182,32 @@ func TestNextPauseHonoursRetryAfter(t *testing.T) {
 		t.Fatalf("pause %s, want the Retry-After of 20m", d)
 	}
 }
+
+// TestNextWatermark checks the bound that keeps reports completing during paging: the higher
+// of the first page's top and the overall top less the paging time, less the overlap, never
+// below the old watermark.
+func TestNextWatermark(t *testing.T) {
+	t.Parallel()
+	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	p := &Poller{cfg: config{overlap: time.Second}}
+	tests := []struct {
+		name                 string
+		since, top, firstTop time.Duration // from base
+		pages                int
+		elapsed              time.Duration
+		want                 time.Duration
+	}{
+		{"one page is a snapshot", 0, 10 * time.Minute, time.Minute, 1, time.Hour, 10*time.Minute - time.Second},
+		{"pages read at one instant", 0, 10 * time.Minute, time.Minute, 3, 0, 10*time.Minute - time.Second},
+		{"paging time bounds", 0, 10 * time.Minute, time.Minute, 3, 2 * time.Minute, 8*time.Minute - time.Second},
+		{"first page bounds", 0, 10 * time.Minute, 9 * time.Minute, 3, 5 * time.Minute, 9*time.Minute - time.Second},
+		{"never back", 9*time.Minute + 30*time.Second, 10 * time.Minute, time.Minute, 3, time.Hour, 9*time.Minute + 30*time.Second},
+		{"microseconds down", 0, 10*time.Minute + 1500*time.Nanosecond, 0, 1, 0, 10*time.Minute - time.Second + time.Microsecond},
+	}
+	for _, tt := range tests {
+		got := p.nextWatermark(base.Add(tt.since), base.Add(tt.top), base.Add(tt.firstTop), tt.pages, tt.elapsed)
+		if want := base.Add(tt.want); !got.Equal(want) {
+			t.Errorf("%s: %s, want %s", tt.name, got.Format(time.RFC3339Nano), want.Format(time.RFC3339Nano))
+		}
+	}
+}
