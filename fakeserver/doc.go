@@ -103,4 +103,7 @@
 //   - GET /api/graphql serves the fake's own small explorer page (query, variables, API key,
 //     run, result), written for this project: no maintained Go module embeds GraphiQL's assets,
 //     and the page must work with no internet, so it loads nothing from elsewhere.
+//   - SeedReports (Go only, no control route yet) creates reports that skip download and
+//     measurement: IN_PROGRESS at once, measured as passing 48 kHz stereo WAV at −16 LUFS, and
+//     completing at a chosen clock instant through the ordinary completion (judged, charged).
 package fakeserver

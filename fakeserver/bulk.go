@@ -1,0 +1,60 @@
+package fakeserver
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+)
+
+// SeededReport describes one report for SeedReports.
+type SeededReport struct {
+	// FileName is the report's original_filename (default "seeded-N.wav", N from 1).
+	FileName string
+	// Duration is the measured length of the report's audio (default 10 minutes); it sets the
+	// credits charged at completion.
+	Duration time.Duration
+	// CompleteAfter is how long after now, on the fake's clock, the report completes; 0
+	// completes it before SeedReports returns. On a manual clock the later ones complete as
+	// Advance reaches them.
+	CompleteAfter time.Duration
+}
+
+// SeedReports creates reports in a workspace without audio to fetch or measure: they start
+// IN_PROGRESS, in the order given (the last one is the newest by created_at), and each
+// completes CompleteAfter later through the ordinary completion (judged as passing audio at the
+// target loudness, charged, updated_at moved). It returns their ids in the same order.
+//
+// It is for testing clients that watch many reports, such as pollers: thousands of reports that
+// finish in any chosen order cost microseconds each. Nothing is created unless every entry is
+// valid.
+func (s *Server) SeedReports(workspaceID string, reports []SeededReport) ([]string, error) {
+	ws, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	in := make([]core.BulkReport, len(reports))
+	for i, r := range reports {
+		if r.CompleteAfter < 0 {
+			return nil, core.ErrValidation("reports[%d]: complete_after must not be negative.", i)
+		}
+		b := core.BulkReport{FileName: r.FileName, Duration: r.Duration, CompleteAt: now.Add(r.CompleteAfter)}
+		if b.FileName == "" {
+			b.FileName = fmt.Sprintf("seeded-%d.wav", i+1)
+		}
+		if b.Duration == 0 {
+			b.Duration = 10 * time.Minute
+		}
+		in[i] = b
+	}
+	out, err := s.core.SeedReports(ws, in)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(out))
+	for i, r := range out {
+		ids[i] = r.ID.String()
+	}
+	return ids, nil
+}
