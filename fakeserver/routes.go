@@ -26,8 +26,8 @@ func (s *Server) routes() http.Handler {
 			writeError(w, core.ErrNotImplemented(what))
 		}))
 	}
-	mux.Handle("/webhook/subscribe", notYet("Webhook subscription"))
-	mux.Handle("/webhook/subscribe/", notYet("Webhook subscription"))
+	mux.Handle("/webhook/subscribe", s.injectFaults(http.HandlerFunc(s.handleSubscribeRoute)))
+	mux.Handle("/webhook/subscribe/", s.injectFaults(http.HandlerFunc(s.handleUnsubscribeRoute)))
 	mux.Handle("/api/graphql", notYet("The GraphQL API"))
 	mux.HandleFunc("GET /schema.graphql", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
