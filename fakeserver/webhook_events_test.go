@@ -206,7 +206,7 @@ func checkCompletedBody(t *testing.T, srv *Server, body []byte, reports []string
 			Title   string `json:"title"`
 			FeedURL string `json:"feed_url"`
 		} `json:"series"`
-		Episode map[string]any            `json:"episode"`
+		Episode map[string]any               `json:"episode"`
 		Issues  []map[string]json.RawMessage `json:"issues"`
 	}
 	b, _ := json.Marshal(r)
