@@ -47,7 +47,7 @@ type Sender struct {
 	budget    time.Duration
 }
 
-// maxParallel bounds how many attempts SendAll makes at once.
+// maxParallel bounds how many receivers SendAll serves at once.
 const maxParallel = 64
 
 // maxResponseRead is how much of a receiver's answer is read (then discarded), so that the
@@ -134,23 +134,30 @@ func (s *Sender) Send(ctx context.Context, a Attempt) Outcome {
 	return Outcome{StatusCode: resp.StatusCode}
 }
 
-// SendAll makes the attempts concurrently, at most 64 at a time, and returns their outcomes in
-// the same order.
+// SendAll makes the attempts and returns their outcomes in the same order. Attempts to one URL
+// go one after another, in order, so that a receiver hears events in the order they happened;
+// different URLs are served concurrently, at most 64 at a time.
 func (s *Sender) SendAll(ctx context.Context, attempts []Attempt) []Outcome {
 	out := make([]Outcome, len(attempts))
-	if len(attempts) == 1 {
-		out[0] = s.Send(ctx, attempts[0])
-		return out
+	var order []string
+	byURL := map[string][]int{}
+	for i, a := range attempts {
+		if _, ok := byURL[a.URL]; !ok {
+			order = append(order, a.URL)
+		}
+		byURL[a.URL] = append(byURL[a.URL], i)
 	}
 	sem := make(chan struct{}, maxParallel)
 	var wg sync.WaitGroup
-	for i, a := range attempts {
+	for _, u := range order {
 		sem <- struct{}{}
 		wg.Add(1)
-		go func() {
+		go func(idx []int) {
 			defer func() { <-sem; wg.Done() }()
-			out[i] = s.Send(ctx, a)
-		}()
+			for _, i := range idx {
+				out[i] = s.Send(ctx, attempts[i])
+			}
+		}(byURL[u])
 	}
 	wg.Wait()
 	return out
