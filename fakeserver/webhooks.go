@@ -440,17 +440,6 @@ func (s *Server) Emails(workspaceID string) ([]Email, error) {
 	return out, nil
 }
 
-// SetAutomatedReporting turns a series' automated reporting on or off, as its workspace does in
-// the dashboard: with it on, the feed checker reports on every new episode.
-func (s *Server) SetAutomatedReporting(seriesID string, on bool) error {
-	id, err := parseID(seriesID, "Series")
-	if err != nil {
-		return err
-	}
-	_, err = s.core.SetAutomatedReporting(id, on)
-	return err
-}
-
 // webhookControlRoutes adds the control calls of webhooks, emails and automated reporting.
 func (s *Server) webhookControlRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /_fake/workspaces/{id}/webhook-endpoints", s.handleCreateEndpoint)
@@ -507,19 +496,4 @@ func (s *Server) handleTestEvent(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleListEmails(w http.ResponseWriter, r *http.Request) {
 	es, err := s.Emails(r.URL.Query().Get("workspace_id"))
 	respond(w, http.StatusOK, map[string][]Email{"items": es}, err)
-}
-
-func (s *Server) handleAutomatedReporting(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Enabled *bool `json:"enabled"`
-	}
-	if !decodeBody(w, r, &body) {
-		return
-	}
-	if body.Enabled == nil {
-		writeError(w, core.ErrValidation("enabled is required."))
-		return
-	}
-	err := s.SetAutomatedReporting(r.PathValue("id"), *body.Enabled)
-	respond(w, http.StatusOK, map[string]any{"series_id": r.PathValue("id"), "automated_reporting": *body.Enabled}, err)
 }
