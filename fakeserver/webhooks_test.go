@@ -312,3 +312,50 @@ func TestResolverIsUsedForDelivery(t *testing.T) {
 		t.Fatalf("a name resolving to loopback was accepted: %v", err)
 	}
 }
+
+// TestRealClockDeliveryBlocksNothing: on the real clock a delivery runs apart from the clock
+// and the API: while a receiver holds the first attempt open, the report it is about reads as
+// COMPLETE and the control API answers.
+func TestRealClockDeliveryBlocksNothing(t *testing.T) {
+	t.Parallel()
+	srv, err := New(WithAnalysisPace(0), WithPrivateWebhookURLs(true), WithWebhookTimeout(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	seed, err := srv.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrived, release := make(chan []byte, 1), make(chan struct{})
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b := make([]byte, 1<<16)
+		n, _ := r.Body.Read(b)
+		arrived <- b[:n]
+		<-release
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(receiver.Close)
+	t.Cleanup(func() { close(release) })
+	mustEndpoint(t, srv, seed.WorkspaceID, WebhookEndpointSpec{URL: receiver.URL + "/hook", Events: []string{"report.completed"}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Real", Episodes: []HostedEpisode{{Title: "One", DurationS: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := reportOn(t, srv, seed.APIKey, feed.FeedURL, 0)
+	select {
+	case body := <-arrived:
+		if !strings.Contains(string(body), id) {
+			t.Fatalf("delivery %s", body)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no delivery on the real clock")
+	}
+	// The receiver is still holding the attempt.
+	if r := getReport(t, srv, seed.APIKey, id); r.Status != "COMPLETE" {
+		t.Fatalf("report %s", r.Status)
+	}
+	if ds := deliveriesOf(t, srv, ""); len(ds) != 1 || ds[0].Attempts != 0 {
+		t.Fatalf("log while in flight: %+v", ds)
+	}
+}

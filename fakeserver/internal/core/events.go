@@ -224,6 +224,7 @@ func (c *Core) reportPayloadLocked(r *Report) reportPayload {
 }
 
 func issueOf(r Result) issue {
+	//lint:ignore S1016 field by field on purpose: Result may grow fields the payload must not carry.
 	return issue{
 		Name: r.Name, VerboseName: r.VerboseName, Status: r.Status, Value: r.Value, MeasurementUnit: r.MeasurementUnit,
 		Description: r.Description, WarningMessage: r.WarningMessage, Link: r.Link, Severity: r.Severity, Limit: r.Limit,
