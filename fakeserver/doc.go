@@ -139,7 +139,7 @@
 //     report FAILED), report_out_of_quota (an automatic report out of credits), feed_broken,
 //     endpoint_disabled. The fake keeps the last 200 per workspace.
 //   - The feed checker reads each tracked feed every hour (FeedCheckPeriod) from when the first
-//     workspace added it. An episode is new when its guid (else audio URL) was never seen in the
+//     workspace added it; on a manual clock Advance waits for each read (at most 30 seconds). An episode is new when its guid (else audio URL) was never seen in the
 //     feed and it comes before every known episode in the feed's order, newest first by date;
 //     unknown episodes after a known one are backfill, recorded silently. A new episode is
 //     recorded under every tracking workspace's series (unless that workspace already recorded
