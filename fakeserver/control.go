@@ -159,6 +159,7 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("POST /_fake/feeds/{id}/episodes", s.handleAddHostedEpisode)
 	mux.HandleFunc("PATCH /_fake/feeds/{id}", s.handleChangeFeed)
 	mux.HandleFunc("GET /_fake/webhook-deliveries", s.handleListDeliveries)
+	s.webhookControlRoutes(mux)
 	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Control call"))
 	})
@@ -340,12 +341,14 @@ func writeError(w http.ResponseWriter, err error) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// handleListDeliveries lists webhook deliveries, newest first. No webhook endpoint can exist
-// yet (subscription answers not_implemented), so there are none, and any endpoint_id is unknown.
+// handleListDeliveries lists webhook deliveries, newest first: each endpoint's 20 most recent
+// (the delivery log of Settings), of one endpoint when endpoint_id names it.
 func (s *Server) handleListDeliveries(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Query().Has("endpoint_id") {
+	q := r.URL.Query()
+	if q.Has("endpoint_id") && q.Get("endpoint_id") == "" {
 		writeError(w, core.ErrNotFound("Webhook endpoint"))
 		return
 	}
-	respond(w, http.StatusOK, map[string][]struct{}{"items": {}}, nil)
+	items, err := s.WebhookDeliveries(q.Get("endpoint_id"))
+	respond(w, http.StatusOK, map[string][]WebhookDelivery{"items": items}, err)
 }

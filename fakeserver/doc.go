@@ -11,9 +11,9 @@
 // rate limits, parameter and body validation from openapi.json, GET /me, series and episodes,
 // reports and their lifecycle on the clock, uploads through signed URLs the fake serves, credits
 // with plan periods and top-ups, the public documents (openapi.json, an offline explorer,
-// schema.graphql), the GraphQL API and its offline explorer, the clock, fault injection and the
-// control API. Every call of the service the fake does not serve yet answers 501 with the error
-// code not_implemented, never a made-up success.
+// schema.graphql), the GraphQL API and its offline explorer, webhook endpoints with signed
+// deliveries on the retry ladder, the feed checker, the emails the service would send, real
+// audio measurement judged against standards, the clock, fault injection and the control API.
 //
 // # Time
 //
@@ -106,4 +106,83 @@
 //   - SeedReports (Go only, no control route yet) creates reports that skip download and
 //     measurement: IN_PROGRESS at once, measured as passing 48 kHz stereo WAV at −16 LUFS, and
 //     completing at a chosen clock instant through the ordinary completion (judged, charged).
+//
+// # Webhooks, emails and the feed checker
+//
+// POST /webhook/subscribe and DELETE /webhook/subscribe/{id} are served with the flat
+// {error: string} answers of the specification. Settings' part is the control API:
+//
+//	POST   /_fake/workspaces/{id}/webhook-endpoints  {url, events, series_id?} -> 201 endpoint with its secret
+//	GET    /_fake/workspaces/{id}/webhook-endpoints  -> {items: [endpoint]} (REST-made ones too, source "rest")
+//	PATCH  /_fake/webhook-endpoints/{id}             {enabled: bool} -> 200 endpoint
+//	DELETE /_fake/webhook-endpoints/{id}             -> 204 (Settings endpoints only)
+//	POST   /_fake/webhook-endpoints/{id}/test        -> 201 delivery, after its first attempt
+//	GET    /_fake/webhook-deliveries?endpoint_id=    -> {items: [delivery]} newest first
+//	GET    /_fake/emails?workspace_id=               -> {items: [email]} newest first
+//	PUT    /_fake/series/{id}/automated-reporting    {enabled: bool} -> 200
+//
+// with the Go methods CreateWebhookEndpoint, WebhookEndpoints, SetWebhookEndpointEnabled,
+// DeleteWebhookEndpoint, SendTestEvent, WebhookDeliveries, Emails and SetAutomatedReporting.
+// WithResolver injects the name lookups of webhook URLs (validation and connection) and
+// WithWebhookTimeout shortens the receiver's 10-second budget.
+//
+// Choices where the specification is silent:
+//
+//   - Checks of a subscription run in this order: JSON object, url, events, each event name,
+//     series_id, the URL itself, then the limit of five. A url that is not a string is "Invalid
+//     webhook URL"; a series_id that is not a uuid is "Series not found"; unknown body fields
+//     are ignored; duplicate event names count once; no Content-Type is required. The control
+//     API's endpoint creation gives the same texts as messages in its own envelope (409 conflict
+//     at the limit).
+//   - Refused URLs: not absolute http(s), no host, credentials or a fragment in the URL, a port
+//     outside 1 to 65535, a name that does not resolve, or any resolved address that is loopback,
+//     private (RFC 1918, IPv6 unique-local), link-local (which holds 169.254.169.254 and the
+//     other cloud metadata addresses), unspecified, multicast, broadcast, carrier-grade NAT
+//     (which holds 100.100.100.200), documentation, benchmarking, reserved, NAT64 or 6to4. The
+//     sender checks the addresses again when it connects, so a name that later resolves inside
+//     is not reached. WithPrivateWebhookURLs lifts the address rule only.
+//   - Every delivery is signed with the endpoint's whsec_ secret (32 random bytes); webhook-id is
+//     "msg_" and 128 random bits; webhook-timestamp is the fake clock's time of the attempt, so a
+//     receiver under a manual clock checks it against the fake's clock; the user-agent is
+//     "Service/1.0 (podqa-fake webhooks)". A receiver's answer body is read up to 64 KiB and
+//     dropped.
+//   - The first attempt is made at the instant of the event, from the clock: on a manual clock
+//     Advance (or POST /_fake/clock/advance) returns after it and after every retry that fell due;
+//     on the real clock attempts run apart from the clock so a slow receiver holds nothing up.
+//     Attempts of one batch to one URL go one after another in event order; different URLs go
+//     concurrently. SendTestEvent makes its first attempt before it returns.
+//   - Retries: after the n-th failed attempt the next is due 10 minutes × 2^(n−1) later, at most
+//     6 hours, and goes out at the first sweep at or after that instant; sweeps run on multiples
+//     of five minutes of the clock. The tenth failed attempt abandons the delivery (28.5 hours
+//     after the first, plus sweep delays). A success of any delivery resets the endpoint's count
+//     of deliveries in a row that exhausted the ladder; the fifth disables it and emails the
+//     workspace's owners. Deliveries still queued for a disabled endpoint wait; re-enabling
+//     (Settings endpoints only; REST ones answer 409 conflict) sends those due at the next sweep.
+//   - Delivery status is pending, retrying, succeeded or abandoned; last_error is the latest
+//     attempt's error (null after a success); response_code is the latest attempt's status (null
+//     without an answer); attempts counts the attempts made, failed_attempts those that failed.
+//     The log keeps each endpoint's 20 most recent deliveries; older ones still retrying go on.
+//   - A report's url in events is the fake's base URL + /app/reports/{id} (the fake has no web
+//     app, so it answers 404). issues list required checks first. The test event is built from
+//     the workspace's most recently completed report, else a canned sample with fixed ids; it is
+//     sent whatever events the endpoint takes, and refused (409) for a disabled or REST endpoint.
+//   - Emails go to a personal workspace's user or an organisation's owners: report_failed (a
+//     report FAILED), report_out_of_quota (an automatic report out of credits), feed_broken,
+//     endpoint_disabled. The fake keeps the last 200 per workspace.
+//   - The feed checker reads each tracked feed every hour (FeedCheckPeriod) from when the first
+//     workspace added it; on a manual clock Advance waits for each read (at most 30 seconds). An episode is new when its guid (else audio URL) was never seen in the
+//     feed and it comes before every known episode in the feed's order, newest first by date;
+//     unknown episodes after a known one are backfill, recorded silently. A new episode is
+//     recorded under every tracking workspace's series (unless that workspace already recorded
+//     it) with episode.created, and reported on where automated_reporting is on: OUT_OF_QUOTA
+//     at once, with report.out_of_quota and an email, when the workspace could not create a
+//     report from a feed (balance under the minimum charge, with charging on).
+//   - A feed is broken after three checks in a row fail: "fetch" when it cannot be read or
+//     parsed, "ingest" when its newest episode's audio URL is not an absolute http(s) URL. The
+//     event goes out on the transition, and not again within 24 hours of the last notice for
+//     that feed; one good check mends it.
+//   - A changed explicit flag, seen at a check, is stored on every tracking series and rewrites
+//     the explicit_flag row (marked_explicit, status, warning) and stats of their COMPLETE
+//     reports, keeping the hits heard; updated_at does not move and no event is sent. Reports
+//     without the row keep none.
 package fakeserver

@@ -270,7 +270,6 @@ func TestRoutingAnswers(t *testing.T) {
 		{"wrong method", "DELETE", "/api/rest/v1/me", auth, "", 405, "method_not_allowed", "GET, HEAD"},
 		{"wrong method on reports", "PUT", "/api/rest/v1/reports", auth, "", 405, "method_not_allowed", "GET, POST, HEAD"},
 		{"write without JSON", "POST", "/api/rest/v1/reports", auth, "feed_url=x", 400, "validation_error", ""},
-		{"webhooks not served yet", "POST", "/webhook/subscribe", jsonHeader(auth), "{}", 501, "not_implemented", ""},
 		{"outside the API", "GET", "/elsewhere", nil, "", 404, "not_found", ""},
 	}
 	for _, tt := range tests {

@@ -11,8 +11,8 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// routes assembles the fake's handler: the control API, the REST API, and the parts of the
-// service still to come, each answering an explicit not_implemented until they land.
+// routes assembles the fake's handler: the control API, the REST API, webhook subscription,
+// GraphQL, uploads, hosted feeds and the public documents.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/_fake/", s.controlRoutes())
@@ -21,13 +21,8 @@ func (s *Server) routes() http.Handler {
 	s.docsRoutes(mux)
 	mux.HandleFunc("GET /_feeds/{feed}/feed.rss", s.handleHostedFeed)
 	mux.HandleFunc("GET /_feeds/{feed}/audio/{file}", s.handleHostedAudio)
-	notYet := func(what string) http.Handler {
-		return s.injectFaults(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, core.ErrNotImplemented(what))
-		}))
-	}
-	mux.Handle("/webhook/subscribe", notYet("Webhook subscription"))
-	mux.Handle("/webhook/subscribe/", notYet("Webhook subscription"))
+	mux.Handle("/webhook/subscribe", s.injectFaults(http.HandlerFunc(s.handleSubscribeRoute)))
+	mux.Handle("/webhook/subscribe/", s.injectFaults(http.HandlerFunc(s.handleUnsubscribeRoute)))
 	mux.Handle("/api/graphql", s.injectFaults(s.graphqlRoutes()))
 	mux.HandleFunc("GET /schema.graphql", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -41,6 +41,8 @@ type Server struct {
 	hosting   hosting
 	// renderCache keeps the JSON of finished reports.
 	renderCache renderCache
+	// hooks is the webhook URL policy and sender.
+	hooks webhookWiring
 }
 
 type options struct {
@@ -52,6 +54,9 @@ type options struct {
 	analysisPace time.Duration
 	logger       *slog.Logger
 	noRateLimits bool
+	// resolver and webhookBudget configure webhook delivery (see WithResolver, WithWebhookTimeout).
+	resolver      Resolver
+	webhookBudget time.Duration
 	// analyze replaces the analysis engine; only the package's own benchmarks set it.
 	analyze func(context.Context, io.Reader, string) (core.Measurement, error)
 	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
@@ -133,6 +138,7 @@ func New(opts ...Option) (*Server, error) {
 		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
 	}
 	s.core = core.New(clk, s.newDeps(o))
+	s.setupWebhooks()
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{
@@ -165,6 +171,7 @@ func (s *Server) Close() error {
 	err := s.httpServer.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
 	s.clock.Close()
+	s.hooks.sender.Close()
 	if serveErr := <-s.serveErr; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
 		err = serveErr
 	}

@@ -74,6 +74,7 @@ func (c *Core) addSeriesLocked(ws *Workspace, feedURL string, doc *FeedDoc, now 
 	cat.order = append(cat.order, s.ID)
 	cat.byFeed[feedURL] = s.ID
 	cat.episodes[s.ID] = &seriesEpisodes{byGUID: map[string]*Episode{}}
+	c.trackFeedLocked(s, doc, now)
 	return s, nil
 }
 

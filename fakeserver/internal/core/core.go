@@ -119,6 +119,8 @@ type Core struct {
 	reportSeq    uint64
 	ledgers      map[uuid.UUID]*ledger
 	reservations map[uuid.UUID]*Reservation
+
+	wh webhookState // webhook endpoints, deliveries, emails and the feed checker
 }
 
 // New returns an empty core on clock c, reaching the world through deps.

@@ -271,6 +271,7 @@ func (c *Core) measure(upload []byte, audioURL *string, name string) (Measuremen
 func (c *Core) failLocked(r *Report, reason string, now time.Time) {
 	r.Status, r.FailureReason, r.estimatedEnd = StatusFailed, reason, time.Time{}
 	c.touchLocked(r, now)
+	c.reportFinishedLocked(r, now)
 }
 
 // complete judges the measured audio, charges the workspace and marks the report COMPLETE.
@@ -302,6 +303,7 @@ func (c *Core) complete(id uuid.UUID, now time.Time) {
 	r.CreditsCharged = &charged
 	r.Status, r.estimatedEnd = StatusComplete, time.Time{}
 	c.touchLocked(r, now)
+	c.reportFinishedLocked(r, now)
 }
 
 // reportNameLocked applies the name rule: the audio's title tag, else the episode title, else

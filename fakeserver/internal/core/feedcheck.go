@@ -1,0 +1,283 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// The feed checker's rules.
+const (
+	// FeedCheckPeriod is how often each tracked feed is read again, counted from when the first
+	// workspace added the show.
+	FeedCheckPeriod = time.Hour
+	// BrokenAfter is how many checks in a row must fail before a feed is declared broken.
+	BrokenAfter = 3
+	// BrokenNoticeGap is the least time between two series.feed_broken notices of one feed, so a
+	// flapping feed is reported at most once a day.
+	BrokenNoticeGap = 24 * time.Hour
+	// feedCheckTimeout bounds one read of a feed.
+	feedCheckTimeout = 30 * time.Second
+)
+
+// Kinds of feed breakage.
+const (
+	BrokenFetch  = "fetch"
+	BrokenIngest = "ingest"
+)
+
+// trackedFeed is the checker's view of one feed URL, shared by every workspace tracking it.
+type trackedFeed struct {
+	url string
+	// series are the series, one per workspace, that track the feed.
+	series []uuid.UUID
+	// known holds every guid the checker has seen in the feed, so that only genuinely new
+	// episodes are announced.
+	known    map[string]bool
+	failures int
+	kind     string
+	lastErr  string
+	broken   bool
+	noticed  time.Time // last series.feed_broken notice
+}
+
+func episodeKey(fe FeedEpisode) string {
+	if fe.GUID != "" {
+		return fe.GUID
+	}
+	return fe.AudioURL
+}
+
+// trackFeedLocked starts checking the feed of a newly added series; the episodes the feed
+// holds now are the back catalogue, never announced.
+func (c *Core) trackFeedLocked(s *Series, doc *FeedDoc, now time.Time) {
+	c.wh.init()
+	f := c.wh.feeds[s.FeedURL]
+	if f == nil {
+		f = &trackedFeed{url: s.FeedURL, known: map[string]bool{}}
+		for _, fe := range doc.Episodes {
+			f.known[episodeKey(fe)] = true
+		}
+		c.wh.feeds[s.FeedURL] = f
+		c.clock.At(now.Add(FeedCheckPeriod), c.checkFeedTask(s.FeedURL))
+	}
+	f.series = append(f.series, s.ID)
+}
+
+func (c *Core) checkFeedTask(feedURL string) func(time.Time) {
+	return func(now time.Time) { c.checkFeed(feedURL, now) }
+}
+
+// checkFeed reads a tracked feed without the core's lock, applies what it found and schedules
+// the next check. On a real clock the read runs apart from the clock, so a slow feed holds
+// nothing up.
+func (c *Core) checkFeed(feedURL string, now time.Time) {
+	work := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), feedCheckTimeout)
+		doc, err := c.deps.FetchFeed(ctx, feedURL)
+		cancel()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if f := c.wh.feeds[feedURL]; f != nil {
+			c.applyFeedCheckLocked(f, doc, err, now)
+		}
+		c.clock.At(now.Add(FeedCheckPeriod), c.checkFeedTask(feedURL))
+	}
+	if c.clock.Manual() {
+		work()
+		return
+	}
+	go work()
+}
+
+// applyFeedCheckLocked handles one check: a failure (counted, and a broken feed announced on
+// the transition), the explicit flag, and the episodes new since the last check.
+func (c *Core) applyFeedCheckLocked(f *trackedFeed, doc *FeedDoc, err error, now time.Time) {
+	if err != nil {
+		c.feedFailedLocked(f, BrokenFetch, err.Error(), now)
+		return
+	}
+	c.explicitFlagLocked(f, doc.Explicit)
+	if len(doc.Episodes) > 0 && !storable(doc.Episodes[0]) {
+		c.feedFailedLocked(f, BrokenIngest, "the newest episode's audio URL is not an absolute http(s) URL: "+doc.Episodes[0].AudioURL, now)
+		return
+	}
+	f.failures, f.broken, f.lastErr = 0, false, ""
+	// The feed lists newest first: what comes before the first known episode is new; unknown
+	// episodes after it are backfilled old ones, recorded as known without a word.
+	var fresh []FeedEpisode
+	seenKnown := false
+	for _, fe := range doc.Episodes {
+		key := episodeKey(fe)
+		switch {
+		case f.known[key]:
+			seenKnown = true
+		case !seenKnown:
+			fresh = append(fresh, fe)
+		}
+		f.known[key] = true
+	}
+	for i := len(fresh) - 1; i >= 0; i-- {
+		for _, sid := range f.series {
+			if s := c.series[sid]; s != nil {
+				c.ingestLocked(s, fresh[i], now)
+			}
+		}
+	}
+}
+
+// storable reports whether an episode can be stored: its audio URL must be absolute http(s).
+func storable(fe FeedEpisode) bool {
+	u, err := url.Parse(fe.AudioURL)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+func (c *Core) feedFailedLocked(f *trackedFeed, kind, msg string, now time.Time) {
+	f.failures++
+	f.kind, f.lastErr = kind, msg
+	if f.broken || f.failures < BrokenAfter {
+		return
+	}
+	f.broken = true
+	if !f.noticed.IsZero() && now.Sub(f.noticed) < BrokenNoticeGap {
+		return // flapping: announced within the last day already
+	}
+	f.noticed = now
+	for _, sid := range f.series {
+		s := c.series[sid]
+		if s == nil {
+			continue
+		}
+		ref := c.seriesRefLocked(&s.ID)
+		failure := map[string]any{"kind": kind, "consecutive_failures": f.failures, "last_error": msg}
+		c.deliverLocked(s.Workspace, &s.ID, EventSeriesFeedBroken, func() []byte {
+			return envelope(EventSeriesFeedBroken, now, map[string]any{"series": ref, "failure": failure}, false)
+		}, now)
+		c.emailLocked(s.Workspace, EmailFeedBroken, "A feed is broken: "+s.FeedURL,
+			"The feed "+s.FeedURL+" could not be "+map[string]string{BrokenFetch: "read", BrokenIngest: "ingested"}[kind]+": "+msg, now)
+	}
+}
+
+// ingestLocked records a new episode under one workspace's series, announces it, and reports on
+// it when the workspace has automated reporting on.
+func (c *Core) ingestLocked(s *Series, fe FeedEpisode, now time.Time) {
+	eps := c.catalogLocked(s.Workspace).episodes[s.ID]
+	if _, seen := eps.byGUID[episodeKey(fe)]; seen {
+		return // this workspace recorded it already, when it reported on it
+	}
+	e := c.seeEpisodeLocked(s, fe, now)
+	ref := c.seriesRefLocked(&s.ID)
+	data := map[string]any{"series": ref, "episode": createdEpisode{reportEpisode: episodeRef(e), AudioURL: e.AudioURL}}
+	c.deliverLocked(s.Workspace, &s.ID, EventEpisodeCreated, func() []byte {
+		return envelope(EventEpisodeCreated, now, data, false)
+	}, now)
+	if s.AutomatedReporting {
+		c.autoReportLocked(s, e, now)
+	}
+}
+
+// autoReportLocked creates the automatic report on a new episode: analysed like any other, or
+// OUT_OF_QUOTA at once when the workspace lacks credits.
+func (c *Core) autoReportLocked(s *Series, e *Episode, now time.Time) {
+	ws := c.workspaces[s.Workspace]
+	r := &Report{
+		ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
+		OriginalFilename: fileNameOf(e.AudioURL), Personal: ws.Type == Personal,
+		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws),
+	}
+	short := c.requireCreditsLocked(ws, minimumCharge, now) != nil
+	if short {
+		r.Status = StatusOutOfQuota
+	}
+	// The scheduled steps move a report only from PENDING, so an OUT_OF_QUOTA one stays put.
+	c.addReportLocked(r)
+	if short {
+		c.reportFinishedLocked(r, now)
+	}
+}
+
+// explicitFlagLocked takes in a changed explicit flag: every series of the feed gets it, and
+// the explicit_flag check of their completed reports is judged again. The verdict may change;
+// updated_at does not move, and no event is sent.
+func (c *Core) explicitFlagLocked(f *trackedFeed, explicit *bool) {
+	if explicit == nil {
+		return
+	}
+	for _, sid := range f.series {
+		s := c.series[sid]
+		if s == nil || (s.Explicit != nil && *s.Explicit == *explicit) {
+			continue
+		}
+		flag := *explicit
+		s.Explicit = &flag
+		idx := c.reportIdx[s.Workspace]
+		if idx == nil {
+			continue
+		}
+		for _, r := range idx.created {
+			if r.Series != nil && *r.Series == sid && r.Status == StatusComplete {
+				rejudgeExplicit(r, flag)
+			}
+		}
+	}
+}
+
+// rejudgeExplicit rewrites a report's explicit_flag row for the feed's current flag and its
+// stats from the rows, keeping the hits heard. A report without the row keeps none.
+func rejudgeExplicit(r *Report, explicit bool) {
+	// Readers may hold the old slice: write a copy.
+	r.Results = slices.Clone(r.Results)
+	for i, res := range r.Results {
+		if res.Name != "explicit_flag" {
+			continue
+		}
+		var value map[string]json.RawMessage
+		if err := json.Unmarshal(res.Value, &value); err != nil || value == nil {
+			value = map[string]json.RawMessage{"profanities": json.RawMessage("[]")}
+		}
+		value["marked_explicit"], _ = json.Marshal(explicit)
+		var hits []struct {
+			Confidence *float64 `json:"confidence"`
+		}
+		_ = json.Unmarshal(value["profanities"], &hits)
+		counted := false
+		for _, h := range hits {
+			// A hit counts when its description shows 75% or more (shown capped at 90%), or
+			// when it has no confidence.
+			if h.Confidence == nil || math.Min(math.Round(*h.Confidence*100), 90) >= 75 {
+				counted = true
+			}
+		}
+		res.Value, _ = json.Marshal(value)
+		res.Status, res.WarningMessage = Pass, nil
+		if !explicit && counted {
+			res.Status = Fail
+			res.WarningMessage = ptr("Profanity was heard in an episode the feed does not mark explicit.")
+		}
+		r.Results[i] = res
+		st := summarise(r.Results)
+		if r.Stats != nil {
+			st.TimeRemainingMillis = r.Stats.TimeRemainingMillis
+		}
+		r.Stats = &st
+		r.Version++ // what is rendered changes; updated_at stays
+	}
+}
+
+// SetAutomatedReporting turns a series' automated reporting on or off, as its workspace does in
+// the dashboard.
+func (c *Core) SetAutomatedReporting(seriesID uuid.UUID, on bool) (Series, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.series[seriesID]
+	if s == nil {
+		return Series{}, ErrNotFound("Series")
+	}
+	s.AutomatedReporting = on
+	return *s, nil
+}

@@ -1,0 +1,580 @@
+package core
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+)
+
+// The five webhook events.
+const (
+	EventReportCompleted  = "report.completed"
+	EventReportFailed     = "report.failed"
+	EventReportOutOfQuota = "report.out_of_quota"
+	EventEpisodeCreated   = "episode.created"
+	EventSeriesFeedBroken = "series.feed_broken"
+)
+
+// WebhookEvents lists the five event names in the order the specification gives them.
+func WebhookEvents() []string {
+	return []string{EventReportCompleted, EventReportFailed, EventReportOutOfQuota, EventEpisodeCreated, EventSeriesFeedBroken}
+}
+
+// Delivery statuses.
+const (
+	// DeliveryPending: the first attempt has not been made yet.
+	DeliveryPending = "pending"
+	// DeliveryRetrying: an attempt failed and a retry is queued.
+	DeliveryRetrying = "retrying"
+	// DeliverySucceeded: an attempt got a 2xx.
+	DeliverySucceeded = "succeeded"
+	// DeliveryAbandoned: every attempt of the ladder failed.
+	DeliveryAbandoned = "abandoned"
+)
+
+// MaxWebhookEndpoints is how many endpoints a workspace may have, however they were created.
+const MaxWebhookEndpoints = 5
+
+// WebhookConfig connects the core's webhooks to the world.
+type WebhookConfig struct {
+	// AppURL is the web app's base URL; a report's link is AppURL + "/reports/" + id.
+	AppURL string
+	// Send makes attempts over HTTP and returns their outcomes in order. The core calls it
+	// without holding its lock.
+	Send func(ctx context.Context, attempts []webhooks.Attempt) []webhooks.Outcome
+}
+
+// Endpoint is a webhook endpoint.
+type Endpoint struct {
+	ID        uuid.UUID
+	Workspace uuid.UUID
+	URL       string
+	Events    []string
+	Series    *uuid.UUID
+	Enabled   bool
+	// ViaREST marks an endpoint made with POST /webhook/subscribe: managed only over REST, never
+	// re-enabled.
+	ViaREST   bool
+	CreatedAt time.Time
+
+	key []byte
+	// exhausted counts the deliveries in a row that exhausted the ladder.
+	exhausted int
+	// log is the most recent deliveries, oldest first.
+	log []*Delivery
+}
+
+// Delivery is one event on its way to one endpoint.
+type Delivery struct {
+	ID        uuid.UUID
+	Endpoint  uuid.UUID
+	EventType string
+	// MessageID is the webhook-id, stable across retries.
+	MessageID string
+	Test      bool
+	Status    string
+	// Attempts counts the attempts made.
+	Attempts     int
+	ResponseCode *int
+	// LastError is the most recent attempt's error; nil after a success.
+	LastError     *string
+	CreatedAt     time.Time
+	LastAttemptAt *time.Time
+	// NextAttemptAt is when a queued retry falls due.
+	NextAttemptAt *time.Time
+	// Body is the frozen event body.
+	Body []byte
+
+	inFlight bool
+	seq      uint64
+}
+
+// FailedAttempts is how many attempts failed: 0 for a first-time success.
+func (d Delivery) FailedAttempts() int {
+	if d.Status == DeliverySucceeded {
+		return d.Attempts - 1
+	}
+	return d.Attempts
+}
+
+// webhookState is the core's webhook endpoints, deliveries, emails and tracked feeds; the
+// core's lock guards it.
+type webhookState struct {
+	cfg         WebhookConfig
+	endpoints   map[uuid.UUID]*Endpoint
+	byWorkspace map[uuid.UUID][]*Endpoint
+	// queue holds deliveries waiting for their first attempt; dispatching says a task to send
+	// them is scheduled.
+	queue       []*Delivery
+	dispatching bool
+	// retrying holds deliveries waiting for a retry; sweeps are the sweep instants scheduled.
+	retrying map[uuid.UUID]*Delivery
+	sweeps   map[time.Time]bool
+	seq      uint64
+	emails   map[uuid.UUID][]Email
+	feeds    map[string]*trackedFeed
+}
+
+func (w *webhookState) init() {
+	if w.endpoints == nil {
+		w.endpoints = map[uuid.UUID]*Endpoint{}
+		w.byWorkspace = map[uuid.UUID][]*Endpoint{}
+		w.retrying = map[uuid.UUID]*Delivery{}
+		w.sweeps = map[time.Time]bool{}
+		w.emails = map[uuid.UUID][]Email{}
+		w.feeds = map[string]*trackedFeed{}
+	}
+}
+
+// ConfigureWebhooks wires delivery; until it is called, events are recorded but attempts fail.
+func (c *Core) ConfigureWebhooks(cfg WebhookConfig) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wh.init()
+	c.wh.cfg = cfg
+}
+
+// The flat error texts of the subscription calls; the core's errors carry them as messages.
+const (
+	msgInvalidJSON      = "Invalid JSON"
+	msgURLRequired      = "A url is required"
+	msgEventsRequired   = "An events list is required"
+	msgUnknownEvent     = "Unknown webhook event: "
+	msgSeriesNotFound   = "Series not found"
+	msgInvalidURL       = "Invalid webhook URL"
+	msgNotFound         = "Not found"
+	msgWebhookLimit     = "Webhook limit reached (5 per workspace)"
+	msgMethodNotAllowed = "Method not allowed"
+)
+
+// ErrInvalidJSON answers a subscription body that is not a JSON object.
+func ErrInvalidJSON() *Error { return errorf(http.StatusBadRequest, CodeValidation, msgInvalidJSON) }
+
+// ErrURLRequired answers a subscription without a url.
+func ErrURLRequired() *Error { return errorf(http.StatusBadRequest, CodeValidation, msgURLRequired) }
+
+// ErrEventsRequired answers a subscription without a non-empty events list.
+func ErrEventsRequired() *Error {
+	return errorf(http.StatusBadRequest, CodeValidation, msgEventsRequired)
+}
+
+// ErrUnknownEvent answers an events entry that is not one of the five names.
+func ErrUnknownEvent(name string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeValidation, Message: msgUnknownEvent + name}
+}
+
+// ErrInvalidWebhookURL answers a malformed, unresolvable, non-http(s) or internal URL.
+func ErrInvalidWebhookURL() *Error {
+	return errorf(http.StatusBadRequest, CodeValidation, msgInvalidURL)
+}
+
+// ErrEndpointNotFound answers an unsubscribe of an endpoint this workspace did not make over
+// REST.
+func ErrEndpointNotFound() *Error { return errorf(http.StatusNotFound, CodeNotFound, msgNotFound) }
+
+// ErrMethodNotAllowed answers a subscription route called with the wrong method.
+func ErrMethodNotAllowed() *Error {
+	return errorf(http.StatusMethodNotAllowed, CodeMethodNotAllowed, msgMethodNotAllowed)
+}
+
+// NewEndpoint is what CreateEndpoint needs. URL must have passed the URL policy already: that
+// check resolves names, which the core never does under its lock.
+type NewEndpoint struct {
+	URL      string
+	Events   []string
+	SeriesID *uuid.UUID
+}
+
+// CheckEndpoint validates everything of in but its URL's reachability, without changing
+// anything: the events, and the series, which must be one of the workspace's.
+func (c *Core) CheckEndpoint(ws uuid.UUID, in NewEndpoint) error {
+	if in.URL == "" {
+		return ErrURLRequired()
+	}
+	if len(in.Events) == 0 {
+		return ErrEventsRequired()
+	}
+	for _, e := range in.Events {
+		if !slices.Contains(WebhookEvents(), e) {
+			return ErrUnknownEvent(e)
+		}
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.checkEndpointLocked(ws, in)
+}
+
+func (c *Core) checkEndpointLocked(ws uuid.UUID, in NewEndpoint) error {
+	if _, ok := c.workspaces[ws]; !ok {
+		return ErrNotFound("Workspace")
+	}
+	if in.SeriesID != nil {
+		if s, ok := c.series[*in.SeriesID]; !ok || s.Workspace != ws {
+			return errorf(http.StatusBadRequest, CodeValidation, msgSeriesNotFound)
+		}
+	}
+	return nil
+}
+
+// CreateEndpoint adds an endpoint, enabled, and returns it with its secret, which is never
+// shown again. viaREST marks one made with POST /webhook/subscribe rather than in Settings.
+func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpoint, string, error) {
+	if err := c.CheckEndpoint(ws, in); err != nil {
+		return Endpoint{}, "", err
+	}
+	secret, key := webhooks.NewSecret()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wh.init()
+	if err := c.checkEndpointLocked(ws, in); err != nil {
+		return Endpoint{}, "", err
+	}
+	if len(c.wh.byWorkspace[ws]) >= MaxWebhookEndpoints {
+		return Endpoint{}, "", errorf(http.StatusConflict, CodeConflict, msgWebhookLimit)
+	}
+	var events []string
+	for _, e := range WebhookEvents() {
+		if slices.Contains(in.Events, e) {
+			events = append(events, e)
+		}
+	}
+	ep := &Endpoint{
+		ID: uuid.New(), Workspace: ws, URL: in.URL, Events: events, Enabled: true,
+		ViaREST: viaREST, CreatedAt: c.clock.Now(), key: key,
+	}
+	if in.SeriesID != nil {
+		id := *in.SeriesID
+		ep.Series = &id
+	}
+	c.wh.endpoints[ep.ID] = ep
+	c.wh.byWorkspace[ws] = append(c.wh.byWorkspace[ws], ep)
+	return cloneEndpoint(ep), secret, nil
+}
+
+// DeleteEndpoint removes an endpoint and drops its queued deliveries. viaREST deletes only
+// endpoints made over REST in workspace ws (others are 404 Not found); otherwise, as Settings
+// does, only endpoints made in Settings.
+func (c *Core) DeleteEndpoint(ws, id uuid.UUID, viaREST bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ep := c.wh.endpoints[id]
+	if ep == nil || ep.Workspace != ws || ep.ViaREST != viaREST {
+		if viaREST {
+			return ErrEndpointNotFound()
+		}
+		return ErrNotFound("Webhook endpoint")
+	}
+	delete(c.wh.endpoints, id)
+	c.wh.byWorkspace[ws] = slices.DeleteFunc(c.wh.byWorkspace[ws], func(e *Endpoint) bool { return e == ep })
+	for did, d := range c.wh.retrying {
+		if d.Endpoint == id {
+			delete(c.wh.retrying, did)
+		}
+	}
+	return nil
+}
+
+// Endpoints lists a workspace's endpoints in the order they were made.
+func (c *Core) Endpoints(ws uuid.UUID) ([]Endpoint, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if _, ok := c.workspaces[ws]; !ok {
+		return nil, ErrNotFound("Workspace")
+	}
+	out := []Endpoint{}
+	for _, ep := range c.wh.byWorkspace[ws] {
+		out = append(out, cloneEndpoint(ep))
+	}
+	return out, nil
+}
+
+// EndpointByID returns an endpoint, whatever its workspace.
+func (c *Core) EndpointByID(id uuid.UUID) (Endpoint, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	ep := c.wh.endpoints[id]
+	if ep == nil {
+		return Endpoint{}, ErrNotFound("Webhook endpoint")
+	}
+	return cloneEndpoint(ep), nil
+}
+
+// SetEndpointEnabled switches an endpoint off or on, as a person does in Settings. Re-enabling
+// resumes its queued retries at the next sweep and starts its count of exhausted deliveries
+// again. An endpoint made over REST is not in Settings: it cannot be switched either way.
+func (c *Core) SetEndpointEnabled(id uuid.UUID, enabled bool) (Endpoint, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ep := c.wh.endpoints[id]
+	if ep == nil {
+		return Endpoint{}, ErrNotFound("Webhook endpoint")
+	}
+	if ep.ViaREST {
+		return Endpoint{}, errorf(http.StatusConflict, CodeConflict,
+			"This endpoint was created over REST and is not managed in Settings: it cannot be re-enabled; delete it and subscribe again.")
+	}
+	if enabled && !ep.Enabled {
+		ep.exhausted = 0
+		now := c.clock.Now()
+		for _, d := range c.wh.retrying {
+			if d.Endpoint == id && !d.NextAttemptAt.After(now) {
+				c.scheduleSweepLocked(now)
+				break
+			}
+		}
+	}
+	ep.Enabled = enabled
+	return cloneEndpoint(ep), nil
+}
+
+// Deliveries returns the delivery log of one endpoint (nil: of every endpoint), each endpoint's
+// 20 most recent deliveries, newest first.
+func (c *Core) Deliveries(endpoint *uuid.UUID) ([]Delivery, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var eps []*Endpoint
+	if endpoint != nil {
+		ep := c.wh.endpoints[*endpoint]
+		if ep == nil {
+			return nil, ErrNotFound("Webhook endpoint")
+		}
+		eps = []*Endpoint{ep}
+	} else {
+		for _, ep := range c.wh.endpoints {
+			eps = append(eps, ep)
+		}
+	}
+	out := []Delivery{}
+	for _, ep := range eps {
+		for _, d := range ep.log {
+			out = append(out, cloneDelivery(d))
+		}
+	}
+	slices.SortFunc(out, func(a, b Delivery) int { return cmp.Compare(b.seq, a.seq) })
+	return out, nil
+}
+
+// SendTestEvent sends a report.completed-shaped event with test: true to an endpoint made in
+// Settings, built from the workspace's most recent completed report or else a canned sample, and
+// returns the delivery after its first attempt, which it makes at once (without the core's
+// lock). A failed attempt is retried like any other.
+func (c *Core) SendTestEvent(ctx context.Context, id uuid.UUID) (Delivery, error) {
+	now := c.clock.Now()
+	c.mu.Lock()
+	ep := c.wh.endpoints[id]
+	switch {
+	case ep == nil:
+		c.mu.Unlock()
+		return Delivery{}, ErrNotFound("Webhook endpoint")
+	case ep.ViaREST:
+		c.mu.Unlock()
+		return Delivery{}, errorf(http.StatusConflict, CodeConflict, "Test events are sent from Settings, which does not manage endpoints created over REST.")
+	case !ep.Enabled:
+		c.mu.Unlock()
+		return Delivery{}, errorf(http.StatusConflict, CodeConflict, "The endpoint is disabled; enable it before sending a test event.")
+	}
+	body := c.testEventBodyLocked(ep.Workspace, now)
+	d := c.newDeliveryLocked(ep, EventReportCompleted, body, true, now)
+	d.inFlight = true
+	attempt := c.attemptLocked(ep, d, now)
+	send := c.wh.cfg.Send
+	c.mu.Unlock()
+
+	out := sendOrFail(ctx, send, []webhooks.Attempt{attempt})
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.recordLocked(d, out[0], now)
+	return cloneDelivery(d), nil
+}
+
+func sendOrFail(ctx context.Context, send func(context.Context, []webhooks.Attempt) []webhooks.Outcome, attempts []webhooks.Attempt) []webhooks.Outcome {
+	if send == nil {
+		out := make([]webhooks.Outcome, len(attempts))
+		for i := range out {
+			out[i] = webhooks.Outcome{Err: "delivery is not configured"}
+		}
+		return out
+	}
+	return send(ctx, attempts)
+}
+
+// newDeliveryLocked records a delivery in the endpoint's log.
+func (c *Core) newDeliveryLocked(ep *Endpoint, typ string, body []byte, test bool, now time.Time) *Delivery {
+	c.wh.seq++
+	d := &Delivery{
+		ID: uuid.New(), Endpoint: ep.ID, EventType: typ, MessageID: webhooks.NewMessageID(), Test: test,
+		Status: DeliveryPending, CreatedAt: now, Body: body, seq: c.wh.seq,
+	}
+	ep.log = append(ep.log, d)
+	if len(ep.log) > webhooks.LogSize {
+		ep.log = slices.Delete(ep.log, 0, len(ep.log)-webhooks.LogSize)
+	}
+	return d
+}
+
+func (c *Core) attemptLocked(ep *Endpoint, d *Delivery, now time.Time) webhooks.Attempt {
+	return webhooks.Attempt{URL: ep.URL, MessageID: d.MessageID, Key: ep.key, Body: d.Body, At: now}
+}
+
+// deliverLocked queues an event's body for every enabled endpoint of the workspace that takes
+// the event (and, when scoped to a series, this series). A disabled endpoint gets nothing, now
+// or later. The first attempts go out from a task at the current instant, never from the
+// caller.
+func (c *Core) deliverLocked(ws uuid.UUID, series *uuid.UUID, typ string, body func() []byte, now time.Time) {
+	var b []byte
+	for _, ep := range c.wh.byWorkspace[ws] {
+		if !ep.Enabled || !slices.Contains(ep.Events, typ) || (ep.Series != nil && (series == nil || *series != *ep.Series)) {
+			continue
+		}
+		if b == nil {
+			b = body()
+		}
+		c.wh.queue = append(c.wh.queue, c.newDeliveryLocked(ep, typ, b, false, now))
+	}
+	if len(c.wh.queue) > 0 && !c.wh.dispatching {
+		c.wh.dispatching = true
+		c.clock.At(now, c.dispatch)
+	}
+}
+
+// dispatch makes the first attempts of the queued deliveries.
+func (c *Core) dispatch(now time.Time) {
+	c.mu.Lock()
+	queue := c.wh.queue
+	c.wh.queue, c.wh.dispatching = nil, false
+	var batch []*Delivery
+	var attempts []webhooks.Attempt
+	for _, d := range queue {
+		ep := c.wh.endpoints[d.Endpoint]
+		switch {
+		case ep == nil: // deleted meanwhile
+		case !ep.Enabled:
+			// Disabled after the event was queued: it waits like a retry, for re-enabling.
+			d.NextAttemptAt = &now
+			c.wh.retrying[d.ID] = d
+		default:
+			d.inFlight = true
+			batch = append(batch, d)
+			attempts = append(attempts, c.attemptLocked(ep, d, now))
+		}
+	}
+	c.mu.Unlock()
+	c.run(batch, attempts, now)
+}
+
+// run makes attempts without the core's lock and records their outcomes. On a manual clock it
+// returns once they are made, so that Advance returns only after the deliveries that fell due;
+// on a real clock it returns at once, so that a slow receiver never holds up the clock.
+func (c *Core) run(batch []*Delivery, attempts []webhooks.Attempt, now time.Time) {
+	if len(batch) == 0 {
+		return
+	}
+	c.mu.RLock()
+	send := c.wh.cfg.Send
+	c.mu.RUnlock()
+	work := func() {
+		out := sendOrFail(context.Background(), send, attempts)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, d := range batch {
+			c.recordLocked(d, out[i], now)
+		}
+	}
+	if c.clock.Manual() {
+		work()
+		return
+	}
+	go work()
+}
+
+// recordLocked applies an attempt's outcome: success, a retry on the ladder, or abandonment,
+// which disables the endpoint after five in a row.
+func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
+	d.inFlight = false
+	d.Attempts++
+	d.LastAttemptAt = &at
+	d.ResponseCode = nil
+	if out.StatusCode != 0 {
+		code := out.StatusCode
+		d.ResponseCode = &code
+	}
+	ep := c.wh.endpoints[d.Endpoint]
+	if ep == nil {
+		delete(c.wh.retrying, d.ID)
+		return
+	}
+	if out.OK() {
+		d.Status, d.LastError, d.NextAttemptAt = DeliverySucceeded, nil, nil
+		delete(c.wh.retrying, d.ID)
+		ep.exhausted = 0
+		return
+	}
+	msg := out.Err
+	d.LastError = &msg
+	if d.Attempts >= webhooks.MaxAttempts {
+		d.Status, d.NextAttemptAt = DeliveryAbandoned, nil
+		delete(c.wh.retrying, d.ID)
+		ep.exhausted++
+		if ep.exhausted >= webhooks.DisableAfter && ep.Enabled {
+			ep.Enabled = false
+			c.endpointDisabledLocked(ep, at)
+		}
+		return
+	}
+	next := at.Add(webhooks.RetryDelay(d.Attempts))
+	d.Status, d.NextAttemptAt = DeliveryRetrying, &next
+	c.wh.retrying[d.ID] = d
+	c.scheduleSweepLocked(next)
+}
+
+// scheduleSweepLocked makes sure a sweep runs at the first sweep instant at or after t.
+func (c *Core) scheduleSweepLocked(t time.Time) {
+	at := webhooks.NextSweep(t)
+	if c.wh.sweeps[at] {
+		return
+	}
+	c.wh.sweeps[at] = true
+	c.clock.At(at, c.sweep)
+}
+
+// sweep sends the retries that have fallen due to enabled endpoints.
+func (c *Core) sweep(now time.Time) {
+	c.mu.Lock()
+	delete(c.wh.sweeps, now)
+	var batch []*Delivery
+	for _, d := range c.wh.retrying {
+		if ep := c.wh.endpoints[d.Endpoint]; ep != nil && ep.Enabled && !d.inFlight && !d.NextAttemptAt.After(now) {
+			batch = append(batch, d)
+		}
+	}
+	// Oldest first, so that a receiver sees retries in the order the events happened.
+	slices.SortFunc(batch, func(a, b *Delivery) int { return cmp.Compare(a.seq, b.seq) })
+	attempts := make([]webhooks.Attempt, len(batch))
+	for i, d := range batch {
+		d.inFlight = true
+		attempts[i] = c.attemptLocked(c.wh.endpoints[d.Endpoint], d, now)
+	}
+	c.mu.Unlock()
+	c.run(batch, attempts, now)
+}
+
+func cloneEndpoint(ep *Endpoint) Endpoint {
+	out := *ep
+	out.Events = slices.Clone(ep.Events)
+	out.log = nil
+	out.key = nil
+	return out
+}
+
+func cloneDelivery(d *Delivery) Delivery {
+	out := *d
+	out.inFlight = false
+	return out
+}

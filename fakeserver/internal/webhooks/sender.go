@@ -1,0 +1,182 @@
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Attempt is one try at delivering one message.
+type Attempt struct {
+	URL string
+	// MessageID is the webhook-id, the same on every attempt of a delivery.
+	MessageID string
+	// Key signs the attempt.
+	Key []byte
+	// Body is the frozen event body, sent byte for byte on every attempt.
+	Body []byte
+	// At is the attempt's instant on the fake's clock: its webhook-timestamp.
+	At time.Time
+}
+
+// Outcome is what an attempt got.
+type Outcome struct {
+	// StatusCode is the receiver's HTTP status, 0 when it gave none.
+	StatusCode int
+	// Err says why the attempt failed; empty on success (any 2xx).
+	Err string
+}
+
+// OK reports whether the attempt succeeded.
+func (o Outcome) OK() bool { return o.Err == "" }
+
+// Sender makes attempts over HTTP: POST, signed, within the receiver budget, never following a
+// redirect, and connecting only to addresses its policy allows (checked again at connect time,
+// so a name that has since started to resolve to an internal address is refused).
+type Sender struct {
+	client    *http.Client
+	transport *http.Transport
+	budget    time.Duration
+}
+
+// maxParallel bounds how many receivers SendAll serves at once.
+const maxParallel = 64
+
+// maxResponseRead is how much of a receiver's answer is read (then discarded), so that the
+// connection can be reused without reading a huge body.
+const maxResponseRead = 64 << 10
+
+// NewSender returns a sender that connects according to policy and gives each receiver budget
+// (DefaultBudget when 0 or less) to answer.
+func NewSender(policy Policy, budget time.Duration) *Sender {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	dialer := &net.Dialer{Timeout: budget}
+	tr := &http.Transport{
+		Proxy: nil, // deliveries go straight to the receiver, as the service's do
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			host, port, err := net.SplitHostPort(addr)
+			if err != nil {
+				return nil, err
+			}
+			addrs, err := policy.Resolve(ctx, host)
+			if err != nil {
+				return nil, fmt.Errorf("%s does not resolve", host)
+			}
+			var lastErr error = fmt.Errorf("%s resolves only to internal addresses", host)
+			for _, a := range addrs {
+				if !policy.Allowed(a) {
+					continue
+				}
+				conn, err := dialer.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+				if err == nil {
+					return conn, nil
+				}
+				lastErr = err
+			}
+			return nil, lastErr
+		},
+		MaxIdleConnsPerHost:   maxParallel,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   budget,
+		ResponseHeaderTimeout: budget,
+	}
+	return &Sender{
+		transport: tr,
+		budget:    budget,
+		client: &http.Client{
+			Transport: tr,
+			Timeout:   budget,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		},
+	}
+}
+
+// Close drops the sender's idle connections.
+func (s *Sender) Close() { s.transport.CloseIdleConnections() }
+
+// Send makes one attempt.
+func (s *Sender) Send(ctx context.Context, a Attempt) Outcome {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.URL, bytes.NewReader(a.Body))
+	if err != nil {
+		return Outcome{Err: "the URL cannot be requested"}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("webhook-id", a.MessageID)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(a.At.Unix(), 10))
+	req.Header.Set("webhook-signature", Sign(a.Key, a.MessageID, a.At, a.Body))
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return Outcome{Err: s.describe(err)}
+	}
+	_, readErr := io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseRead))
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		return Outcome{StatusCode: resp.StatusCode, Err: fmt.Sprintf("HTTP %d: redirects are not followed", resp.StatusCode)}
+	case resp.StatusCode < 200 || resp.StatusCode >= 300:
+		return Outcome{StatusCode: resp.StatusCode, Err: fmt.Sprintf("HTTP %d", resp.StatusCode)}
+	case readErr != nil && isTimeout(readErr):
+		return Outcome{StatusCode: resp.StatusCode, Err: s.describe(readErr)}
+	}
+	return Outcome{StatusCode: resp.StatusCode}
+}
+
+// SendAll makes the attempts and returns their outcomes in the same order. Attempts to one URL
+// go one after another, in order, so that a receiver hears events in the order they happened;
+// different URLs are served concurrently, at most 64 at a time.
+func (s *Sender) SendAll(ctx context.Context, attempts []Attempt) []Outcome {
+	out := make([]Outcome, len(attempts))
+	var order []string
+	byURL := map[string][]int{}
+	for i, a := range attempts {
+		if _, ok := byURL[a.URL]; !ok {
+			order = append(order, a.URL)
+		}
+		byURL[a.URL] = append(byURL[a.URL], i)
+	}
+	sem := make(chan struct{}, maxParallel)
+	var wg sync.WaitGroup
+	for _, u := range order {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(idx []int) {
+			defer func() { <-sem; wg.Done() }()
+			for _, i := range idx {
+				out[i] = s.Send(ctx, attempts[i])
+			}
+		}(byURL[u])
+	}
+	wg.Wait()
+	return out
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+}
+
+// describe turns a transport error into a last_error text without the URL, which the log
+// shows beside it anyway.
+func (s *Sender) describe(err error) string {
+	if isTimeout(err) {
+		return fmt.Sprintf("timeout: no answer within %s", s.budget)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return "connection error: " + err.Error()
+}

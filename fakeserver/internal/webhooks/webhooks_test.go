@@ -1,0 +1,223 @@
+package webhooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+)
+
+// TestSignVerifiesWithStandardWebhooks: a signature made here verifies with the reference
+// library, and a changed byte of the body does not.
+func TestSignVerifiesWithStandardWebhooks(t *testing.T) {
+	t.Parallel()
+	secret, key := NewSecret()
+	decoded, err := DecodeSecret(secret)
+	if err != nil || string(decoded) != string(key) {
+		t.Fatalf("decode %q: %v", secret, err)
+	}
+	wh, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	body := []byte(`{"type":"report.completed","data":{}}`)
+	h := http.Header{}
+	h.Set("webhook-id", NewMessageID())
+	h.Set("webhook-timestamp", strconv.FormatInt(at.Unix(), 10))
+	h.Set("webhook-signature", Sign(key, h.Get("webhook-id"), at, body))
+	if err := wh.Verify(body, h); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	body[len(body)-2] = ' '
+	if err := wh.Verify(body, h); err == nil {
+		t.Fatal("a changed body verified")
+	}
+}
+
+func TestDecodeSecretRefusals(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "whsec_", "abc", "whsec_!!!", "WHSEC_AAAA"} {
+		if _, err := DecodeSecret(s); !errors.Is(err, ErrBadSecret) {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}
+
+// TestLadder: 10, 20, 40, 80, 160, 320 minutes, then 6 hours; nine gaps for ten attempts come to
+// about 28 hours.
+func TestLadder(t *testing.T) {
+	t.Parallel()
+	want := []time.Duration{10, 20, 40, 80, 160, 320, 360, 360, 360}
+	var total time.Duration
+	for i, w := range want {
+		if got := RetryDelay(i + 1); got != w*time.Minute {
+			t.Errorf("gap after failure %d: %v, want %v", i+1, got, w*time.Minute)
+		}
+		total += RetryDelay(i + 1)
+	}
+	if total != 28*time.Hour+30*time.Minute || len(want) != MaxAttempts-1 {
+		t.Fatalf("ladder spans %v", total)
+	}
+	if RetryDelay(100) != MaxRetryGap {
+		t.Fatal("the cap does not hold")
+	}
+}
+
+func TestNextSweep(t *testing.T) {
+	t.Parallel()
+	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	tests := []struct{ in, want time.Duration }{
+		{0, 0}, {time.Second, 5 * time.Minute}, {5 * time.Minute, 5 * time.Minute}, {11 * time.Minute, 15 * time.Minute},
+	}
+	for _, tt := range tests {
+		if got := NextSweep(base.Add(tt.in)); !got.Equal(base.Add(tt.want)) {
+			t.Errorf("%v: %v", tt.in, got)
+		}
+	}
+}
+
+// fakeResolver answers from a table and fails every other name, so nothing reaches the network.
+type fakeResolver map[string][]string
+
+func (f fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	addrs, ok := f[host]
+	if !ok {
+		return nil, fmt.Errorf("no such host %s", host)
+	}
+	var out []netip.Addr
+	for _, a := range addrs {
+		out = append(out, netip.MustParseAddr(a))
+	}
+	return out, nil
+}
+
+var testResolver = fakeResolver{
+	"hooks.example.com":   {"93.184.216.34"},
+	"v6.example.com":      {"2606:2800:220:1:248:1893:25c8:1946"},
+	"loop.example.com":    {"127.0.0.1"},
+	"private.example.com": {"10.1.2.3"},
+	"mixed.example.com":   {"93.184.216.34", "192.168.1.10"},
+	"metadata.internal":   {"169.254.169.254"},
+	"aws6.example.com":    {"fd00:ec2::254"},
+	"alibaba.example.com": {"100.100.100.200"},
+	"mapped.example.com":  {"::ffff:10.0.0.1"},
+	"linklocal6.example":  {"fe80::1"},
+	"empty.example.com":   {},
+}
+
+func TestCheckURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		url          string
+		ok, okLocals bool
+	}{
+		{"https://hooks.example.com/podqa", true, true},
+		{"http://hooks.example.com:8443/p?x=1", true, true},
+		{"https://v6.example.com/", true, true},
+		{"https://93.184.216.34/p", true, true},
+		{"https://[2606:2800:220:1:248:1893:25c8:1946]/p", true, true},
+		// Internal addresses, literal and behind names.
+		{"http://127.0.0.1:8080/", false, true},
+		{"http://[::1]/", false, true},
+		{"http://loop.example.com/", false, true},
+		{"http://private.example.com/", false, true},
+		{"http://mixed.example.com/", false, true},
+		{"http://metadata.internal/latest/meta-data", false, true},
+		{"http://169.254.169.254/latest/meta-data", false, true},
+		{"http://aws6.example.com/", false, true},
+		{"http://alibaba.example.com/", false, true},
+		{"http://mapped.example.com/", false, true},
+		{"http://linklocal6.example/", false, true},
+		{"http://10.0.0.1/", false, true},
+		{"http://172.16.5.4/", false, true},
+		{"http://192.168.0.1/", false, true},
+		{"http://0.0.0.0/", false, true},
+		{"http://[::ffff:127.0.0.1]/", false, true},
+		{"http://224.0.0.1/", false, true},
+		{"http://255.255.255.255/", false, true},
+		// Never acceptable.
+		{"ftp://hooks.example.com/", false, false},
+		{"hooks.example.com/p", false, false},
+		{"https://", false, false},
+		{"https://user:pw@hooks.example.com/", false, false},
+		{"https://hooks.example.com/#frag", false, false},
+		{"https://hooks.example.com:0/", false, false},
+		{"https://hooks.example.com:99999/", false, false},
+		{"https://hooks.example.com:/", false, false},
+		{" https://hooks.example.com/", false, false},
+		{"https://nowhere.example.com/", false, false},
+		{"https://empty.example.com/", false, false},
+		{"https://[fe80::1%25eth0]/", false, false},
+		{"javascript:alert(1)", false, false},
+		{"", false, false},
+	}
+	strict := Policy{Resolver: testResolver}
+	lax := Policy{Resolver: testResolver, AllowPrivate: true}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			t.Parallel()
+			err := strict.CheckURL(context.Background(), tt.url)
+			if (err == nil) != tt.ok || (err != nil && !errors.Is(err, ErrInvalidURL)) {
+				t.Errorf("strict: %v, want ok=%v", err, tt.ok)
+			}
+			if err := lax.CheckURL(context.Background(), tt.url); (err == nil) != tt.okLocals {
+				t.Errorf("allowing private: %v, want ok=%v", err, tt.okLocals)
+			}
+		})
+	}
+}
+
+// FuzzCheckURL: any text gets an answer, never a panic, and an accepted URL is http(s) with a
+// host that resolves (here, only through the table) to public addresses.
+func FuzzCheckURL(f *testing.F) {
+	for _, s := range []string{"https://hooks.example.com/p", "http://127.0.0.1/", "http://[::1]:80/", "ftp://x", "%", "http://a:b@c/", "https://metadata.internal"} {
+		f.Add(s)
+	}
+	p := Policy{Resolver: testResolver}
+	f.Fuzz(func(t *testing.T, raw string) {
+		err := p.CheckURL(context.Background(), raw)
+		if err == nil {
+			u, perr := ParseURL(raw)
+			if perr != nil || (u.Scheme != "http" && u.Scheme != "https") {
+				t.Fatalf("accepted %q", raw)
+			}
+			if a, aerr := netip.ParseAddr(u.Hostname()); aerr == nil && Internal(a) {
+				t.Fatalf("accepted internal %q", raw)
+			}
+		} else if !errors.Is(err, ErrInvalidURL) {
+			t.Fatalf("%q: %v", raw, err)
+		}
+	})
+}
+
+func ExampleRetryDelay() {
+	var at time.Duration
+	for failed := 1; failed < MaxAttempts; failed++ {
+		at += RetryDelay(failed)
+		fmt.Printf("attempt %d: %v after the first\n", failed+1, at)
+	}
+	// Output:
+	// attempt 2: 10m0s after the first
+	// attempt 3: 30m0s after the first
+	// attempt 4: 1h10m0s after the first
+	// attempt 5: 2h30m0s after the first
+	// attempt 6: 5h10m0s after the first
+	// attempt 7: 10h30m0s after the first
+	// attempt 8: 16h30m0s after the first
+	// attempt 9: 22h30m0s after the first
+	// attempt 10: 28h30m0s after the first
+}
+
+func ExampleSign() {
+	key := []byte("a 32-byte key for the example...")
+	at := time.Unix(1767603600, 0)
+	fmt.Println(Sign(key, "msg_example", at, []byte(`{"type":"report.completed"}`)))
+	// Output: v1,gjG381dzkF1O6d6N8JwfMwnFSLEIhHAjcUU3vgPsWmo=
+}

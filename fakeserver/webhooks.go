@@ -1,0 +1,499 @@
+package fakeserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/internal/apitime"
+)
+
+// Resolver looks up the addresses of a host name, as *net.Resolver does. The fake uses it to
+// validate webhook URLs and to connect to receivers; tests inject one so that nothing reaches
+// the network.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// WithResolver makes the fake look webhook receivers' host names up with r instead of the
+// system resolver, both when an endpoint is created and when a delivery connects.
+func WithResolver(r Resolver) Option { return func(o *options) { o.resolver = r } }
+
+// WithWebhookTimeout sets how long a receiver has to answer one delivery attempt (default 10
+// seconds, the service's budget); tests of slow receivers shorten it.
+func WithWebhookTimeout(d time.Duration) Option { return func(o *options) { o.webhookBudget = d } }
+
+// webhookWiring holds the URL policy and the sender of webhook deliveries.
+type webhookWiring struct {
+	policy webhooks.Policy
+	sender *webhooks.Sender
+}
+
+func (s *Server) setupWebhooks() {
+	s.hooks.policy = webhooks.Policy{AllowPrivate: s.opts.allowPrivate}
+	if s.opts.resolver != nil {
+		s.hooks.policy.Resolver = s.opts.resolver
+	}
+	s.hooks.sender = webhooks.NewSender(s.hooks.policy, s.opts.webhookBudget)
+	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll})
+}
+
+// urlCheckTimeout bounds the name lookups of one URL check.
+const urlCheckTimeout = 5 * time.Second
+
+// checkWebhookURL applies the URL policy; every refusal is the one flat "Invalid webhook URL".
+func (s *Server) checkWebhookURL(ctx context.Context, raw string) error {
+	ctx, cancel := context.WithTimeout(ctx, urlCheckTimeout)
+	defer cancel()
+	if err := s.hooks.policy.CheckURL(ctx, raw); err != nil {
+		s.log.Info("webhook URL refused", "reason", err.Error())
+		return core.ErrInvalidWebhookURL()
+	}
+	return nil
+}
+
+// createEndpoint validates and creates an endpoint: the fields, the series, the URL (which
+// resolves names, so it runs outside the core's lock), then the limit.
+func (s *Server) createEndpoint(ctx context.Context, ws uuid.UUID, in core.NewEndpoint, viaREST bool) (core.Endpoint, string, error) {
+	if err := s.core.CheckEndpoint(ws, in); err != nil {
+		return core.Endpoint{}, "", err
+	}
+	if err := s.checkWebhookURL(ctx, in.URL); err != nil {
+		return core.Endpoint{}, "", err
+	}
+	return s.core.CreateEndpoint(ws, in, viaREST)
+}
+
+// maxSubscribeBody bounds a subscription body.
+const maxSubscribeBody = 64 << 10
+
+// handleSubscribeRoute serves POST /webhook/subscribe.
+func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeFlatError(w, core.ErrMethodNotAllowed())
+		return
+	}
+	p, ok := s.subscriptionPrincipal(w, r)
+	if !ok {
+		return
+	}
+	in, err := parseSubscription(http.MaxBytesReader(w, r.Body, maxSubscribeBody))
+	if err != nil {
+		writeFlatError(w, err)
+		return
+	}
+	ep, secret, err := s.createEndpoint(r.Context(), p.Workspace.ID, in, true)
+	if err != nil {
+		writeFlatError(w, err)
+		return
+	}
+	s.log.Info("webhook endpoint subscribed", "workspace_id", p.Workspace.ID, "endpoint_id", ep.ID)
+	writeJSON(w, http.StatusCreated, map[string]string{"id": ep.ID.String(), "secret": secret})
+}
+
+// handleUnsubscribeRoute serves DELETE /webhook/subscribe/{id}.
+func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, "/webhook/subscribe/")
+	if rest == "" || strings.Contains(rest, "/") {
+		writeFlatError(w, core.ErrEndpointNotFound())
+		return
+	}
+	if r.Method != http.MethodDelete {
+		w.Header().Set("Allow", http.MethodDelete)
+		writeFlatError(w, core.ErrMethodNotAllowed())
+		return
+	}
+	p, ok := s.subscriptionPrincipal(w, r)
+	if !ok {
+		return
+	}
+	id, err := uuid.Parse(rest)
+	if err != nil || len(rest) != 36 {
+		writeFlatError(w, core.ErrEndpointNotFound())
+		return
+	}
+	if err := s.core.DeleteEndpoint(p.Workspace.ID, id, true); err != nil {
+		writeFlatError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// subscriptionPrincipal resolves the API key (a browser session cannot subscribe), counting a
+// refusal against the caller's address, and applies the per-key limits: every call is a write.
+func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (core.Principal, bool) {
+	p, err := s.credentials(r)
+	if err == nil && p.Key == nil {
+		err = core.ErrInvalidAPIKey()
+	}
+	if err != nil {
+		if !s.opts.noRateLimits {
+			err = s.core.RefuseCredentials(clientIP(r))
+		}
+		writeFlatError(w, err)
+		return core.Principal{}, false
+	}
+	if !s.opts.noRateLimits {
+		if err := s.core.Admit(p, true); err != nil {
+			writeFlatError(w, err)
+			return core.Principal{}, false
+		}
+	}
+	return p, true
+}
+
+// parseSubscription reads a subscription body into what the core needs, answering the flat
+// errors of the body's shape. Unknown fields are ignored, as on the service.
+func parseSubscription(body io.Reader) (core.NewEndpoint, error) {
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		return core.NewEndpoint{}, core.ErrInvalidJSON()
+	}
+	var fields map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&fields); err != nil || fields == nil || dec.More() {
+		return core.NewEndpoint{}, core.ErrInvalidJSON()
+	}
+	var in core.NewEndpoint
+	if u, ok := fields["url"]; ok && string(u) != "null" {
+		if err := json.Unmarshal(u, &in.URL); err != nil {
+			return core.NewEndpoint{}, core.ErrInvalidWebhookURL()
+		}
+	}
+	if in.URL == "" {
+		return core.NewEndpoint{}, core.ErrURLRequired()
+	}
+	var events []json.RawMessage
+	if err := json.Unmarshal(fields["events"], &events); err != nil || len(events) == 0 {
+		return core.NewEndpoint{}, core.ErrEventsRequired()
+	}
+	for _, e := range events {
+		var name string
+		if err := json.Unmarshal(e, &name); err != nil {
+			return core.NewEndpoint{}, core.ErrUnknownEvent(string(e))
+		}
+		in.Events = append(in.Events, name)
+	}
+	if sid, ok := fields["series_id"]; ok && string(sid) != "null" {
+		var text string
+		id, err := uuid.Nil, json.Unmarshal(sid, &text)
+		if err == nil {
+			id, err = uuid.Parse(text)
+		}
+		if err != nil || len(text) != 36 {
+			// Not an id at all: no series has it. A zero id names no series either.
+			id = uuid.Nil
+		}
+		in.SeriesID = &id
+	}
+	return in, nil
+}
+
+// writeFlatError answers in the subscription calls' flat shape, {error: string}.
+func writeFlatError(w http.ResponseWriter, err error) {
+	var e *core.Error
+	if !errors.As(err, &e) {
+		e = &core.Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."}
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	body, _ := json.Marshal(map[string]string{"error": e.Message})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// WebhookEndpointSpec describes an endpoint added as Settings, Developers, Webhook endpoints
+// would add it.
+type WebhookEndpointSpec struct {
+	URL string `json:"url"`
+	// Events is a non-empty subset of the five event names.
+	Events []string `json:"events"`
+	// SeriesID optionally scopes the endpoint to one of the workspace's series.
+	SeriesID string `json:"series_id,omitempty"`
+}
+
+// WebhookEndpoint is an endpoint as the control API shows it.
+type WebhookEndpoint struct {
+	ID string `json:"id"`
+	// Secret is the whsec_ signing secret, returned once at creation, empty otherwise.
+	Secret   string   `json:"secret,omitempty"`
+	URL      string   `json:"url"`
+	Events   []string `json:"events"`
+	SeriesID *string  `json:"series_id"`
+	Enabled  bool     `json:"enabled"`
+	// Source is "settings" for an endpoint made in Settings (the control API) and "rest" for one
+	// made with POST /webhook/subscribe.
+	Source    string `json:"source"`
+	CreatedAt string `json:"created_at"`
+}
+
+func endpointView(ep core.Endpoint, secret string) WebhookEndpoint {
+	v := WebhookEndpoint{
+		ID: ep.ID.String(), Secret: secret, URL: ep.URL, Events: ep.Events, Enabled: ep.Enabled,
+		Source: "settings", CreatedAt: apitime.Format(ep.CreatedAt),
+	}
+	if ep.ViaREST {
+		v.Source = "rest"
+	}
+	if ep.Series != nil {
+		id := ep.Series.String()
+		v.SeriesID = &id
+	}
+	return v
+}
+
+// WebhookDelivery is one row of a delivery log.
+type WebhookDelivery struct {
+	ID         string `json:"id"`
+	EndpointID string `json:"endpoint_id"`
+	EventType  string `json:"event_type"`
+	// WebhookID is the webhook-id header, stable across retries.
+	WebhookID string `json:"webhook_id"`
+	// Attempts counts the attempts made; FailedAttempts those that failed (0 for a first-time
+	// success).
+	Attempts       int `json:"attempts"`
+	FailedAttempts int `json:"failed_attempts"`
+	// Status is pending, retrying, succeeded or abandoned.
+	Status        string  `json:"status"`
+	ResponseCode  *int    `json:"response_code"`
+	LastError     *string `json:"last_error"`
+	Test          bool    `json:"test"`
+	CreatedAt     string  `json:"created_at"`
+	LastAttemptAt *string `json:"last_attempt_at"`
+	NextAttemptAt *string `json:"next_attempt_at"`
+	// Body is the event body, exactly as signed and sent.
+	Body json.RawMessage `json:"body"`
+}
+
+func deliveryView(d core.Delivery) WebhookDelivery {
+	v := WebhookDelivery{
+		ID: d.ID.String(), EndpointID: d.Endpoint.String(), EventType: d.EventType, WebhookID: d.MessageID,
+		Attempts: d.Attempts, FailedAttempts: d.FailedAttempts(), Status: d.Status, ResponseCode: d.ResponseCode,
+		LastError: d.LastError, Test: d.Test, CreatedAt: apitime.Format(d.CreatedAt), Body: d.Body,
+	}
+	if d.LastAttemptAt != nil {
+		t := apitime.Format(*d.LastAttemptAt)
+		v.LastAttemptAt = &t
+	}
+	if d.NextAttemptAt != nil {
+		t := apitime.Format(*d.NextAttemptAt)
+		v.NextAttemptAt = &t
+	}
+	return v
+}
+
+// Email is an email the service would have sent: about a failed report, a broken feed, an
+// upload out of credits, or a disabled webhook endpoint.
+type Email struct {
+	ID          string `json:"id"`
+	WorkspaceID string `json:"workspace_id"`
+	// Kind is report_failed, report_out_of_quota, feed_broken or endpoint_disabled.
+	Kind    string   `json:"kind"`
+	To      []string `json:"to"`
+	Subject string   `json:"subject"`
+	Text    string   `json:"text"`
+	SentAt  string   `json:"sent_at"`
+}
+
+// CreateWebhookEndpoint adds an endpoint to a workspace as Settings would, after the same
+// checks as POST /webhook/subscribe (the limit of five counts both kinds), and returns it with
+// its secret.
+func (s *Server) CreateWebhookEndpoint(ctx context.Context, workspaceID string, spec WebhookEndpointSpec) (WebhookEndpoint, error) {
+	ws, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	in := core.NewEndpoint{URL: spec.URL, Events: spec.Events}
+	if spec.SeriesID != "" {
+		id, err := uuid.Parse(spec.SeriesID)
+		if err != nil {
+			id = uuid.Nil
+		}
+		in.SeriesID = &id
+	}
+	ep, secret, err := s.createEndpoint(ctx, ws, in, false)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	return endpointView(ep, secret), nil
+}
+
+// WebhookEndpoints lists a workspace's endpoints, those made over REST included, without their
+// secrets.
+func (s *Server) WebhookEndpoints(workspaceID string) ([]WebhookEndpoint, error) {
+	ws, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return nil, err
+	}
+	eps, err := s.core.Endpoints(ws)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WebhookEndpoint, len(eps))
+	for i, ep := range eps {
+		out[i] = endpointView(ep, "")
+	}
+	return out, nil
+}
+
+// SetWebhookEndpointEnabled switches a Settings endpoint off or on; re-enabling resumes its
+// queued retries at the next sweep. An endpoint made over REST answers 409 conflict.
+func (s *Server) SetWebhookEndpointEnabled(endpointID string, enabled bool) (WebhookEndpoint, error) {
+	id, err := parseID(endpointID, "Webhook endpoint")
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	ep, err := s.core.SetEndpointEnabled(id, enabled)
+	if err != nil {
+		return WebhookEndpoint{}, err
+	}
+	return endpointView(ep, ""), nil
+}
+
+// DeleteWebhookEndpoint deletes a Settings endpoint and drops its queued retries.
+func (s *Server) DeleteWebhookEndpoint(endpointID string) error {
+	id, err := parseID(endpointID, "Webhook endpoint")
+	if err != nil {
+		return err
+	}
+	ep, err := s.core.EndpointByID(id)
+	if err != nil {
+		return err
+	}
+	if ep.ViaREST {
+		return &Error{Status: http.StatusConflict, Code: core.CodeConflict, Message: "This endpoint was created over REST; delete it with DELETE /webhook/subscribe/{id}."}
+	}
+	return s.core.DeleteEndpoint(ep.Workspace, id, false)
+}
+
+// SendTestEvent is Settings' "Send test event": a report.completed-shaped event with test:
+// true, built from the workspace's most recent completed report or a canned sample, signed and
+// delivered like any event. It returns once the first attempt has been made (and, if it failed,
+// its retry queued).
+func (s *Server) SendTestEvent(ctx context.Context, endpointID string) (WebhookDelivery, error) {
+	id, err := parseID(endpointID, "Webhook endpoint")
+	if err != nil {
+		return WebhookDelivery{}, err
+	}
+	d, err := s.core.SendTestEvent(ctx, id)
+	if err != nil {
+		return WebhookDelivery{}, err
+	}
+	return deliveryView(d), nil
+}
+
+// WebhookDeliveries returns the delivery log of one endpoint (every endpoint when endpointID is
+// empty): each endpoint's 20 most recent deliveries, newest first.
+func (s *Server) WebhookDeliveries(endpointID string) ([]WebhookDelivery, error) {
+	var filter *uuid.UUID
+	if endpointID != "" {
+		id, err := parseID(endpointID, "Webhook endpoint")
+		if err != nil {
+			return nil, err
+		}
+		filter = &id
+	}
+	ds, err := s.core.Deliveries(filter)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WebhookDelivery, len(ds))
+	for i, d := range ds {
+		out[i] = deliveryView(d)
+	}
+	return out, nil
+}
+
+// Emails returns the emails sent about a workspace (every workspace when workspaceID is empty),
+// newest first.
+func (s *Server) Emails(workspaceID string) ([]Email, error) {
+	var filter *uuid.UUID
+	if workspaceID != "" {
+		id, err := parseID(workspaceID, "Workspace")
+		if err != nil {
+			return nil, err
+		}
+		filter = &id
+	}
+	es, err := s.core.Emails(filter)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Email, len(es))
+	for i, e := range es {
+		out[i] = Email{ID: e.ID.String(), WorkspaceID: e.Workspace.String(), Kind: e.Kind, To: e.To, Subject: e.Subject, Text: e.Text, SentAt: apitime.Format(e.SentAt)}
+	}
+	return out, nil
+}
+
+// webhookControlRoutes adds the control calls of webhooks, emails and automated reporting.
+func (s *Server) webhookControlRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /_fake/workspaces/{id}/webhook-endpoints", s.handleCreateEndpoint)
+	mux.HandleFunc("GET /_fake/workspaces/{id}/webhook-endpoints", s.handleListEndpoints)
+	mux.HandleFunc("PATCH /_fake/webhook-endpoints/{id}", s.handlePatchEndpoint)
+	mux.HandleFunc("DELETE /_fake/webhook-endpoints/{id}", s.handleDeleteEndpoint)
+	mux.HandleFunc("POST /_fake/webhook-endpoints/{id}/test", s.handleTestEvent)
+	mux.HandleFunc("GET /_fake/emails", s.handleListEmails)
+	mux.HandleFunc("PUT /_fake/series/{id}/automated-reporting", s.handleAutomatedReporting)
+}
+
+func (s *Server) handleCreateEndpoint(w http.ResponseWriter, r *http.Request) {
+	var spec WebhookEndpointSpec
+	if !decodeBody(w, r, &spec) {
+		return
+	}
+	ep, err := s.CreateWebhookEndpoint(r.Context(), r.PathValue("id"), spec)
+	respond(w, http.StatusCreated, ep, err)
+}
+
+func (s *Server) handleListEndpoints(w http.ResponseWriter, r *http.Request) {
+	eps, err := s.WebhookEndpoints(r.PathValue("id"))
+	respond(w, http.StatusOK, map[string][]WebhookEndpoint{"items": eps}, err)
+}
+
+func (s *Server) handlePatchEndpoint(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Enabled *bool `json:"enabled"`
+	}
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	if body.Enabled == nil {
+		writeError(w, core.ErrValidation("enabled is required."))
+		return
+	}
+	ep, err := s.SetWebhookEndpointEnabled(r.PathValue("id"), *body.Enabled)
+	respond(w, http.StatusOK, ep, err)
+}
+
+func (s *Server) handleDeleteEndpoint(w http.ResponseWriter, r *http.Request) {
+	if err := s.DeleteWebhookEndpoint(r.PathValue("id")); err != nil {
+		writeError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleTestEvent(w http.ResponseWriter, r *http.Request) {
+	d, err := s.SendTestEvent(r.Context(), r.PathValue("id"))
+	respond(w, http.StatusCreated, d, err)
+}
+
+func (s *Server) handleListEmails(w http.ResponseWriter, r *http.Request) {
+	es, err := s.Emails(r.URL.Query().Get("workspace_id"))
+	respond(w, http.StatusOK, map[string][]Email{"items": es}, err)
+}
