@@ -21,6 +21,7 @@ func (s *Server) routes() http.Handler {
 	s.docsRoutes(mux)
 	mux.HandleFunc("GET /_feeds/{feed}/feed.rss", s.handleHostedFeed)
 	mux.HandleFunc("GET /_feeds/{feed}/audio/{file}", s.handleHostedAudio)
+	mux.HandleFunc("GET /_covers/{id}", s.handleCover)
 	notYet := func(what string) http.Handler {
 		return s.injectFaults(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, core.ErrNotImplemented(what))

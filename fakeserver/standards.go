@@ -1,0 +1,192 @@
+package fakeserver
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/internal/apitime"
+)
+
+// Names of the built-in standards; every workspace starts with Podcast as its default.
+const (
+	StandardPodcast   = core.StandardPodcast
+	StandardAESSpeech = core.StandardAESSpeech
+	StandardEBUR128   = core.StandardEBUR128
+)
+
+// StandardSpec describes a custom standard, as a user would set one up in the dashboard.
+type StandardSpec struct {
+	// Name must be new in the workspace, built-in names included (compared ignoring case).
+	Name string `json:"name"`
+	// BasedOn names the built-in standard whose limits it takes (default "Podcast").
+	BasedOn string `json:"based_on,omitempty"`
+	// UnwantedWords and ExpectedWords are words or phrases for the two word checks, which run
+	// only when their list is not empty. At most 200 each.
+	UnwantedWords []string `json:"unwanted_words,omitempty"`
+	ExpectedWords []string `json:"expected_words,omitempty"`
+	// TranscriptIncluded keeps the transcript with each report (default true); when false the
+	// transcript is used for the checks only and GET /reports/{id}/transcript gives null.
+	TranscriptIncluded *bool `json:"transcript_included,omitempty"`
+}
+
+// Standard is a standard a workspace can use: a built-in or one of its own.
+type Standard struct {
+	ID                 string   `json:"id"`
+	Name               string   `json:"name"`
+	Builtin            bool     `json:"builtin"`
+	BasedOn            string   `json:"based_on"`
+	UnwantedWords      []string `json:"unwanted_words"`
+	ExpectedWords      []string `json:"expected_words"`
+	TranscriptIncluded bool     `json:"transcript_included"`
+	// CreatedAt is null for a built-in.
+	CreatedAt *string `json:"created_at"`
+}
+
+func standardJSON(s core.Standard) Standard {
+	out := Standard{
+		ID: s.ID.String(), Name: s.Name, Builtin: s.Builtin, BasedOn: s.BasedOn,
+		UnwantedWords: nonNil(s.UnwantedWords), ExpectedWords: nonNil(s.ExpectedWords),
+		TranscriptIncluded: s.TranscriptIncluded,
+	}
+	if !s.CreatedAt.Equal(time.Time{}) {
+		at := apitime.Format(s.CreatedAt)
+		out.CreatedAt = &at
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// CreateStandard makes a custom standard in a workspace. A report uses it once it is assigned
+// with SetDefaultStandard or SetSeriesStandard.
+func (s *Server) CreateStandard(workspaceID string, spec StandardSpec) (Standard, error) {
+	id, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return Standard{}, err
+	}
+	std, err := s.core.CreateStandard(id, core.StandardSpec{
+		Name: spec.Name, BasedOn: spec.BasedOn, UnwantedWords: spec.UnwantedWords,
+		ExpectedWords: spec.ExpectedWords, TranscriptIncluded: spec.TranscriptIncluded,
+	})
+	if err != nil {
+		return Standard{}, err
+	}
+	return standardJSON(std), nil
+}
+
+// Standards lists the standards a workspace can use: the three built-ins, then its own in the
+// order they were made.
+func (s *Server) Standards(workspaceID string) ([]Standard, error) {
+	id, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.core.Standards(id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Standard, len(list))
+	for i, std := range list {
+		out[i] = standardJSON(std)
+	}
+	return out, nil
+}
+
+// SetDefaultStandard makes a built-in or one of the workspace's own standards its default:
+// uploads, and shows without a standard of their own, are judged by it from the next report on.
+func (s *Server) SetDefaultStandard(workspaceID, standardID string) (Standard, error) {
+	ws, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return Standard{}, err
+	}
+	std, err := parseID(standardID, "Standard")
+	if err != nil {
+		return Standard{}, err
+	}
+	out, err := s.core.SetDefaultStandard(ws, std)
+	if err != nil {
+		return Standard{}, err
+	}
+	return standardJSON(out), nil
+}
+
+// SetSeriesStandard assigns a standard to a show (a series id from the REST API); standardID ""
+// removes the show's own standard so that the workspace default applies again. It returns the
+// standard the show's next reports will use.
+func (s *Server) SetSeriesStandard(seriesID, standardID string) (Standard, error) {
+	series, err := parseID(seriesID, "Series")
+	if err != nil {
+		return Standard{}, err
+	}
+	var std *uuid.UUID
+	if standardID != "" {
+		id, err := parseID(standardID, "Standard")
+		if err != nil {
+			return Standard{}, err
+		}
+		std = &id
+	}
+	out, err := s.core.SetSeriesStandard(series, std)
+	if err != nil {
+		return Standard{}, err
+	}
+	return standardJSON(out), nil
+}
+
+func (s *Server) handleCreateStandard(w http.ResponseWriter, r *http.Request) {
+	var spec StandardSpec
+	if !decodeBody(w, r, &spec) {
+		return
+	}
+	std, err := s.CreateStandard(r.PathValue("id"), spec)
+	respond(w, http.StatusCreated, std, err)
+}
+
+func (s *Server) handleListStandards(w http.ResponseWriter, r *http.Request) {
+	list, err := s.Standards(r.PathValue("id"))
+	respond(w, http.StatusOK, map[string][]Standard{"items": list}, err)
+}
+
+// standardChoice is the body of the two assignment calls; standard_id null (allowed for a show
+// only) removes the assignment.
+type standardChoice struct {
+	StandardID *string `json:"standard_id"`
+}
+
+func (s *Server) handleSetDefaultStandard(w http.ResponseWriter, r *http.Request) {
+	var body standardChoice
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	if body.StandardID == nil {
+		writeError(w, core.ErrValidation("standard_id is required: a workspace always has a default standard."))
+		return
+	}
+	std, err := s.SetDefaultStandard(r.PathValue("id"), *body.StandardID)
+	respond(w, http.StatusOK, std, err)
+}
+
+func (s *Server) handleSetSeriesStandard(w http.ResponseWriter, r *http.Request) {
+	var body standardChoice
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	id := ""
+	if body.StandardID != nil {
+		if *body.StandardID == "" {
+			writeError(w, core.ErrNotFound("Standard"))
+			return
+		}
+		id = *body.StandardID
+	}
+	std, err := s.SetSeriesStandard(r.PathValue("id"), id)
+	respond(w, http.StatusOK, std, err)
+}
