@@ -177,8 +177,6 @@ func orList[T int | float64](vs []T) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
-func seconds(d time.Duration) float64 { return d.Seconds() }
-
 func ptr[T any](v T) *T { return &v }
 
 // number writes a measured value unrounded; -Inf and NaN (silence) become null.
