@@ -334,3 +334,30 @@ func rawField(t *testing.T, body []byte, name string) json.RawMessage {
 	}
 	return m[name]
 }
+
+// TestUploadChargedFromTheMeasuredDuration declares half an hour for two seconds of audio: the
+// estimate follows the declaration, the charge the file (the ten-minute minimum, 100 credits).
+func TestUploadChargedFromTheMeasuredDuration(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t, WithAnalysisPace(0))
+	res := reserve(t, srv, seed.APIKey, 30*60_000)
+	if status, b := put(t, srv, res.UploadURL, "audio/wav", nil, string(synthWAV(t, 2))); status != 200 {
+		t.Fatalf("put: %d %s", status, b)
+	}
+	status, _, b := call(t, srv, "POST", "/api/rest/v1/reports", jsonHeader(bearer(seed.APIKey)),
+		`{"report_id":"`+res.ReportID+`","original_filename":"up.wav","duration_ms":1800000}`)
+	if status != 201 || !strings.Contains(string(b), `"estimated_credits":300`) {
+		t.Fatalf("create: %d %s", status, b)
+	}
+	if _, err := srv.Advance(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r := getReport(t, srv, seed.APIKey, res.ReportID)
+	if r.Status != "COMPLETE" || r.CreditsCharged == nil || *r.CreditsCharged != "100.00" {
+		t.Fatalf("charged %v (%s), want 100.00 from the measured 2 s", r.CreditsCharged, r.Status)
+	}
+	_, _, body := call(t, srv, "GET", "/api/rest/v1/credits", bearer(seed.APIKey), "")
+	if !strings.Contains(string(body), `"plan_used":100`) {
+		t.Fatalf("credits %s", body)
+	}
+}
