@@ -81,7 +81,7 @@
 //   - Standards: custom standards are made through the control API (POST
 //     /_fake/workspaces/{id}/standards, CreateStandard) from a built-in's limits plus word lists
 //     and transcript_included; they are assigned per show (PUT /_fake/series/{id}/standard,
-//     SetSeriesStandard; standard_id null removes it) or as the workspace default (PUT
+//     SetSeriesStandard; standard_id is required, null removes it) or as the workspace default (PUT
 //     /_fake/workspaces/{id}/default-standard, SetDefaultStandard), and listed with GET
 //     /_fake/workspaces/{id}/standards. A report's standard is fixed when it is created.
 //   - explicit_flag follows the feed's current flag: whenever the fake reads a show's feed and

@@ -59,6 +59,10 @@ func TestControlStandards(t *testing.T) {
 		{"default unknown", "PUT", ws + "/default-standard", `{"standard_id":"00000000-0000-4000-8000-000000000000"}`, admin(srv), 404, "not_found"},
 		{"default malformed", "PUT", ws + "/default-standard", `{"standard_id":"nope"}`, admin(srv), 404, "not_found"},
 		{"series unknown", "PUT", "/_fake/series/00000000-0000-4000-8000-000000000000/standard", `{"standard_id":null}`, admin(srv), 404, "not_found"},
+		{"default without standard_id", "PUT", ws + "/default-standard", `{}`, admin(srv), 400, "validation_error"},
+		{"default with a number", "PUT", ws + "/default-standard", `{"standard_id":7}`, admin(srv), 400, "validation_error"},
+		{"series without standard_id", "PUT", "/_fake/series/00000000-0000-4000-8000-000000000000/standard", `{}`, admin(srv), 400, "validation_error"},
+		{"series with an empty id", "PUT", "/_fake/series/00000000-0000-4000-8000-000000000000/standard", `{"standard_id":""}`, admin(srv), 404, "not_found"},
 	}
 	for _, tt := range tests {
 		status, _, body := call(t, srv, tt.method, tt.path, tt.header, tt.body)
