@@ -79,8 +79,8 @@
 //     available has no row and does not count in stats.
 //   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
 //   - Standards: custom standards are made through the control API (POST
-//     /_fake/workspaces/{id}/standards, CreateStandard) from a built-in's limits plus word lists
-//     and transcript_included; they are assigned per show (PUT /_fake/series/{id}/standard,
+//     /_fake/workspaces/{id}/standards, CreateStandard) from a built-in's limits, some of which
+//     may be replaced, plus word lists and transcript_included; they are assigned per show (PUT /_fake/series/{id}/standard,
 //     SetSeriesStandard; standard_id is required, null removes it) or as the workspace default (PUT
 //     /_fake/workspaces/{id}/default-standard, SetDefaultStandard), and listed with GET
 //     /_fake/workspaces/{id}/standards. A report's standard is fixed when it is created.

@@ -31,6 +31,86 @@ type StandardSpec struct {
 	// TranscriptIncluded keeps the transcript with each report (default true); when false the
 	// transcript is used for the checks only and GET /reports/{id}/transcript gives null.
 	TranscriptIncluded *bool `json:"transcript_included,omitempty"`
+	// Limits replace some of the base's limits; fields left out keep the base's.
+	Limits *Limits `json:"limits,omitempty"`
+}
+
+// LoudnessRange is an integrated loudness range in LUFS, ends included.
+type LoudnessRange struct {
+	Min float64 `json:"min"`
+	Max float64 `json:"max"`
+}
+
+// Limits are a standard's limits (see CHECKS.md). In a StandardSpec every field is optional; in
+// a Standard every field is set except one of SampleRatesHz and MinSampleRateHz.
+type Limits struct {
+	LoudnessLUFS     *LoudnessRange `json:"loudness_lufs,omitempty"`
+	MonoLoudnessLUFS *LoudnessRange `json:"mono_loudness_lufs,omitempty"`
+	TruePeakDBTP     *float64       `json:"true_peak_dbtp,omitempty"`
+	LoudnessRangeLU  *float64       `json:"loudness_range_lu,omitempty"`
+	ClippingRuns     *int           `json:"clipping_runs,omitempty"`
+	// SampleRatesHz lists the allowed rates; MinSampleRateHz sets a minimum instead.
+	SampleRatesHz   []int `json:"sample_rates_hz,omitempty"`
+	MinSampleRateHz *int  `json:"min_sample_rate_hz,omitempty"`
+	// BitrateKbps and MonoBitrateKbps are the least bit rates of lossy files; 0 means no check.
+	BitrateKbps      *float64 `json:"bitrate_kbps,omitempty"`
+	MonoBitrateKbps  *float64 `json:"mono_bitrate_kbps,omitempty"`
+	Channels         []int    `json:"channels,omitempty"`
+	LeadingSilenceS  *float64 `json:"leading_silence_s,omitempty"`
+	TrailingSilenceS *float64 `json:"trailing_silence_s,omitempty"`
+	LongSilenceS     *float64 `json:"long_silence_s,omitempty"`
+	NoiseFloorDBFS   *float64 `json:"noise_floor_dbfs,omitempty"`
+}
+
+func (l *Limits) overrides() core.LimitOverrides {
+	if l == nil {
+		return core.LimitOverrides{}
+	}
+	o := core.LimitOverrides{
+		MaxTruePeak: l.TruePeakDBTP, MaxLoudnessRange: l.LoudnessRangeLU, MaxClippingRuns: l.ClippingRuns,
+		SampleRates: l.SampleRatesHz, MinSampleRate: l.MinSampleRateHz, MinBitrateKbps: l.BitrateKbps,
+		MinMonoBitrateKbps: l.MonoBitrateKbps, Channels: l.Channels, MaxNoiseFloor: l.NoiseFloorDBFS,
+		MaxLeadingSilence: secondsDuration(l.LeadingSilenceS), MaxTrailingSilence: secondsDuration(l.TrailingSilenceS),
+		MaxLongSilence: secondsDuration(l.LongSilenceS),
+	}
+	if l.LoudnessLUFS != nil {
+		o.Loudness = &core.Range{Min: l.LoudnessLUFS.Min, Max: l.LoudnessLUFS.Max}
+	}
+	if l.MonoLoudnessLUFS != nil {
+		o.MonoLoudness = &core.Range{Min: l.MonoLoudnessLUFS.Min, Max: l.MonoLoudnessLUFS.Max}
+	}
+	return o
+}
+
+// secondsDuration converts seconds; a value out of any sane range becomes one the core refuses.
+func secondsDuration(s *float64) *time.Duration {
+	if s == nil {
+		return nil
+	}
+	if !(*s >= -1 && *s <= 1e6) {
+		d := time.Duration(-1)
+		return &d
+	}
+	d := time.Duration(*s * float64(time.Second))
+	return &d
+}
+
+func limitsJSON(l core.Limits) *Limits {
+	f := func(v float64) *float64 { return &v }
+	out := &Limits{
+		LoudnessLUFS:     &LoudnessRange{l.Loudness.Min, l.Loudness.Max},
+		MonoLoudnessLUFS: &LoudnessRange{l.MonoLoudness.Min, l.MonoLoudness.Max},
+		TruePeakDBTP:     f(l.MaxTruePeak), LoudnessRangeLU: f(l.MaxLoudnessRange), ClippingRuns: &l.MaxClippingRuns,
+		BitrateKbps: f(l.MinBitrateKbps), MonoBitrateKbps: f(l.MinMonoBitrateKbps), Channels: l.Channels,
+		LeadingSilenceS: f(l.MaxLeadingSilence.Seconds()), TrailingSilenceS: f(l.MaxTrailingSilence.Seconds()),
+		LongSilenceS: f(l.MaxLongSilence.Seconds()), NoiseFloorDBFS: f(l.MaxNoiseFloor),
+	}
+	if len(l.SampleRates) > 0 {
+		out.SampleRatesHz = l.SampleRates
+	} else {
+		out.MinSampleRateHz = &l.MinSampleRate
+	}
+	return out
 }
 
 // Standard is a standard a workspace can use: a built-in or one of its own.
@@ -42,6 +122,7 @@ type Standard struct {
 	UnwantedWords      []string `json:"unwanted_words"`
 	ExpectedWords      []string `json:"expected_words"`
 	TranscriptIncluded bool     `json:"transcript_included"`
+	Limits             *Limits  `json:"limits"`
 	// CreatedAt is null for a built-in.
 	CreatedAt *string `json:"created_at"`
 }
@@ -50,7 +131,7 @@ func standardJSON(s core.Standard) Standard {
 	out := Standard{
 		ID: s.ID.String(), Name: s.Name, Builtin: s.Builtin, BasedOn: s.BasedOn,
 		UnwantedWords: nonNil(s.UnwantedWords), ExpectedWords: nonNil(s.ExpectedWords),
-		TranscriptIncluded: s.TranscriptIncluded,
+		TranscriptIncluded: s.TranscriptIncluded, Limits: limitsJSON(s.Limits),
 	}
 	if !s.CreatedAt.Equal(time.Time{}) {
 		at := apitime.Format(s.CreatedAt)
@@ -75,7 +156,7 @@ func (s *Server) CreateStandard(workspaceID string, spec StandardSpec) (Standard
 	}
 	std, err := s.core.CreateStandard(id, core.StandardSpec{
 		Name: spec.Name, BasedOn: spec.BasedOn, UnwantedWords: spec.UnwantedWords,
-		ExpectedWords: spec.ExpectedWords, TranscriptIncluded: spec.TranscriptIncluded,
+		ExpectedWords: spec.ExpectedWords, TranscriptIncluded: spec.TranscriptIncluded, Limits: spec.Limits.overrides(),
 	})
 	if err != nil {
 		return Standard{}, err

@@ -50,7 +50,12 @@ func TestControlStandards(t *testing.T) {
 	}{
 		{"no admin token", "POST", ws + "/standards", `{"name":"A"}`, jsonHeader(bearer(seed.APIKey)), 401, "invalid_api_key"},
 		{"no name", "POST", ws + "/standards", `{"name":""}`, admin(srv), 400, "validation_error"},
-		{"unknown field", "POST", ws + "/standards", `{"name":"A","limits":{}}`, admin(srv), 400, "validation_error"},
+		{"unknown field", "POST", ws + "/standards", `{"name":"A","limit":{}}`, admin(srv), 400, "validation_error"},
+		{"unknown limit", "POST", ws + "/standards", `{"name":"A","limits":{"loudness":-16}}`, admin(srv), 400, "validation_error"},
+		{"inverted loudness range", "POST", ws + "/standards", `{"name":"A","limits":{"loudness_lufs":{"min":-14,"max":-18}}}`, admin(srv), 400, "validation_error"},
+		{"rates both ways", "POST", ws + "/standards", `{"name":"A","limits":{"sample_rates_hz":[48000],"min_sample_rate_hz":44100}}`, admin(srv), 400, "validation_error"},
+		{"negative silence", "POST", ws + "/standards", `{"name":"A","limits":{"long_silence_s":-2}}`, admin(srv), 400, "validation_error"},
+		{"huge silence", "POST", ws + "/standards", `{"name":"A","limits":{"long_silence_s":1e300}}`, admin(srv), 400, "validation_error"},
 		{"unknown base", "POST", ws + "/standards", `{"name":"A","based_on":"Loud"}`, admin(srv), 400, "validation_error"},
 		{"empty phrase", "POST", ws + "/standards", `{"name":"A","expected_words":["!!"]}`, admin(srv), 400, "validation_error"},
 		{"name taken", "POST", ws + "/standards", `{"name":"house STYLE"}`, admin(srv), 409, "conflict"},
@@ -70,14 +75,23 @@ func TestControlStandards(t *testing.T) {
 			t.Errorf("%s: %d %s", tt.name, status, body)
 		}
 	}
+	// Explicit limits replace the base's; the answer shows the whole set.
+	status, _, body = call(t, srv, "POST", ws+"/standards", admin(srv),
+		`{"name":"Loud","limits":{"loudness_lufs":{"min":-15,"max":-13},"min_sample_rate_hz":22050,"channels":[2],"long_silence_s":1.5,"bitrate_kbps":0}}`)
+	loud := decodeAs[Standard](t, body)
+	if status != 201 || *loud.Limits.LoudnessLUFS != (LoudnessRange{-15, -13}) || *loud.Limits.MonoLoudnessLUFS != (LoudnessRange{-20, -18}) ||
+		loud.Limits.SampleRatesHz != nil || *loud.Limits.MinSampleRateHz != 22050 || *loud.Limits.LongSilenceS != 1.5 ||
+		*loud.Limits.BitrateKbps != 0 || *loud.Limits.MonoBitrateKbps != 64 || *loud.Limits.TruePeakDBTP != -1 {
+		t.Fatalf("with limits: %d %s", status, body)
+	}
 	status, _, body = call(t, srv, "GET", ws+"/standards", admin(srv), "")
 	list := decodeAs[struct{ Items []Standard }](t, body).Items
-	if status != 200 || len(list) != 4 || list[0].Name != "Podcast" || !list[0].Builtin || list[0].CreatedAt != nil || list[3].ID != created.ID {
+	if status != 200 || len(list) != 5 || list[0].Name != "Podcast" || !list[0].Builtin || list[0].CreatedAt != nil || list[3].ID != created.ID {
 		t.Fatalf("list: %d %s", status, body)
 	}
 	// The Go methods see the same state.
 	goList, err := srv.Standards(seed.WorkspaceID)
-	if err != nil || len(goList) != 4 || goList[2].Name != StandardEBUR128 {
+	if err != nil || len(goList) != 5 || goList[2].Name != StandardEBUR128 || *goList[2].Limits.LoudnessLUFS != (LoudnessRange{-23.5, -22.5}) {
 		t.Fatalf("Standards: %v %v", goList, err)
 	}
 	status, _, body = call(t, srv, "PUT", ws+"/default-standard", admin(srv), `{"standard_id":"`+created.ID+`"}`)

@@ -1,9 +1,11 @@
 package core
 
 import (
+	"math"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -42,6 +44,8 @@ type StandardSpec struct {
 	UnwantedWords, ExpectedWords []string
 	// TranscriptIncluded keeps the transcript with each report; nil means true.
 	TranscriptIncluded *bool
+	// Limits replace some of the base's limits.
+	Limits LimitOverrides
 }
 
 func (c *Core) builtinByName(name string) (Standard, bool) {
@@ -79,7 +83,8 @@ func cleanWords(field string, list []string) ([]string, error) {
 }
 
 // CreateStandard makes a custom standard in a workspace. Its name must be new in the workspace
-// (built-in names included); its limits are copied from the built-in it is based on.
+// (built-in names included); its limits are the built-in's it is based on, with in.Limits
+// replacing some of them.
 func (c *Core) CreateStandard(workspace uuid.UUID, in StandardSpec) (Standard, error) {
 	name := strings.TrimSpace(in.Name)
 	switch {
@@ -105,6 +110,10 @@ func (c *Core) CreateStandard(workspace uuid.UUID, in StandardSpec) (Standard, e
 		return Standard{}, err
 	}
 	included := in.TranscriptIncluded == nil || *in.TranscriptIncluded
+	limits, err := in.Limits.apply(base.Limits)
+	if err != nil {
+		return Standard{}, err
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -117,7 +126,7 @@ func (c *Core) CreateStandard(workspace uuid.UUID, in StandardSpec) (Standard, e
 		return Standard{}, errorf(http.StatusConflict, CodeConflict, "This workspace already has a standard named %q.", name)
 	}
 	s := &Standard{
-		ID: uuid.New(), Name: name, Workspace: workspace, BasedOn: base.Name, Limits: base.Limits.clone(),
+		ID: uuid.New(), Name: name, Workspace: workspace, BasedOn: base.Name, Limits: limits,
 		UnwantedWords: unwanted, ExpectedWords: expected, TranscriptIncluded: included, CreatedAt: c.clock.Now(),
 	}
 	c.stds.custom[s.ID] = s
@@ -251,4 +260,107 @@ func (c *Core) judgeLocked(r *Report) {
 	r.Results = judge(in)
 	st := summarise(r.Results)
 	r.Stats = &st
+}
+
+// LimitOverrides replace some of a base standard's limits in a custom standard; nil fields keep
+// the base's. Units are those of Limits.
+type LimitOverrides struct {
+	Loudness, MonoLoudness        *Range
+	MaxTruePeak, MaxLoudnessRange *float64
+	MaxClippingRuns               *int
+	// SampleRates replaces the allowed rates (and drops a minimum); MinSampleRate replaces them
+	// with a minimum. Giving both is refused.
+	SampleRates   []int
+	MinSampleRate *int
+	// A minimum bitrate of 0 removes the bitrate check.
+	MinBitrateKbps, MinMonoBitrateKbps                    *float64
+	Channels                                              []int
+	MaxLeadingSilence, MaxTrailingSilence, MaxLongSilence *time.Duration
+	MaxNoiseFloor                                         *float64
+}
+
+func finiteIn(v, lo, hi float64) bool { return !math.IsNaN(v) && v >= lo && v <= hi }
+
+// apply returns base with the overrides, or a validation error naming the first bad limit.
+func (o LimitOverrides) apply(base Limits) (Limits, error) {
+	l := base.clone()
+	for _, r := range []struct {
+		field string
+		in    *Range
+		out   *Range
+	}{{"loudness_lufs", o.Loudness, &l.Loudness}, {"mono_loudness_lufs", o.MonoLoudness, &l.MonoLoudness}} {
+		if r.in == nil {
+			continue
+		}
+		if !finiteIn(r.in.Min, -70, 0) || !finiteIn(r.in.Max, -70, 0) || r.in.Min > r.in.Max {
+			return Limits{}, ErrValidation("limits.%s needs min <= max, both from -70 to 0 LUFS.", r.field)
+		}
+		*r.out = *r.in
+	}
+	type number struct {
+		field  string
+		in     *float64
+		out    *float64
+		lo, hi float64
+		unit   string
+	}
+	for _, n := range []number{
+		{"true_peak_dbtp", o.MaxTruePeak, &l.MaxTruePeak, -20, 3, "dBTP"},
+		{"loudness_range_lu", o.MaxLoudnessRange, &l.MaxLoudnessRange, 0, 40, "LU"},
+		{"bitrate_kbps", o.MinBitrateKbps, &l.MinBitrateKbps, 0, 1000, "kbps"},
+		{"mono_bitrate_kbps", o.MinMonoBitrateKbps, &l.MinMonoBitrateKbps, 0, 1000, "kbps"},
+		{"noise_floor_dbfs", o.MaxNoiseFloor, &l.MaxNoiseFloor, -140, 0, "dBFS"},
+	} {
+		if n.in == nil {
+			continue
+		}
+		if !finiteIn(*n.in, n.lo, n.hi) {
+			return Limits{}, ErrValidation("limits.%s must be from %s to %s %s.", n.field, words(n.lo), words(n.hi), n.unit)
+		}
+		*n.out = *n.in
+	}
+	for _, d := range []struct {
+		field string
+		in    *time.Duration
+		out   *time.Duration
+	}{
+		{"leading_silence_s", o.MaxLeadingSilence, &l.MaxLeadingSilence},
+		{"trailing_silence_s", o.MaxTrailingSilence, &l.MaxTrailingSilence},
+		{"long_silence_s", o.MaxLongSilence, &l.MaxLongSilence},
+	} {
+		if d.in == nil {
+			continue
+		}
+		if *d.in < 0 || *d.in > time.Hour {
+			return Limits{}, ErrValidation("limits.%s must be from 0 to 3600 seconds.", d.field)
+		}
+		*d.out = *d.in
+	}
+	if o.MaxClippingRuns != nil {
+		if *o.MaxClippingRuns < 0 {
+			return Limits{}, ErrValidation("limits.clipping_runs must not be negative.")
+		}
+		l.MaxClippingRuns = *o.MaxClippingRuns
+	}
+	switch {
+	case o.SampleRates != nil && o.MinSampleRate != nil:
+		return Limits{}, ErrValidation("limits may give sample_rates_hz or min_sample_rate_hz, not both.")
+	case o.SampleRates != nil:
+		if len(o.SampleRates) == 0 || slices.ContainsFunc(o.SampleRates, func(r int) bool { return r < 8000 || r > 384000 }) {
+			return Limits{}, ErrValidation("limits.sample_rates_hz must list rates from 8000 to 384000 Hz.")
+		}
+		l.SampleRates, l.MinSampleRate = slices.Clone(o.SampleRates), 0
+	case o.MinSampleRate != nil:
+		if *o.MinSampleRate < 8000 || *o.MinSampleRate > 384000 {
+			return Limits{}, ErrValidation("limits.min_sample_rate_hz must be from 8000 to 384000 Hz.")
+		}
+		l.SampleRates, l.MinSampleRate = nil, *o.MinSampleRate
+	}
+	if o.Channels != nil {
+		if len(o.Channels) == 0 || slices.ContainsFunc(o.Channels, func(c int) bool { return c < 1 || c > 8 }) {
+			return Limits{}, ErrValidation("limits.channels must list channel counts from 1 to 8.")
+		}
+		l.Channels = slices.Clone(o.Channels)
+	}
+	return l, nil
 }

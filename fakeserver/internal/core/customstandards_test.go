@@ -3,7 +3,9 @@ package core
 import (
 	"crypto/sha256"
 	"errors"
+	"math"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -312,5 +314,71 @@ func TestExplicitFlagFollowsTheFeed(t *testing.T) {
 	}
 	if again := f.report(t, r.ID); again.Version != after.Version {
 		t.Fatal("an unchanged flag re-judged the report")
+	}
+}
+
+func TestLimitOverrides(t *testing.T) {
+	t.Parallel()
+	base := builtin(t, StandardPodcast).Limits
+	nan := math.NaN()
+	bad := []struct {
+		name string
+		o    LimitOverrides
+	}{
+		{"inverted range", LimitOverrides{Loudness: &Range{-14, -18}}},
+		{"range out of scale", LimitOverrides{MonoLoudness: &Range{-80, -18}}},
+		{"NaN peak", LimitOverrides{MaxTruePeak: &nan}},
+		{"peak too high", LimitOverrides{MaxTruePeak: ptr(3.5)}},
+		{"negative loudness range", LimitOverrides{MaxLoudnessRange: ptr(-1.0)}},
+		{"negative clipping", LimitOverrides{MaxClippingRuns: ptr(-1)}},
+		{"rates both ways", LimitOverrides{SampleRates: []int{48000}, MinSampleRate: ptr(44100)}},
+		{"empty rates", LimitOverrides{SampleRates: []int{}}},
+		{"odd rate", LimitOverrides{SampleRates: []int{48000, 100}}},
+		{"low minimum rate", LimitOverrides{MinSampleRate: ptr(4000)}},
+		{"bitrate negative", LimitOverrides{MinBitrateKbps: ptr(-1.0)}},
+		{"no channels", LimitOverrides{Channels: []int{}}},
+		{"nine channels", LimitOverrides{Channels: []int{9}}},
+		{"negative silence", LimitOverrides{MaxLongSilence: durPtr(-time.Second)}},
+		{"day of silence", LimitOverrides{MaxLeadingSilence: durPtr(24 * time.Hour)}},
+		{"noise floor above 0", LimitOverrides{MaxNoiseFloor: ptr(1.0)}},
+	}
+	for _, tt := range bad {
+		var e *Error
+		if _, err := tt.o.apply(base); !errors.As(err, &e) || e.Code != CodeValidation {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+	got, err := LimitOverrides{
+		Loudness: &Range{-15, -13}, MinSampleRate: ptr(22050), MinBitrateKbps: ptr(0.0), Channels: []int{2},
+		MaxLongSilence: durPtr(1500 * time.Millisecond), MaxClippingRuns: ptr(3),
+	}.apply(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := base.clone()
+	want.Loudness, want.SampleRates, want.MinSampleRate, want.MinBitrateKbps = Range{-15, -13}, nil, 22050, 0
+	want.Channels, want.MaxLongSilence, want.MaxClippingRuns = []int{2}, 1500*time.Millisecond, 3
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("applied %+v\nwant %+v", got, want)
+	}
+	if base.Loudness != (Range{-17, -15}) || len(base.Channels) != 2 {
+		t.Fatal("apply changed the base")
+	}
+	// A standard with these limits judges by them.
+	f := newFixture(t, 0, NewWorkspace{})
+	std, err := f.c.CreateStandard(f.ws.ID, StandardSpec{Name: "Loud", Limits: LimitOverrides{Loudness: &Range{-15, -13}, MinSampleRate: ptr(22050)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := goodMeasurement(-14)
+	m.SampleRate, m.ClippingRuns = 32000, ptr(1)
+	results := judge(judgeInput{std: std, m: m})
+	for name, want := range map[string]string{"loudness_lufs": Pass, "sample_rate": Pass, "clipping": Fail} {
+		if r, _ := rowOf(results, name); r.Status != want {
+			t.Errorf("%s %s under custom limits, want %s (limit %v)", name, r.Status, want, *r.Limit)
+		}
+	}
+	if r, _ := rowOf(results, "sample_rate"); *r.Limit != "at least 22050 Hz" {
+		t.Errorf("sample_rate limit %q", *r.Limit)
 	}
 }
