@@ -379,3 +379,15 @@ func TestUploadChargedFromTheMeasuredDuration(t *testing.T) {
 		t.Fatalf("credits %s", body)
 	}
 }
+
+func TestScriptTranscriptRefusals(t *testing.T) {
+	t.Parallel()
+	srv, _ := NewTest(t)
+	var e *Error
+	if sum, err := srv.ScriptTranscript([]byte("x"), []TranscriptLine{{Start: 10, End: 5}}); sum != "" || !errors.As(err, &e) || e.Code != "validation_error" {
+		t.Fatalf("bad line: %q %v", sum, err)
+	}
+	if err := srv.ScriptTranscriptBySHA256(strings.Repeat("g", 64), nil); !errors.As(err, &e) || e.Code != "validation_error" {
+		t.Fatalf("bad hash: %v", err)
+	}
+}

@@ -38,7 +38,10 @@ func checkTranscript(lines []TranscriptLine) error {
 func (s *Server) ScriptTranscript(audio []byte, lines []TranscriptLine) (string, error) {
 	sum := sha256.Sum256(audio)
 	hexSum := hex.EncodeToString(sum[:])
-	return hexSum, s.ScriptTranscriptBySHA256(hexSum, lines)
+	if err := s.ScriptTranscriptBySHA256(hexSum, lines); err != nil {
+		return "", err
+	}
+	return hexSum, nil
 }
 
 // ScriptTranscriptBySHA256 is ScriptTranscript for audio known by its SHA-256 (64 hex digits).
