@@ -94,7 +94,7 @@ var checkTable = []check{
 			n, lim := *in.m.ClippingRuns, in.std.Limits.MaxClippingRuns
 			v := verdict{value: n, limit: fmt.Sprintf("at most %d runs", lim)}
 			if n > lim {
-				v.warning = fmt.Sprintf("The audio clips in %d places; lower the gain before the limiter and export again.", n)
+				v.warning = fmt.Sprintf("The audio clips in %d %s; lower the gain before the limiter and export again.", n, plural(n, "place", "places"))
 			}
 			return v, true
 		},
@@ -209,7 +209,7 @@ var checkTable = []check{
 					}
 				}
 				if counting > 0 {
-					v.warning = fmt.Sprintf("Profanity was heard %d times but the feed does not mark the episode explicit.", counting)
+					v.warning = fmt.Sprintf("Profanity was heard %s but the feed does not mark the episode explicit.", times(counting))
 				}
 			}
 			return v, true
@@ -322,7 +322,7 @@ var checkTable = []check{
 			hits := findHits(in.transcript, in.std.UnwantedWords)
 			v := verdict{value: hits}
 			if len(hits) > 0 {
-				v.warning = fmt.Sprintf("Unwanted words were said %d times.", len(hits))
+				v.warning = fmt.Sprintf("Unwanted words were said %s.", times(len(hits)))
 			}
 			return v, true
 		},
@@ -355,6 +355,20 @@ var checkTable = []check{
 			return v, true
 		},
 	},
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 func atMost(value, limit float64, unit, warning string) verdict {

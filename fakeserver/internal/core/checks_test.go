@@ -426,3 +426,28 @@ func TestCoverFacts(t *testing.T) {
 		}
 	}
 }
+
+func TestWarningsCountInWords(t *testing.T) {
+	t.Parallel()
+	no := false
+	std := builtin(t, StandardPodcast)
+	std.UnwantedWords = []string{"um"}
+	m := goodMeasurement(-16)
+	m.ClippingRuns = ptr(1)
+	once := judge(judgeInput{std: std, m: m, explicit: &no, hasTranscript: true, transcript: []TranscriptLine{line(0, 10, "um damn", "", nil)}})
+	m.ClippingRuns = ptr(2)
+	twice := judge(judgeInput{std: std, m: m, explicit: &no, hasTranscript: true, transcript: []TranscriptLine{line(0, 10, "um damn um damn", "", nil)}})
+	for _, tt := range []struct {
+		results []Result
+		check   string
+		want    string
+	}{
+		{once, "explicit_flag", "heard once but"}, {twice, "explicit_flag", "heard 2 times but"},
+		{once, "unwanted_words", "said once."}, {twice, "unwanted_words", "said 2 times."},
+		{once, "clipping", "in 1 place;"}, {twice, "clipping", "in 2 places;"},
+	} {
+		if r, _ := rowOf(tt.results, tt.check); r.WarningMessage == nil || !strings.Contains(*r.WarningMessage, tt.want) {
+			t.Errorf("%s warning %v, want %q", tt.check, r.WarningMessage, tt.want)
+		}
+	}
+}
