@@ -56,7 +56,7 @@ var checkTable = []check{
 		description: "Integrated loudness of the whole episode per ITU-R BS.1770-4, gated (absolute gate " +
 			"\u221270 LUFS, relative gate \u221210 LU). A mono file is measured as one channel, so it reads " +
 			"about 3 LU lower than the same signal as dual-mono stereo, and is judged against the mono range.\n\n" +
-			"Listeners move between shows; episodes near the target need no reach for the volume control.",
+			"Listeners move between shows; an episode within the range spares them the volume control.",
 		run: func(in judgeInput) (verdict, bool) {
 			r := in.std.Limits.Loudness
 			if in.m.Channels == 1 {
