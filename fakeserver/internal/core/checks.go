@@ -23,6 +23,8 @@ type judgeInput struct {
 	// when the audio has none, and then the word checks have no row.
 	transcript    []TranscriptLine
 	hasTranscript bool
+	// heard is transcript split into words; judge fills it once for every check.
+	heard []heardLine
 }
 
 // check is one row of the check table: its fixed facts and how it judges. run returns ok false
@@ -199,7 +201,7 @@ var checkTable = []check{
 			if in.explicit == nil {
 				return verdict{}, false
 			}
-			hits := findHits(in.transcript, profanities)
+			hits := findHits(in.heard, profanities)
 			v := verdict{value: map[string]any{"marked_explicit": *in.explicit, "profanities": hits}}
 			if !*in.explicit {
 				counting := 0
@@ -319,7 +321,7 @@ var checkTable = []check{
 			if len(in.std.UnwantedWords) == 0 || !in.hasTranscript {
 				return verdict{}, false
 			}
-			hits := findHits(in.transcript, in.std.UnwantedWords)
+			hits := findHits(in.heard, in.std.UnwantedWords)
 			v := verdict{value: hits}
 			if len(hits) > 0 {
 				v.warning = fmt.Sprintf("Unwanted words were said %s.", times(len(hits)))
@@ -342,7 +344,7 @@ var checkTable = []check{
 			out := make([]phraseHits, 0, len(in.std.ExpectedWords))
 			var never []string
 			for _, p := range in.std.ExpectedWords {
-				hits := findHits(in.transcript, []string{p})
+				hits := findHits(in.heard, []string{p})
 				out = append(out, phraseHits{Phrase: p, Hits: hits})
 				if len(hits) == 0 {
 					never = append(never, fmt.Sprintf("%q", p))
@@ -397,6 +399,7 @@ func silenceCheck(name, verbose, what string, get func(Measurement) *time.Durati
 // judge runs a standard's checks on a measurement: required rows first, each severity in table
 // order; checks that do not apply or lack their input have no row.
 func judge(in judgeInput) []Result {
+	in.heard = tokenizeLines(in.transcript)
 	var required, info []Result
 	for _, c := range checkTable {
 		v, ok := c.run(in)

@@ -451,3 +451,23 @@ func TestWarningsCountInWords(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJudge judges a fully measured file with a transcript of 600 lines (50 minutes), every
+// one with four hits, against a standard with word lists: the work done once per completed
+// report, and again per finished report of a show when its explicit flag changes.
+func BenchmarkJudge(b *testing.B) {
+	std := BuiltinStandards()[0]
+	std.UnwantedWords, std.ExpectedWords = []string{"um", "you know", "basically"}, []string{"thanks for listening"}
+	lines := make([]TranscriptLine, 600)
+	for i := range lines {
+		lines[i] = line(i*5000, i*5000+4900, "So, um, basically this is what you know we talked about, damn.", "host", ptr(0.9))
+	}
+	no := false
+	in := judgeInput{std: std, m: goodMeasurement(-16), explicit: &no, transcript: lines, hasTranscript: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(judge(in)) == 0 {
+			b.Fatal("no rows")
+		}
+	}
+}

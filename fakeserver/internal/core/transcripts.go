@@ -98,18 +98,32 @@ func phraseWords(phrase string) []string {
 	return out
 }
 
+// heardLine is a transcript line split into words once, for all the checks that search it.
+type heardLine struct {
+	TranscriptLine
+	toks  []token
+	runes int
+}
+
+func tokenizeLines(lines []TranscriptLine) []heardLine {
+	out := make([]heardLine, len(lines))
+	for i, l := range lines {
+		out[i] = heardLine{TranscriptLine: l, toks: tokenize(l.Text), runes: utf8.RuneCountInString(l.Text)}
+	}
+	return out
+}
+
 // findHits finds every time one of phrases was said in lines: whole words, any case, within
 // one line. A hit's times are placed inside its line in proportion to where the phrase sits in
 // the line's text. Hits are ordered by start, then by the phrases' order.
-func findHits(lines []TranscriptLine, phrases []string) []Hit {
+func findHits(lines []heardLine, phrases []string) []Hit {
 	hits := []Hit{}
 	listed := make([][]string, len(phrases))
 	for i, p := range phrases {
 		listed[i] = phraseWords(p)
 	}
 	for _, l := range lines {
-		toks := tokenize(l.Text)
-		runes := utf8.RuneCountInString(l.Text)
+		toks, runes := l.toks, l.runes
 		at := func(pos int) int {
 			if runes == 0 {
 				return l.Start

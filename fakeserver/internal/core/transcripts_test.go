@@ -234,7 +234,7 @@ func FuzzFindHits(f *testing.F) {
 			return
 		}
 		l := TranscriptLine{Start: start, End: start + length, Text: text}
-		hits := findHits([]TranscriptLine{l}, []string{phrase})
+		hits := findHits(tokenizeLines([]TranscriptLine{l}), []string{phrase})
 		for i, h := range hits {
 			if h.Start < l.Start || h.Finish > l.End || h.Finish < h.Start {
 				t.Fatalf("hit %+v outside line %d..%d", h, l.Start, l.End)
