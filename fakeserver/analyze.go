@@ -15,10 +15,14 @@ func analyze(_ context.Context, r io.Reader, _ string) (core.Measurement, error)
 	if err != nil {
 		return core.Measurement{}, err
 	}
+	lra := m.LoudnessRange
+	// Only fields the engine measures today are mapped; the others stay nil ("not measured"), so
+	// their checks have no row rather than a made-up verdict. WAV is PCM: never lossy.
 	return core.Measurement{
 		Duration: m.Duration, Size: m.Size, Channels: m.Channels, SampleRate: m.SampleRate,
 		CodecName: m.CodecName, FormatName: m.FormatName, IntegratedLUFS: m.IntegratedLUFS,
 		SamplePeakDB: m.SamplePeakDB, TruePeakDB: m.TruePeakDB, Title: m.Title,
+		BitRate: m.BitRate, Lossy: false, LoudnessRange: &lra,
 	}, nil
 }
 

@@ -160,6 +160,11 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("PATCH /_fake/feeds/{id}", s.handleChangeFeed)
 	mux.HandleFunc("GET /_fake/webhook-deliveries", s.handleListDeliveries)
 	s.webhookControlRoutes(mux)
+	mux.HandleFunc("POST /_fake/workspaces/{id}/standards", s.handleCreateStandard)
+	mux.HandleFunc("GET /_fake/workspaces/{id}/standards", s.handleListStandards)
+	mux.HandleFunc("PUT /_fake/workspaces/{id}/default-standard", s.handleSetDefaultStandard)
+	mux.HandleFunc("PUT /_fake/series/{id}/standard", s.handleSetSeriesStandard)
+	mux.HandleFunc("POST /_fake/transcripts", s.handleScriptTranscript)
 	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Control call"))
 	})

@@ -30,6 +30,8 @@ func (s *Server) newDeps(o options) core.Deps {
 	return core.Deps{
 		AnalysisPace: o.analysisPace,
 		Transcribe:   s.transcriptFor,
+		// Transcripts scripted by content, for uploads and any other audio.
+		TranscribeContent: s.transcriptByContent,
 		FetchFeed: func(ctx context.Context, url string) (*core.FeedDoc, error) {
 			parsed, err := feeds.Fetch(ctx, fetcher, url)
 			if err != nil {

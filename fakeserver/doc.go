@@ -69,11 +69,14 @@
 //     episode without published_on is dated the fake clock's day.
 //   - Audio is measured by the fake's own engine: only WAV (PCM 8 to 32 bits and float) is
 //     decoded so far; other audio fails its report with the decoder's reason.
-//   - A report's transcript is the one scripted for its hosted episode, with speakers renamed
-//     "Speaker 1", "Speaker 2"... in order of first appearance; other audio has none (null).
-//   - The checks of the built-in Podcast standard so far: loudness_lufs (−16 ±1 LUFS; mono −19
-//     ±1), peak (true peak at most −1 dBTP), and explicit_flag for feed reports whose feed's flag
-//     is known (passing while no transcript hit counts).
+//   - A report's transcript is what the fake's "transcription" returns: the one scripted for its
+//     hosted episode, else one scripted for the audio's content (POST /_fake/transcripts with
+//     the SHA-256 of the bytes, or ScriptTranscript), with speakers renamed "Speaker 1",
+//     "Speaker 2"... in order of first appearance; other audio has none (null). The audio is
+//     hashed as it streams to analysis.
+//   - Checks, limits and the three built-in standards (Podcast, AES speech, EBU R128): see
+//     CHECKS.md beside this file, which lists the final check table. A check whose input is not
+//     available has no row and does not count in stats.
 //   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
 //   - GraphQL (POST /api/graphql) runs schema.graphql through gqlgen over the same core as REST.
 //     Credentials, the per-key minute limit, faults and last_used_at are REST's. A request with
@@ -98,8 +101,8 @@
 //     and awaiting_review return an empty list. Series lastCheck and coverImageUrl are null:
 //     the fake records no feed-check times and reads no cover art from feeds.
 //   - GraphQL JSON-string fields are the REST report's fields of the same name, rendered by the
-//     same code and encoded once more; null where REST has null. transcriptIncluded is true for
-//     the built-in standards, the only ones the core holds.
+//     same code and encoded once more; null where REST has null. transcriptIncluded is the
+//     report's standard's choice as recorded at creation (true for the built-in standards).
 //   - GET /api/graphql serves the fake's own small explorer page (query, variables, API key,
 //     run, result), written for this project: no maintained Go module embeds GraphiQL's assets,
 //     and the page must work with no internet, so it loads nothing from elsewhere.
@@ -185,4 +188,18 @@
 //     the explicit_flag row (marked_explicit, status, warning) and stats of their COMPLETE
 //     reports, keeping the hits heard; updated_at does not move and no event is sent. Reports
 //     without the row keep none.
+//   - Standards: custom standards are made through the control API (POST
+//     /_fake/workspaces/{id}/standards, CreateStandard) from a built-in's limits, some of which
+//     may be replaced, plus word lists and transcript_included; they are assigned per show (PUT /_fake/series/{id}/standard,
+//     SetSeriesStandard; standard_id is required, null removes it) or as the workspace default (PUT
+//     /_fake/workspaces/{id}/default-standard, SetDefaultStandard), and listed with GET
+//     /_fake/workspaces/{id}/standards. A report's standard is fixed when it is created.
+//   - explicit_flag follows the feed's current flag: whenever the fake reads a show's feed and
+//     finds the flag changed, the show's finished reports are judged again (updated_at stays).
+//   - file_info: size in bytes, duration in seconds (a JSON number with fractions); the codec
+//     keys are left out when no codec was probed. metadata: the tags as strings (null when
+//     absent; track_num as written, such as "7" or "7/12"), chapters as {start, end, title} with
+//     times in milliseconds; null when the file's tags were not read. cover_image: width and
+//     height in pixels, file_size in bytes, and a URL the fake serves without credentials at
+//     /_covers/{report_id}; null when the file carries no cover.
 package fakeserver

@@ -661,3 +661,51 @@ func FuzzGraphQLRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestGraphQLTranscriptLeftOut: a report judged by a standard that leaves the transcript out
+// answers transcriptIncluded false and transcript null, while reports of the built-in standard
+// and of a custom standard that keeps it carry both.
+func TestGraphQLTranscriptLeftOut(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t)
+	speaker := "host"
+	ep := HostedEpisode{Transcript: []TranscriptLine{{Start: 0, End: 800, Text: "Hello there.", Speaker: &speaker}}}
+	withTranscript, _ := feedReport(t, srv, seed.APIKey, "Kept", ep)
+	no := false
+	std, err := srv.CreateStandard(seed.WorkspaceID, StandardSpec{Name: "Private", TranscriptIncluded: &no})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.SetDefaultStandard(seed.WorkspaceID, std.ID); err != nil {
+		t.Fatal(err)
+	}
+	without, _ := feedReport(t, srv, seed.APIKey, "Left out", ep)
+	open, err := srv.CreateStandard(seed.WorkspaceID, StandardSpec{Name: "Open"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.SetDefaultStandard(seed.WorkspaceID, open.ID); err != nil {
+		t.Fatal(err)
+	}
+	customKept, _ := feedReport(t, srv, seed.APIKey, "Custom kept", ep)
+	advance(t, srv, 10*time.Minute)
+
+	for _, tt := range []struct {
+		id       string
+		included bool
+		standard string
+	}{{withTranscript, true, "Podcast"}, {without, false, "Private"}, {customKept, true, "Open"}} {
+		var got struct {
+			Report struct {
+				TranscriptIncluded bool
+				Transcript         *string
+				Standard           struct{ Name string }
+			}
+		}
+		gqlData(t, srv, seed.APIKey, `query($id: UUID!) { report(id: $id) { transcriptIncluded transcript standard { name } } }`, map[string]any{"id": tt.id}, &got)
+		r := got.Report
+		if r.TranscriptIncluded != tt.included || (r.Transcript != nil) != tt.included || r.Standard.Name != tt.standard {
+			t.Errorf("report %s: transcriptIncluded %v, transcript %v, standard %q; want %v and %q", tt.id, r.TranscriptIncluded, r.Transcript, r.Standard.Name, tt.included, tt.standard)
+		}
+	}
+}

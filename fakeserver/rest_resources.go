@@ -277,11 +277,9 @@ func (a *restAPI) reportJSON(r core.Report) restserver.Report {
 		out.Results = &results
 	}
 	if m := r.Measurement; m != nil && r.Status == core.StatusComplete {
-		out.FileInfo = &restserver.FileInfo{
-			Size: rawJSON(m.Size), Duration: rawJSON(m.Duration.Seconds()),
-			CodecName: rawJSON(m.CodecName), FormatName: rawJSON(m.FormatName),
-			Channels: rawJSON(m.Channels), SampleRate: rawJSON(m.SampleRate),
-		}
+		out.FileInfo = fileInfoJSON(*m)
+		out.Metadata = metadataJSON(m.Tags)
+		out.CoverImage = a.s.coverJSON(r.ID, m.Tags)
 	}
 	return out
 }
@@ -346,4 +344,80 @@ func creditsJSON(cr core.Credits) restserver.Credits {
 		out.TopupLots = append(out.TopupLots, lot)
 	}
 	return out
+}
+
+// fileInfoJSON writes file_info: size in bytes and duration in seconds always, the codec
+// detail only when the file could be probed (a codec name was found).
+func fileInfoJSON(m core.Measurement) *restserver.FileInfo {
+	fi := &restserver.FileInfo{Size: rawJSON(m.Size), Duration: rawJSON(m.Duration.Seconds())}
+	if m.CodecName != "" {
+		fi.CodecName, fi.FormatName = rawJSON(m.CodecName), rawJSON(m.FormatName)
+		fi.Channels, fi.SampleRate = rawJSON(m.Channels), rawJSON(m.SampleRate)
+	}
+	return fi
+}
+
+// chapterJSON is a chapter in metadata.chapters; times are milliseconds from the start.
+type chapterJSON struct {
+	Start int64  `json:"start"`
+	End   int64  `json:"end"`
+	Title string `json:"title"`
+}
+
+// metadataJSON writes the file's tags: strings, null for an absent tag, chapters always a list.
+// Files whose tags were not read have null metadata.
+func metadataJSON(t *core.Tags) *restserver.Metadata {
+	if t == nil {
+		return nil
+	}
+	tag := func(v string) json.RawMessage {
+		if v == "" {
+			return json.RawMessage("null")
+		}
+		return rawJSON(v)
+	}
+	chapters := make([]any, 0, len(t.Chapters))
+	for _, c := range t.Chapters {
+		chapters = append(chapters, chapterJSON{Start: c.Start.Milliseconds(), End: c.End.Milliseconds(), Title: c.Title})
+	}
+	return &restserver.Metadata{
+		Title: tag(t.Title), Artist: tag(t.Artist), Album: tag(t.Album), TrackNum: tag(t.Track),
+		Year: tag(t.Year), Copyright: tag(t.Copyright), Comments: tag(t.Comments), Chapters: &chapters,
+	}
+}
+
+// coverJSON writes cover_image: width and height in pixels, file_size in bytes, and the URL
+// where the fake serves the picture; null when the file carries none.
+func (s *Server) coverJSON(reportID uuid.UUID, t *core.Tags) *restserver.CoverImage {
+	if t == nil || t.Cover == nil {
+		return nil
+	}
+	f := t.Cover.Facts()
+	return &restserver.CoverImage{
+		Width: rawJSON(f.Width), Height: rawJSON(f.Height), FileSize: rawJSON(len(t.Cover.Data)),
+		URL: rawJSON(s.coverURL(reportID)),
+	}
+}
+
+func (s *Server) coverURL(reportID uuid.UUID) string { return s.url + "/_covers/" + reportID.String() }
+
+// handleCover serves a finished report's cover picture, keyless like any CDN URL.
+func (s *Server) handleCover(w http.ResponseWriter, r *http.Request) {
+	id, err := uuid.Parse(r.PathValue("id"))
+	if err != nil {
+		writeError(w, core.ErrNotFound("Cover image"))
+		return
+	}
+	cv, ok := s.core.ReportCover(id)
+	if !ok {
+		writeError(w, core.ErrNotFound("Cover image"))
+		return
+	}
+	ct := cv.MIME
+	if ct == "" {
+		ct = http.DetectContentType(cv.Data)
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Length", fmt.Sprint(len(cv.Data)))
+	_, _ = w.Write(cv.Data)
 }

@@ -39,6 +39,8 @@ type Server struct {
 	// uploadKey signs upload URLs.
 	uploadKey []byte
 	hosting   hosting
+	// scripts are transcripts scripted by audio content.
+	scripts transcriptScripts
 	// renderCache keeps the JSON of finished reports.
 	renderCache renderCache
 	// hooks is the webhook URL policy and sender.

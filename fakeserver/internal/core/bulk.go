@@ -52,7 +52,7 @@ func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 		r := &Report{
 			ID: uuid.New(), Workspace: w.ID, Status: StatusInProgress, CreatedAt: now, UpdatedAt: now,
 			StartedAt: &started, OriginalFilename: b.FileName, Personal: w.Type == Personal,
-			Standard: c.standardForLocked(w), Measurement: seededMeasurement(b),
+			Standard: c.standardForLocked(w, nil), Measurement: seededMeasurement(b),
 			estimatedEnd: b.CompleteAt,
 		}
 		c.reports[r.ID] = r

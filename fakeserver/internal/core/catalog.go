@@ -57,7 +57,7 @@ func (c *Core) addSeriesLocked(ws *Workspace, feedURL string, doc *FeedDoc, now 
 	cat := c.catalogLocked(ws.ID)
 	if id, ok := cat.byFeed[feedURL]; ok {
 		s := c.series[id]
-		s.Explicit = doc.Explicit
+		c.setSeriesExplicitLocked(s, doc.Explicit)
 		return s, nil
 	}
 	if len(cat.order) >= ws.Plan.PodcastLimit {

@@ -101,6 +101,7 @@ type Core struct {
 	clock     *clock.Clock
 	deps      Deps
 	standards []Standard
+	stds      standardState
 
 	mu         sync.RWMutex
 	accounts   map[uuid.UUID]*Account
@@ -129,6 +130,7 @@ func New(c *clock.Clock, deps Deps) *Core {
 		clock:        c,
 		deps:         deps,
 		standards:    BuiltinStandards(),
+		stds:         newStandardState(),
 		catalogs:     map[uuid.UUID]*catalog{},
 		series:       map[uuid.UUID]*Series{},
 		episodes:     map[uuid.UUID]*Episode{},

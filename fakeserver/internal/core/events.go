@@ -261,7 +261,7 @@ func (c *Core) testEventBodyLocked(ws uuid.UUID, now time.Time) []byte {
 func (c *Core) sampleReportLocked(now time.Time) reportPayload {
 	m := Measurement{Duration: 30 * time.Minute, Channels: 2, SampleRate: 44100, IntegratedLUFS: -16, TruePeakDB: -1.5}
 	explicit := false
-	results := judge(c.standards[0], m, &explicit)
+	results := judge(judgeInput{std: c.standards[0], m: m, explicit: &explicit})
 	st := summarise(results)
 	title, episodeTitle := "Example show", "Example episode"
 	day := now.Format(apitime.DateLayout)

@@ -2,10 +2,7 @@ package core
 
 import (
 	"context"
-	"encoding/json"
-	"math"
 	"net/url"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -188,7 +185,7 @@ func (c *Core) autoReportLocked(s *Series, e *Episode, now time.Time) {
 	r := &Report{
 		ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
 		OriginalFilename: fileNameOf(e.AudioURL), Personal: ws.Type == Personal,
-		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws),
+		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws, s),
 	}
 	short := c.requireCreditsLocked(ws, minimumCharge, now) != nil
 	if short {
@@ -202,70 +199,16 @@ func (c *Core) autoReportLocked(s *Series, e *Episode, now time.Time) {
 }
 
 // explicitFlagLocked takes in a changed explicit flag: every series of the feed gets it, and
-// the explicit_flag check of their completed reports is judged again. The verdict may change;
+// their completed reports are judged again (setSeriesExplicitLocked). The verdict may change;
 // updated_at does not move, and no event is sent.
 func (c *Core) explicitFlagLocked(f *trackedFeed, explicit *bool) {
 	if explicit == nil {
 		return
 	}
 	for _, sid := range f.series {
-		s := c.series[sid]
-		if s == nil || (s.Explicit != nil && *s.Explicit == *explicit) {
-			continue
+		if s := c.series[sid]; s != nil {
+			c.setSeriesExplicitLocked(s, explicit)
 		}
-		flag := *explicit
-		s.Explicit = &flag
-		idx := c.reportIdx[s.Workspace]
-		if idx == nil {
-			continue
-		}
-		for _, r := range idx.created {
-			if r.Series != nil && *r.Series == sid && r.Status == StatusComplete {
-				rejudgeExplicit(r, flag)
-			}
-		}
-	}
-}
-
-// rejudgeExplicit rewrites a report's explicit_flag row for the feed's current flag and its
-// stats from the rows, keeping the hits heard. A report without the row keeps none.
-func rejudgeExplicit(r *Report, explicit bool) {
-	// Readers may hold the old slice: write a copy.
-	r.Results = slices.Clone(r.Results)
-	for i, res := range r.Results {
-		if res.Name != "explicit_flag" {
-			continue
-		}
-		var value map[string]json.RawMessage
-		if err := json.Unmarshal(res.Value, &value); err != nil || value == nil {
-			value = map[string]json.RawMessage{"profanities": json.RawMessage("[]")}
-		}
-		value["marked_explicit"], _ = json.Marshal(explicit)
-		var hits []struct {
-			Confidence *float64 `json:"confidence"`
-		}
-		_ = json.Unmarshal(value["profanities"], &hits)
-		counted := false
-		for _, h := range hits {
-			// A hit counts when its description shows 75% or more (shown capped at 90%), or
-			// when it has no confidence.
-			if h.Confidence == nil || math.Min(math.Round(*h.Confidence*100), 90) >= 75 {
-				counted = true
-			}
-		}
-		res.Value, _ = json.Marshal(value)
-		res.Status, res.WarningMessage = Pass, nil
-		if !explicit && counted {
-			res.Status = Fail
-			res.WarningMessage = ptr("Profanity was heard in an episode the feed does not mark explicit.")
-		}
-		r.Results[i] = res
-		st := summarise(r.Results)
-		if r.Stats != nil {
-			st.TimeRemainingMillis = r.Stats.TimeRemainingMillis
-		}
-		r.Stats = &st
-		r.Version++ // what is rendered changes; updated_at stays
 	}
 }
 

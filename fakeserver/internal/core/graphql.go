@@ -120,7 +120,7 @@ func (c *Core) SeriesReports(seriesID uuid.UUID) []Report {
 }
 
 // TranscriptIncluded reports whether a report's standard keeps the transcript, as recorded at
-// creation. Every standard the core holds is built-in, and the built-in standards keep it.
+// creation: the built-in standards keep it, a custom standard says.
 func TranscriptIncluded(std Standard) bool {
-	return std.Builtin
+	return std.TranscriptIncluded
 }

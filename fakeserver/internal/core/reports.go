@@ -5,8 +5,10 @@ import (
 	"cmp"
 	"container/list"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"slices"
 	"strings"
@@ -60,6 +62,10 @@ type Report struct {
 
 	estimatedEnd time.Time
 	upload       []byte
+	// heard is what transcription returned (speakers as scripted), kept to judge the report
+	// again when its show's explicit flag changes; heardOK is false when there was none.
+	heard   []TranscriptLine
+	heardOK bool
 	// seq orders reports by creation within the core; byUpdate is the report's place in its
 	// workspace's update order.
 	seq      uint64
@@ -133,7 +139,7 @@ func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFee
 	r := &Report{
 		ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
 		OriginalFilename: fileNameOf(fe.AudioURL), Personal: ws.Type == Personal,
-		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws),
+		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws, s),
 	}
 	c.addReportLocked(r)
 	return *r, nil
@@ -145,10 +151,6 @@ func fileNameOf(audioURL string) string {
 		return "episode"
 	}
 	return name
-}
-
-func (c *Core) standardForLocked(ws *Workspace) Standard {
-	return c.standards[0] // the built-in Podcast standard until standards can be assigned
 }
 
 func (c *Core) addReportLocked(r *Report) {
@@ -225,7 +227,12 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 	upload, audioURL, name := r.upload, r.AudioURL, r.OriginalFilename
 	c.mu.Unlock()
 
-	m, err := c.measure(upload, audioURL, name)
+	m, sum, err := c.measure(upload, audioURL, name)
+	var heard []TranscriptLine
+	var heardOK bool
+	if err == nil {
+		heard, heardOK = c.transcribe(audioURL, sum)
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -235,37 +242,63 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 		return
 	}
 	r.Measurement = &m
+	r.heard, r.heardOK = heard, heardOK
 	estimate := time.Duration(float64(m.Duration) * float64(c.deps.AnalysisPace) / float64(time.Hour))
 	r.estimatedEnd = now.Add(estimate)
 	c.clock.At(now.Add(time.Duration(float64(estimate)*overrun)), func(now time.Time) { c.complete(id, now) })
 }
 
-func (c *Core) measure(upload []byte, audioURL *string, name string) (Measurement, error) {
+// measure analyses a report's audio and returns its measurement and the SHA-256 of its bytes,
+// hashed as they stream to analysis (transcripts scripted by content are found by it).
+func (c *Core) measure(upload []byte, audioURL *string, name string) (Measurement, [sha256.Size]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
+	var sum [sha256.Size]byte
 	if upload != nil {
 		if len(upload) == 0 {
-			return Measurement{}, fmt.Errorf("no audio was uploaded to the upload URL before the report was created")
+			return Measurement{}, sum, fmt.Errorf("no audio was uploaded to the upload URL before the report was created")
 		}
 		m, err := c.deps.Analyze(ctx, bytes.NewReader(upload), name)
 		if err != nil {
-			return Measurement{}, fmt.Errorf("the audio could not be analysed: %w", err)
+			return Measurement{}, sum, fmt.Errorf("the audio could not be analysed: %w", err)
 		}
-		return m, nil
+		return m, sha256.Sum256(upload), nil
 	}
 	if audioURL == nil {
-		return Measurement{}, fmt.Errorf("the report has no audio")
+		return Measurement{}, sum, fmt.Errorf("the report has no audio")
 	}
 	rc, err := c.deps.OpenAudio(ctx, *audioURL)
 	if err != nil {
-		return Measurement{}, fmt.Errorf("the audio could not be downloaded: %w", err)
+		return Measurement{}, sum, fmt.Errorf("the audio could not be downloaded: %w", err)
 	}
 	defer rc.Close()
-	m, err := c.deps.Analyze(ctx, rc, name)
+	h := sha256.New()
+	tee := io.TeeReader(rc, h)
+	m, err := c.deps.Analyze(ctx, tee, name)
 	if err != nil {
-		return Measurement{}, fmt.Errorf("the audio could not be analysed: %w", err)
+		return Measurement{}, sum, fmt.Errorf("the audio could not be analysed: %w", err)
 	}
-	return m, nil
+	// Whatever the analyser left unread still belongs to the file's content. A download that
+	// breaks here leaves a hash no script matches: the audio then simply has no transcript.
+	if _, err := io.Copy(io.Discard, tee); err != nil {
+		return m, sum, nil
+	}
+	copy(sum[:], h.Sum(nil))
+	return m, sum, nil
+}
+
+// transcribe asks for the transcript of a report's audio: by URL first (hosted episodes carry
+// theirs), then by content. A zero sum (unknown content) is never looked up.
+func (c *Core) transcribe(audioURL *string, sum [sha256.Size]byte) ([]TranscriptLine, bool) {
+	if audioURL != nil && c.deps.Transcribe != nil {
+		if lines, ok := c.deps.Transcribe(*audioURL); ok {
+			return lines, true
+		}
+	}
+	if sum != ([sha256.Size]byte{}) && c.deps.TranscribeContent != nil {
+		return c.deps.TranscribeContent(sum)
+	}
+	return nil, false
 }
 
 func (c *Core) failLocked(r *Report, reason string, now time.Time) {
@@ -282,22 +315,12 @@ func (c *Core) complete(id uuid.UUID, now time.Time) {
 	if r == nil || r.Status != StatusInProgress || r.Measurement == nil {
 		return
 	}
-	var explicit *bool
-	if r.Series != nil {
-		if s := c.series[*r.Series]; s != nil {
-			explicit = s.Explicit
-		}
-	}
-	r.Results = judge(r.Standard, *r.Measurement, explicit)
-	st := summarise(r.Results)
-	r.Stats = &st
+	c.judgeLocked(r)
 	if r.Name == nil {
 		r.Name = c.reportNameLocked(r)
 	}
-	if r.AudioURL != nil && c.deps.Transcribe != nil {
-		if lines, ok := c.deps.Transcribe(*r.AudioURL); ok {
-			r.Transcript = labelSpeakers(lines)
-		}
+	if r.heardOK && r.Standard.TranscriptIncluded {
+		r.Transcript = labelSpeakers(r.heard)
 	}
 	charged := c.chargeLocked(c.workspaces[r.Workspace], CostOf(r.Measurement.Duration), now)
 	r.CreditsCharged = &charged

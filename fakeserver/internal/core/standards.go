@@ -4,38 +4,120 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 )
 
-// Standard is a named set of checks with their limits.
+// Standard is a named set of checks with their limits: one of the three built-ins, or a custom
+// standard a workspace made from one of them.
 type Standard struct {
 	ID      uuid.UUID
 	Name    string
 	Builtin bool
-	// Loudness targets (LUFS) and tolerance (LU), for stereo and for mono files.
-	LoudnessTarget, MonoLoudnessTarget, LoudnessTolerance float64
-	// MaxTruePeak is the highest allowed true peak in dBTP.
+	// Workspace owns a custom standard; uuid.Nil for a built-in.
+	Workspace uuid.UUID
+	// BasedOn names the built-in standard whose limits this one uses (a built-in names itself).
+	BasedOn string
+	// Limits are the limits the checks judge by.
+	Limits Limits
+	// UnwantedWords and ExpectedWords are the words and phrases of the two word checks, which run
+	// only when their list is not empty.
+	UnwantedWords, ExpectedWords []string
+	// TranscriptIncluded keeps the transcript with the report (GET /reports/{id}/transcript);
+	// without it the transcript is only used for the checks and the report's is null.
+	TranscriptIncluded bool
+	// CreatedAt is when a custom standard was made; zero for a built-in.
+	CreatedAt time.Time
+}
+
+// Range is a closed interval.
+type Range struct{ Min, Max float64 }
+
+// Limits are a standard's limits. A zero limit where a zero makes no sense (a minimum bitrate,
+// an empty list of sample rates) means the check does not run under this standard.
+type Limits struct {
+	// Loudness and MonoLoudness are the integrated loudness ranges in LUFS for a file of two or
+	// more channels and for a mono file.
+	Loudness, MonoLoudness Range
+	// MaxTruePeak is in dBTP.
 	MaxTruePeak float64
+	// MaxLoudnessRange is in LU.
+	MaxLoudnessRange float64
+	// MaxClippingRuns is the most runs of clipped samples allowed.
+	MaxClippingRuns int
+	// SampleRates lists the allowed sample rates in Hz; when empty, MinSampleRate applies.
+	SampleRates   []int
+	MinSampleRate int
+	// MinBitrateKbps and MinMonoBitrateKbps are the least bit rates of a lossy file (stereo and
+	// mono); 0 means no bitrate check.
+	MinBitrateKbps, MinMonoBitrateKbps float64
+	// Channels lists the allowed channel counts.
+	Channels []int
+	// Silences allowed at the start, at the end, and anywhere between.
+	MaxLeadingSilence, MaxTrailingSilence, MaxLongSilence time.Duration
+	// MaxNoiseFloor is in dBFS.
+	MaxNoiseFloor float64
+}
+
+func (l Limits) clone() Limits {
+	l.SampleRates = slices.Clone(l.SampleRates)
+	l.Channels = slices.Clone(l.Channels)
+	return l
+}
+
+func (s Standard) clone() Standard {
+	s.Limits = s.Limits.clone()
+	s.UnwantedWords = slices.Clone(s.UnwantedWords)
+	s.ExpectedWords = slices.Clone(s.ExpectedWords)
+	return s
 }
 
 // standardNamespace makes the built-in standards' ids the same in every fake.
 var standardNamespace = uuid.MustParse("5b0f3d62-1f8e-4c55-9c1b-6a2d1c9e7f10")
 
-func builtinStandard(name string, target, monoTarget, tolerance float64) Standard {
-	return Standard{
-		ID: uuid.NewSHA1(standardNamespace, []byte(name)), Name: name, Builtin: true,
-		LoudnessTarget: target, MonoLoudnessTarget: monoTarget, LoudnessTolerance: tolerance, MaxTruePeak: -1,
-	}
-}
+// Names of the built-in standards.
+const (
+	StandardPodcast    = "Podcast"
+	StandardAESSpeech  = "AES speech"
+	StandardEBUR128    = "EBU R128"
+	defaultBuiltinName = StandardPodcast
+)
 
 // BuiltinStandards returns the three built-in standards; Podcast is every workspace's default.
+// Their limits follow Apple's podcast requirements, AES TD1004 and EBU R128 where those fix
+// them, and the fake's own proposals elsewhere (loudness range, silences, noise floor).
 func BuiltinStandards() []Standard {
+	builtin := func(name string, l Limits) Standard {
+		return Standard{
+			ID: uuid.NewSHA1(standardNamespace, []byte(name)), Name: name, Builtin: true,
+			BasedOn: name, Limits: l, TranscriptIncluded: true,
+		}
+	}
 	return []Standard{
-		builtinStandard("Podcast", -16, -19, 1),
-		builtinStandard("AES speech", -18, -21, 2),
-		builtinStandard("EBU R128", -23, -23, 0.5),
+		builtin(StandardPodcast, Limits{
+			Loudness: Range{-17, -15}, MonoLoudness: Range{-20, -18}, MaxTruePeak: -1,
+			MaxLoudnessRange: 8, SampleRates: []int{44100, 48000},
+			MinBitrateKbps: 128, MinMonoBitrateKbps: 64, Channels: []int{1, 2},
+			MaxLeadingSilence: 2 * time.Second, MaxTrailingSilence: 3 * time.Second, MaxLongSilence: 5 * time.Second,
+			MaxNoiseFloor: -60,
+		}),
+		builtin(StandardAESSpeech, Limits{
+			Loudness: Range{-20, -16}, MonoLoudness: Range{-23, -19}, MaxTruePeak: -1,
+			MaxLoudnessRange: 10, MinSampleRate: 44100,
+			MinBitrateKbps: 96, MinMonoBitrateKbps: 96, Channels: []int{1, 2},
+			MaxLeadingSilence: 2 * time.Second, MaxTrailingSilence: 5 * time.Second, MaxLongSilence: 10 * time.Second,
+			MaxNoiseFloor: -60,
+		}),
+		builtin(StandardEBUR128, Limits{
+			Loudness: Range{-23.5, -22.5}, MonoLoudness: Range{-23.5, -22.5}, MaxTruePeak: -1,
+			MaxLoudnessRange: 20, SampleRates: []int{48000}, Channels: []int{2},
+			MaxLeadingSilence: time.Second, MaxTrailingSilence: 2 * time.Second, MaxLongSilence: 10 * time.Second,
+			MaxNoiseFloor: -65,
+		}),
 	}
 }
 
@@ -70,14 +152,34 @@ type Stats struct {
 	TimeRemainingMillis              int64
 }
 
-// words writes a number for a limit in words: U+2212 for negatives.
+// words writes a number for a limit or a message in words: as few decimals as it needs (at
+// most two), and U+2212 for negatives.
 func words(v float64) string {
-	s := strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.1f", v), "0"), ".")
+	if math.IsInf(v, -1) {
+		return "\u2212\u221e"
+	}
+	s := strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+	if s == "-0" {
+		s = "0"
+	}
 	return strings.Replace(s, "-", "\u2212", 1)
+}
+
+// orList writes allowed values as "a or b", "a, b or c".
+func orList[T int | float64](vs []T) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = words(float64(v))
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 func ptr[T any](v T) *T { return &v }
 
+// number writes a measured value unrounded; -Inf and NaN (silence) become null.
 func number(v float64) json.RawMessage {
 	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return json.RawMessage("null")
@@ -86,49 +188,13 @@ func number(v float64) json.RawMessage {
 	return b
 }
 
-// judge runs a standard's checks on a measurement. explicit is the feed's flag for a feed report
-// (nil for uploads and unknown flags, which get no explicit_flag row).
-func judge(std Standard, m Measurement, explicit *bool) []Result {
-	target := std.LoudnessTarget
-	if m.Channels == 1 {
-		target = std.MonoLoudnessTarget
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only the package's own value types reach here, and they always marshal.
+		return json.RawMessage("null")
 	}
-	lo, hi := target-std.LoudnessTolerance, target+std.LoudnessTolerance
-	loud := Result{
-		Name: "loudness_lufs", VerboseName: "Integrated loudness", Value: number(m.IntegratedLUFS),
-		MeasurementUnit: ptr("LUFS"), Severity: Required,
-		Description: "Integrated loudness of the whole episode per ITU-R BS.1770-4, gated.\n\n" +
-			"Listeners move between shows; episodes near the target need no volume change.",
-		Link:  "https://tech.ebu.ch/publications/r128",
-		Limit: ptr(fmt.Sprintf("between %s and %s LUFS", words(lo), words(hi))),
-	}
-	loud.Status = Pass
-	if !(m.IntegratedLUFS >= lo && m.IntegratedLUFS <= hi) {
-		loud.Status = Fail
-		loud.WarningMessage = ptr(fmt.Sprintf("The episode measures %s LUFS; aim for %s LUFS.", words(m.IntegratedLUFS), words(target)))
-	}
-	peak := Result{
-		Name: "peak", VerboseName: "True peak", Value: number(m.TruePeakDB),
-		MeasurementUnit: ptr("dBTP"), Severity: Required,
-		Description: "Highest inter-sample peak, measured with 4× oversampling.\n\n" +
-			"Peaks above the limit distort after lossy encoding.",
-		Link:  "https://www.itu.int/rec/R-REC-BS.1770",
-		Limit: ptr(fmt.Sprintf("at most %s dBTP", words(std.MaxTruePeak))),
-	}
-	peak.Status = Pass
-	if m.TruePeakDB > std.MaxTruePeak {
-		peak.Status = Fail
-		peak.WarningMessage = ptr(fmt.Sprintf("The true peak reaches %s dBTP; keep it at or below %s dBTP.", words(m.TruePeakDB), words(std.MaxTruePeak)))
-	}
-	results := []Result{loud, peak}
-	if explicit != nil {
-		value, _ := json.Marshal(map[string]any{"marked_explicit": *explicit, "profanities": []any{}})
-		results = append(results, Result{
-			Name: "explicit_flag", VerboseName: "Explicit flag", Status: Pass, Value: value, Severity: Required,
-			Description: "Whether profanity was heard in an episode whose feed does not mark it explicit.",
-		})
-	}
-	return results
+	return b
 }
 
 // summarise computes stats from results: passed only from required rows.
@@ -159,3 +225,5 @@ func summarise(results []Result) Stats {
 	}
 	return st
 }
+
+func fmtKbps(v float64) string { return fmt.Sprintf("%s kbps", words(v)) }

@@ -107,7 +107,7 @@ func (c *Core) CreateReportFromUpload(p Principal, id uuid.UUID, fileName string
 	}
 	r := &Report{
 		ID: id, Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
-		OriginalFilename: fileName, Personal: ws.Type == Personal, Standard: c.standardForLocked(ws),
+		OriginalFilename: fileName, Personal: ws.Type == Personal, Standard: c.standardForLocked(ws, nil),
 		upload: audio,
 	}
 	res.audio = nil

@@ -1,0 +1,292 @@
+package fakeserver
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/internal/apitime"
+)
+
+// Names of the built-in standards; every workspace starts with Podcast as its default.
+const (
+	StandardPodcast   = core.StandardPodcast
+	StandardAESSpeech = core.StandardAESSpeech
+	StandardEBUR128   = core.StandardEBUR128
+)
+
+// StandardSpec describes a custom standard, as a user would set one up in the dashboard.
+type StandardSpec struct {
+	// Name must be new in the workspace, built-in names included (compared ignoring case).
+	Name string `json:"name"`
+	// BasedOn names the built-in standard whose limits it takes (default "Podcast").
+	BasedOn string `json:"based_on,omitempty"`
+	// UnwantedWords and ExpectedWords are words or phrases for the two word checks, which run
+	// only when their list is not empty. At most 200 each.
+	UnwantedWords []string `json:"unwanted_words,omitempty"`
+	ExpectedWords []string `json:"expected_words,omitempty"`
+	// TranscriptIncluded keeps the transcript with each report (default true); when false the
+	// transcript is used for the checks only and GET /reports/{id}/transcript gives null.
+	TranscriptIncluded *bool `json:"transcript_included,omitempty"`
+	// Limits replace some of the base's limits; fields left out keep the base's.
+	Limits *Limits `json:"limits,omitempty"`
+}
+
+// LoudnessRange is an integrated loudness range in LUFS, ends included.
+type LoudnessRange struct {
+	Min float64 `json:"min"`
+	Max float64 `json:"max"`
+}
+
+// Limits are a standard's limits (see CHECKS.md). In a StandardSpec every field is optional; in
+// a Standard every field is set except one of SampleRatesHz and MinSampleRateHz.
+type Limits struct {
+	LoudnessLUFS     *LoudnessRange `json:"loudness_lufs,omitempty"`
+	MonoLoudnessLUFS *LoudnessRange `json:"mono_loudness_lufs,omitempty"`
+	TruePeakDBTP     *float64       `json:"true_peak_dbtp,omitempty"`
+	LoudnessRangeLU  *float64       `json:"loudness_range_lu,omitempty"`
+	ClippingRuns     *int           `json:"clipping_runs,omitempty"`
+	// SampleRatesHz lists the allowed rates; MinSampleRateHz sets a minimum instead.
+	SampleRatesHz   []int `json:"sample_rates_hz,omitempty"`
+	MinSampleRateHz *int  `json:"min_sample_rate_hz,omitempty"`
+	// BitrateKbps and MonoBitrateKbps are the least bit rates of lossy files; 0 means no check.
+	BitrateKbps      *float64 `json:"bitrate_kbps,omitempty"`
+	MonoBitrateKbps  *float64 `json:"mono_bitrate_kbps,omitempty"`
+	Channels         []int    `json:"channels,omitempty"`
+	LeadingSilenceS  *float64 `json:"leading_silence_s,omitempty"`
+	TrailingSilenceS *float64 `json:"trailing_silence_s,omitempty"`
+	LongSilenceS     *float64 `json:"long_silence_s,omitempty"`
+	NoiseFloorDBFS   *float64 `json:"noise_floor_dbfs,omitempty"`
+}
+
+func (l *Limits) overrides() core.LimitOverrides {
+	if l == nil {
+		return core.LimitOverrides{}
+	}
+	o := core.LimitOverrides{
+		MaxTruePeak: l.TruePeakDBTP, MaxLoudnessRange: l.LoudnessRangeLU, MaxClippingRuns: l.ClippingRuns,
+		SampleRates: l.SampleRatesHz, MinSampleRate: l.MinSampleRateHz, MinBitrateKbps: l.BitrateKbps,
+		MinMonoBitrateKbps: l.MonoBitrateKbps, Channels: l.Channels, MaxNoiseFloor: l.NoiseFloorDBFS,
+		MaxLeadingSilence: secondsDuration(l.LeadingSilenceS), MaxTrailingSilence: secondsDuration(l.TrailingSilenceS),
+		MaxLongSilence: secondsDuration(l.LongSilenceS),
+	}
+	if l.LoudnessLUFS != nil {
+		o.Loudness = &core.Range{Min: l.LoudnessLUFS.Min, Max: l.LoudnessLUFS.Max}
+	}
+	if l.MonoLoudnessLUFS != nil {
+		o.MonoLoudness = &core.Range{Min: l.MonoLoudnessLUFS.Min, Max: l.MonoLoudnessLUFS.Max}
+	}
+	return o
+}
+
+// secondsDuration converts seconds; a value out of any sane range becomes one the core refuses.
+func secondsDuration(s *float64) *time.Duration {
+	if s == nil {
+		return nil
+	}
+	if !(*s >= -1 && *s <= 1e6) {
+		d := time.Duration(-1)
+		return &d
+	}
+	d := time.Duration(*s * float64(time.Second))
+	return &d
+}
+
+func limitsJSON(l core.Limits) *Limits {
+	f := func(v float64) *float64 { return &v }
+	out := &Limits{
+		LoudnessLUFS:     &LoudnessRange{l.Loudness.Min, l.Loudness.Max},
+		MonoLoudnessLUFS: &LoudnessRange{l.MonoLoudness.Min, l.MonoLoudness.Max},
+		TruePeakDBTP:     f(l.MaxTruePeak), LoudnessRangeLU: f(l.MaxLoudnessRange), ClippingRuns: &l.MaxClippingRuns,
+		BitrateKbps: f(l.MinBitrateKbps), MonoBitrateKbps: f(l.MinMonoBitrateKbps), Channels: l.Channels,
+		LeadingSilenceS: f(l.MaxLeadingSilence.Seconds()), TrailingSilenceS: f(l.MaxTrailingSilence.Seconds()),
+		LongSilenceS: f(l.MaxLongSilence.Seconds()), NoiseFloorDBFS: f(l.MaxNoiseFloor),
+	}
+	if len(l.SampleRates) > 0 {
+		out.SampleRatesHz = l.SampleRates
+	} else {
+		out.MinSampleRateHz = &l.MinSampleRate
+	}
+	return out
+}
+
+// Standard is a standard a workspace can use: a built-in or one of its own.
+type Standard struct {
+	ID                 string   `json:"id"`
+	Name               string   `json:"name"`
+	Builtin            bool     `json:"builtin"`
+	BasedOn            string   `json:"based_on"`
+	UnwantedWords      []string `json:"unwanted_words"`
+	ExpectedWords      []string `json:"expected_words"`
+	TranscriptIncluded bool     `json:"transcript_included"`
+	Limits             *Limits  `json:"limits"`
+	// CreatedAt is null for a built-in.
+	CreatedAt *string `json:"created_at"`
+}
+
+func standardJSON(s core.Standard) Standard {
+	out := Standard{
+		ID: s.ID.String(), Name: s.Name, Builtin: s.Builtin, BasedOn: s.BasedOn,
+		UnwantedWords: nonNil(s.UnwantedWords), ExpectedWords: nonNil(s.ExpectedWords),
+		TranscriptIncluded: s.TranscriptIncluded, Limits: limitsJSON(s.Limits),
+	}
+	if !s.CreatedAt.Equal(time.Time{}) {
+		at := apitime.Format(s.CreatedAt)
+		out.CreatedAt = &at
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// CreateStandard makes a custom standard in a workspace. A report uses it once it is assigned
+// with SetDefaultStandard or SetSeriesStandard.
+func (s *Server) CreateStandard(workspaceID string, spec StandardSpec) (Standard, error) {
+	id, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return Standard{}, err
+	}
+	std, err := s.core.CreateStandard(id, core.StandardSpec{
+		Name: spec.Name, BasedOn: spec.BasedOn, UnwantedWords: spec.UnwantedWords,
+		ExpectedWords: spec.ExpectedWords, TranscriptIncluded: spec.TranscriptIncluded, Limits: spec.Limits.overrides(),
+	})
+	if err != nil {
+		return Standard{}, err
+	}
+	return standardJSON(std), nil
+}
+
+// Standards lists the standards a workspace can use: the three built-ins, then its own in the
+// order they were made.
+func (s *Server) Standards(workspaceID string) ([]Standard, error) {
+	id, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.core.Standards(id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Standard, len(list))
+	for i, std := range list {
+		out[i] = standardJSON(std)
+	}
+	return out, nil
+}
+
+// SetDefaultStandard makes a built-in or one of the workspace's own standards its default:
+// uploads, and shows without a standard of their own, are judged by it from the next report on.
+func (s *Server) SetDefaultStandard(workspaceID, standardID string) (Standard, error) {
+	ws, err := parseID(workspaceID, "Workspace")
+	if err != nil {
+		return Standard{}, err
+	}
+	std, err := parseID(standardID, "Standard")
+	if err != nil {
+		return Standard{}, err
+	}
+	out, err := s.core.SetDefaultStandard(ws, std)
+	if err != nil {
+		return Standard{}, err
+	}
+	return standardJSON(out), nil
+}
+
+// SetSeriesStandard assigns a standard to a show (a series id from the REST API); standardID ""
+// removes the show's own standard so that the workspace default applies again. It returns the
+// standard the show's next reports will use.
+func (s *Server) SetSeriesStandard(seriesID, standardID string) (Standard, error) {
+	series, err := parseID(seriesID, "Series")
+	if err != nil {
+		return Standard{}, err
+	}
+	var std *uuid.UUID
+	if standardID != "" {
+		id, err := parseID(standardID, "Standard")
+		if err != nil {
+			return Standard{}, err
+		}
+		std = &id
+	}
+	out, err := s.core.SetSeriesStandard(series, std)
+	if err != nil {
+		return Standard{}, err
+	}
+	return standardJSON(out), nil
+}
+
+func (s *Server) handleCreateStandard(w http.ResponseWriter, r *http.Request) {
+	var spec StandardSpec
+	if !decodeBody(w, r, &spec) {
+		return
+	}
+	std, err := s.CreateStandard(r.PathValue("id"), spec)
+	respond(w, http.StatusCreated, std, err)
+}
+
+func (s *Server) handleListStandards(w http.ResponseWriter, r *http.Request) {
+	list, err := s.Standards(r.PathValue("id"))
+	respond(w, http.StatusOK, map[string][]Standard{"items": list}, err)
+}
+
+// standardChoice is the body of the two assignment calls. standard_id is required; null (for a
+// show only) removes the assignment.
+type standardChoice struct {
+	StandardID json.RawMessage `json:"standard_id"`
+}
+
+// id reads standard_id: ok false (after answering 400) when it is missing or not a string or
+// null; null gives "".
+func (c standardChoice) id(w http.ResponseWriter, nullAllowed bool) (string, bool) {
+	var id *string
+	if len(c.StandardID) == 0 || json.Unmarshal(c.StandardID, &id) != nil || (id == nil && !nullAllowed) {
+		msg := "standard_id is required: the id of a built-in standard or of one of the workspace's own."
+		if nullAllowed {
+			msg = "standard_id is required: a standard's id, or null to remove the show's own standard."
+		}
+		writeError(w, core.ErrValidation("%s", msg))
+		return "", false
+	}
+	if id == nil {
+		return "", true
+	}
+	if *id == "" {
+		writeError(w, core.ErrNotFound("Standard"))
+		return "", false
+	}
+	return *id, true
+}
+
+func (s *Server) handleSetDefaultStandard(w http.ResponseWriter, r *http.Request) {
+	var body standardChoice
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	id, ok := body.id(w, false)
+	if !ok {
+		return
+	}
+	std, err := s.SetDefaultStandard(r.PathValue("id"), id)
+	respond(w, http.StatusOK, std, err)
+}
+
+func (s *Server) handleSetSeriesStandard(w http.ResponseWriter, r *http.Request) {
+	var body standardChoice
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	id, ok := body.id(w, true)
+	if !ok {
+		return
+	}
+	std, err := s.SetSeriesStandard(r.PathValue("id"), id)
+	respond(w, http.StatusOK, std, err)
+}
