@@ -2,6 +2,7 @@ package audio
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"testing"
 	"time"
@@ -251,4 +252,57 @@ func TestMeasureStats(t *testing.T) {
 		t.Errorf("synthesised speech: %+v", m.SignalStats)
 	}
 	t.Logf("speech at −18 LUFS: %+v", m.SignalStats)
+}
+
+// FuzzMeterStats feeds arbitrary samples (NaN, infinities and huge values included) to a meter
+// in arbitrary blocks and checks that the statistics stay consistent.
+func FuzzMeterStats(f *testing.F) {
+	seed := func(channels, block byte, samples ...float64) []byte {
+		b := []byte{channels, block}
+		for _, v := range samples {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+		return b
+	}
+	f.Add(seed(1, 3, 0, 1, 1, 1, 0.5, -1, -1, -1, 0))
+	f.Add(seed(2, 7, 0.5, -0.5, 0.25, -0.25, math.NaN(), math.Inf(1), 1e300, -1e300))
+	f.Add(seed(6, 1, tone(8000, 6, 440, 0, segment{0.3, -10})...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		channels := 1 + int(data[0])%MaxChannels
+		block := 1 + int(data[1])
+		var s []float64
+		for b := data[2:]; len(b) >= 8; b = b[8:] {
+			s = append(s, math.Float64frombits(binary.LittleEndian.Uint64(b)))
+		}
+		m, err := NewMeter(8000, channels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(s); i += block {
+			m.Process(s[i:min(i+block, len(s))])
+		}
+		r := m.Result()
+		d := framesDuration(r.Frames, 8000)
+		if r.LeadingSilence > d || r.TrailingSilence > d || r.LongestSilence > d || r.LongestSilence < 0 ||
+			(r.LeadingSilence < d && r.LeadingSilence+r.TrailingSilence+r.LongestSilence > d) {
+			t.Fatalf("silences %v, %v, %v in %v", r.LeadingSilence, r.TrailingSilence, r.LongestSilence, d)
+		}
+		if r.ClippedSamples < MinClipRun*r.ClippingRuns || r.ClippedSamples > r.Frames*int64(channels) {
+			t.Fatalf("%d clipping runs of %d samples in %d frames", r.ClippingRuns, r.ClippedSamples, r.Frames)
+		}
+		if math.IsNaN(r.NoiseFloorDB) || len(r.ChannelRMSDB) != channels || len(r.DCOffset) != channels {
+			t.Fatalf("stats %+v", r.SignalStats)
+		}
+		for c := range channels {
+			if math.IsNaN(r.ChannelRMSDB[c]) || math.IsInf(r.ChannelRMSDB[c], 1) || math.IsNaN(r.DCOffset[c]) || math.Abs(r.DCOffset[c]) > maxMagnitude {
+				t.Fatalf("channel %d: %+v", c, r.SignalStats)
+			}
+		}
+		if !math.IsNaN(r.Correlation) && (r.Correlation < -1 || r.Correlation > 1 || channels == 1) {
+			t.Fatalf("correlation %v with %d channels", r.Correlation, channels)
+		}
+	})
 }

@@ -108,8 +108,17 @@ func Cases() []Case {
 				Speech: &audio.SynthSpec{DurationSeconds: 6, SampleRate: rate, Channels: 2, LoudnessLUFS: -18}},
 		)
 	}
+	// Speech shaped to a requested true peak: soft-clipped, and with a click in a gap.
+	cs = append(cs,
+		Case{Name: "speech-tp-clipped-mono-16000", SampleRate: 16000, Channels: 1,
+			Speech: &audio.SynthSpec{DurationSeconds: 6, SampleRate: 16000, Channels: 1, LoudnessLUFS: -14, TruePeakDB: ptr(-1)}},
+		Case{Name: "speech-tp-click-stereo-22050", SampleRate: 22050, Channels: 2,
+			Speech: &audio.SynthSpec{DurationSeconds: 6, SampleRate: 22050, Channels: 2, LoudnessLUFS: -30, TruePeakDB: ptr(-6)}},
+	)
 	return cs
 }
+
+func ptr(v float64) *float64 { return &v }
 
 // Frames is the number of frames of a tone case.
 func (c Case) frames() int64 {
