@@ -72,13 +72,12 @@
 // cases 1 to 5 shortened, inter-sample-peak tones like cases 15 to 19, Tech 3342-style
 // loudness-range steps, tones, gated steps and synthesised speech, mono and stereo, at every rate
 // from 8 to 96 kHz, and speech shaped to a true peak) and compares them with ffmpeg 5.1's ebur128
-// filter, whose figures
-// testdata/refs/gen.sh regenerates: integrated loudness within 0.1 LU (measured: 0.038 LU at
-// most, 11025 Hz gated steps; 0.02 LU elsewhere), true peak within 0.2 dB (measured: 0.015 dB)
-// and loudness range within 0.1 LU for signals of 10 s or more (measured: 0.004 LU; on shorter
-// signals ffmpeg also counts short-term blocks of the first 3 s, which Tech 3342 does not). By
-// ffmpeg's figures the synthesised speech is within 0.02 LU of the loudness asked for and within
-// 0.02 dB of a true peak asked for.
+// filter, whose figures testdata/refs/gen.sh regenerates: integrated loudness within 0.1 LU
+// (measured: 0.038 LU at most, 11025 Hz gated steps; 0.02 LU elsewhere), true peak within 0.2 dB
+// (measured: 0.015 dB) and loudness range within 0.1 LU for signals of 10 s or more (measured:
+// 0.004 LU; on shorter signals ffmpeg also counts short-term blocks of the first 3 s, which Tech
+// 3342 does not). By ffmpeg's figures the synthesised speech is within 0.02 LU of the loudness
+// asked for and within 0.02 dB of a true peak asked for.
 //
 // # Synthesis
 //
