@@ -90,8 +90,9 @@ type MeterResult struct {
 	SignalStats
 }
 
-// Meter measures loudness, loudness range, sample peak and true peak of interleaved float64
-// samples fed to it in blocks of any size. Its memory does not grow with the audio's duration.
+// Meter measures loudness, loudness range, sample peak, true peak and SignalStats of interleaved
+// float64 samples fed to it in blocks of any size. Its memory does not grow with the audio's
+// duration.
 // A Meter is not safe for concurrent use.
 type Meter struct {
 	rate     int
