@@ -124,3 +124,28 @@ func TestMeasureMemoryFlat(t *testing.T) {
 		t.Errorf("20 minutes allocated %d bytes, 2 minutes %d: memory grows with duration", long, short)
 	}
 }
+
+// BenchmarkMeter is the meter alone on 60 s of 44.1 kHz stereo speech, decoded beforehand.
+func BenchmarkMeter(b *testing.B) {
+	const seconds, rate = 60, 44100
+	speech := renderSpeech(speechPlan(patternSeconds), rate, patternSeconds*rate)
+	samples := make([]float64, 0, 2*seconds*rate)
+	for i := range seconds * rate {
+		v := 0.3 * speech[i%len(speech)]
+		samples = append(samples, v, -0.8*v)
+	}
+	m, err := NewMeter(rate, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(samples) * 8))
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Reset()
+		for i := 0; i < len(samples); i += 2 * measureBlock {
+			m.Process(samples[i:min(i+2*measureBlock, len(samples))])
+		}
+		m.Result()
+	}
+	b.ReportMetric(seconds*float64(b.N)/b.Elapsed().Seconds(), "x-realtime")
+}

@@ -38,6 +38,8 @@ type Measurement struct {
 	LoudnessRange float64
 	// Title is the LIST/INFO INAM tag, or "".
 	Title string
+	// SignalStats are silences, clipping, noise floor, DC offset, channel levels and correlation.
+	SignalStats
 }
 
 // measureBlock is how many frames Measure decodes at a time.
@@ -86,6 +88,7 @@ func Measure(r io.Reader) (Measurement, error) {
 		TruePeakDB:     res.TruePeakDB,
 		LoudnessRange:  res.LoudnessRange,
 		Title:          wr.Title(),
+		SignalStats:    res.SignalStats,
 	}, nil
 }
 

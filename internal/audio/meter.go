@@ -86,10 +86,13 @@ type MeterResult struct {
 	SamplePeakDB float64
 	// TruePeakDB is the largest 4× oversampled magnitude in dBTP, or −Inf for silence.
 	TruePeakDB float64
+	// SignalStats are silences, clipping, noise floor, DC offset, channel levels and correlation.
+	SignalStats
 }
 
-// Meter measures loudness, loudness range, sample peak and true peak of interleaved float64
-// samples fed to it in blocks of any size. Its memory does not grow with the audio's duration.
+// Meter measures loudness, loudness range, sample peak, true peak and SignalStats of interleaved
+// float64 samples fed to it in blocks of any size. Its memory does not grow with the audio's
+// duration.
 // A Meter is not safe for concurrent use.
 type Meter struct {
 	rate     int
@@ -102,14 +105,20 @@ type Meter struct {
 	subEnd   int64 // first frame of the next sub-block
 	pending  []float64
 	scratch  []float64
-	sample   float64 // sample peak, linear
-	truePeak float64 // true peak, linear
+	first    []float64 // channel 0's samples of the current chunk, for the L/R cross product
+	sample   float64   // sample peak, linear
+	truePeak float64   // true peak, linear
+	stats    statsState
 }
 
 type meterChannel struct {
-	k      kFilter
-	energy float64 // sum of squared K-weighted samples in the current sub-block
-	hist   [tpHist]float64
+	k        kFilter
+	energy   float64 // sum of squared K-weighted samples in the current sub-block
+	hist     [tpHist]float64
+	sum      float64 // of the samples, for the DC offset
+	sumSq    float64 // of the squared samples, for the RMS level
+	clipPrev float64 // the last sample, for clipping runs
+	clipRun  int64   // equal samples near full scale up to the last one
 }
 
 // ErrBadMeterConfig reports an unsupported sample rate, channel count or channel weights.
@@ -132,6 +141,9 @@ func NewMeter(sampleRate, channels int) (*Meter, error) {
 		tp:       truePeakFilter,
 		pending:  make([]float64, 0, channels),
 		scratch:  make([]float64, tpHist+meterChunk),
+	}
+	if channels >= 2 {
+		m.first = make([]float64, meterChunk)
 	}
 	m.Reset()
 	return m, nil
@@ -162,6 +174,7 @@ func (m *Meter) Reset() {
 	m.subEnd = boundary(1, int64(m.rate))
 	m.pending = m.pending[:0]
 	m.sample, m.truePeak = 0, 0
+	m.stats.reset()
 }
 
 // Process measures interleaved samples (channel 0 of frame 0, channel 1 of frame 0, ...). A
@@ -190,7 +203,7 @@ func (m *Meter) processFrames(samples []float64) {
 			buf := m.scratch[:tpHist+n]
 			copy(buf, ch.hist[:])
 			x := buf[tpHist:]
-			peak := m.sample
+			var peak float64
 			for i := range x {
 				v := samples[i*m.channels+c]
 				switch {
@@ -206,7 +219,23 @@ func (m *Meter) processFrames(samples []float64) {
 					peak = a
 				}
 			}
-			m.sample = peak
+			m.sample = max(m.sample, peak)
+			if peak >= ClipLevel {
+				m.stats.clipScan(ch, x)
+			} else if ch.clipRun > 0 {
+				m.stats.endRun(ch)
+			}
+			// Sums are kept per chunk and then added, which keeps rounding error small.
+			sum, sq := moments(x)
+			ch.sum += sum
+			ch.sumSq += sq
+			m.stats.winEnergy += sq
+			switch {
+			case c == 0 && m.first != nil:
+				copy(m.first, x)
+			case c == 1:
+				m.stats.sumLR += dot(x, m.first)
+			}
 			ch.energy += ch.k.energy(x)
 			m.truePeak = m.tp.scan(buf, tpHist, m.truePeak)
 			copy(ch.hist[:], buf[n:])
@@ -220,6 +249,7 @@ func (m *Meter) processFrames(samples []float64) {
 				m.chans[c].energy = 0
 			}
 			m.gate.add(e)
+			m.stats.window(m.frames, m.channels)
 			m.subEnd = boundary(m.gate.next+1, int64(m.rate))
 		}
 	}
@@ -241,6 +271,7 @@ func (m *Meter) Result() MeterResult {
 		LoudnessRange:  m.gate.short.loudnessRange(),
 		SamplePeakDB:   amplitudeDB(m.sample),
 		TruePeakDB:     amplitudeDB(max(tp, m.sample)),
+		SignalStats:    m.signalStats(),
 	}
 }
 

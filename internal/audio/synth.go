@@ -27,6 +27,12 @@ type SynthSpec struct {
 	// Title, when not empty, is written as a LIST/INFO INAM tag (NUL bytes dropped, at most 4096
 	// bytes of UTF-8 kept).
 	Title string
+	// Tags, when any is set, are written as an ID3v2.4 tag in an "id3 " chunk before the audio
+	// (text fields are cleaned as Title is).
+	Tags SynthTags
+	// Cover, when not empty, is a PNG or JPEG image of at most MaxSynthCover bytes, written as
+	// the front cover (an APIC frame) of that ID3 tag.
+	Cover []byte
 }
 
 // ErrInvalidSpec means a SynthSpec out of range, or asking for a loudness and true peak that
@@ -104,7 +110,7 @@ func Synthesize(spec SynthSpec) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	b.Grow(int(min(s.fileSize(), 1<<28)))
-	if err := s.write(&b, spec.Title); err != nil {
+	if err := s.write(&b, spec); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -134,7 +140,7 @@ func SynthesizeTo(w io.Writer, spec SynthSpec) error {
 	if err != nil {
 		return err
 	}
-	return s.write(w, spec.Title)
+	return s.write(w, spec)
 }
 
 // CheckSpec reports whether spec can be synthesised, with the error SynthesizeTo would give,
@@ -169,7 +175,11 @@ func planSynth(spec SynthSpec) (*synth, error) {
 	case spec.TruePeakDB != nil && !(*spec.TruePeakDB >= synthMinPeak && *spec.TruePeakDB <= synthMaxPeak):
 		return nil, fmt.Errorf("%w: true peak %v dBTP (want %v to %v)", ErrInvalidSpec, *spec.TruePeakDB, synthMinPeak, synthMaxPeak)
 	}
-	s := newSynth(rate, channels, int64(math.Round(d*float64(rate))))
+	frames := int64(math.Round(d * float64(rate)))
+	if err := checkTags(spec, framesDuration(frames, rate)); err != nil {
+		return nil, err
+	}
+	s := newSynth(rate, channels, frames)
 	if err := s.solve(lufs, spec.TruePeakDB); err != nil {
 		return nil, err
 	}
@@ -566,17 +576,18 @@ func (s *synth) refine(kind int, lo, hi, flo, fhi, want, aim float64) {
 	}
 }
 
-// fileSize is the WAV file's size in bytes, without a title.
+// fileSize is the WAV file's size in bytes, without tags.
 func (s *synth) fileSize() int64 {
 	return 44 + s.frames*int64(s.channels)*2
 }
 
-// write streams the WAV file.
-func (s *synth) write(w io.Writer, title string) error {
+// write streams the WAV file with spec's title, tags and cover.
+func (s *synth) write(w io.Writer, spec SynthSpec) error {
 	var hdr []byte
-	list := infoChunk(title)
+	list := infoList(infoFields(spec))
+	id3 := id3Chunk(id3Tag(spec))
 	dataBytes := s.frames * int64(s.channels) * 2
-	riffSize := 4 + 24 + int64(len(list)) + 8 + dataBytes
+	riffSize := 4 + 24 + int64(len(list)) + int64(len(id3)) + 8 + dataBytes
 	le32 := func(v int64) []byte {
 		if v > math.MaxUint32 {
 			v = math.MaxUint32 // too big for RIFF: readers take the data to the end
@@ -594,6 +605,7 @@ func (s *synth) write(w io.Writer, title string) error {
 	hdr = binary.LittleEndian.AppendUint16(hdr, uint16(s.channels*2))
 	hdr = binary.LittleEndian.AppendUint16(hdr, 16)
 	hdr = append(hdr, list...)
+	hdr = append(hdr, id3...)
 	hdr = append(hdr, "data"...)
 	hdr = append(hdr, le32(dataBytes)...)
 	if _, err := w.Write(hdr); err != nil {
@@ -662,21 +674,31 @@ func (s *synth) write(w io.Writer, title string) error {
 
 // infoChunk returns a LIST/INFO chunk holding an INAM title, or nothing for an empty title.
 func infoChunk(title string) []byte {
-	title = strings.ToValidUTF8(strings.ReplaceAll(title, "\x00", ""), "\uFFFD")
-	for len(title) > maxTitle {
-		title = strings.ToValidUTF8(title[:maxTitle], "")
+	return infoList([][2]string{{"INAM", title}})
+}
+
+// infoList returns a LIST/INFO chunk of the fields (ID, text) whose cleaned text is not empty
+// (NUL bytes dropped, at most 4096 bytes of UTF-8 kept), or nothing when none is left.
+func infoList(fields [][2]string) []byte {
+	var body []byte
+	for _, f := range fields {
+		text := strings.ToValidUTF8(strings.ReplaceAll(f[1], "\x00", ""), "\uFFFD")
+		for len(text) > maxTitle {
+			text = strings.ToValidUTF8(text[:maxTitle], "")
+		}
+		if text == "" {
+			continue
+		}
+		body = append(body, f[0]...)
+		body = binary.LittleEndian.AppendUint32(body, uint32(len(text)+1))
+		body = append(append(body, text...), 0)
+		if len(text)%2 == 0 {
+			body = append(body, 0) // the NUL made the size odd: pad
+		}
 	}
-	if title == "" {
+	if body == nil {
 		return nil
 	}
-	name := append([]byte(title), 0)
-	if len(name)%2 == 1 {
-		name = append(name, 0)
-	}
-	var b []byte
-	b = append(b, "LIST"...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(4+8+len(name)))
-	b = append(b, "INFOINAM"...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(title)+1))
-	return append(b, name...)
+	b := append([]byte("LIST"), binary.LittleEndian.AppendUint32(nil, uint32(4+len(body)))...)
+	return append(append(b, "INFO"...), body...)
 }

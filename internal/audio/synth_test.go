@@ -83,7 +83,7 @@ func TestSynthModel(t *testing.T) {
 		}
 		lufs, tp := s.evaluate()
 		var b bytes.Buffer
-		if err := s.write(&b, ""); err != nil {
+		if err := s.write(&b, SynthSpec{}); err != nil {
 			t.Fatal(err)
 		}
 		m, err := Measure(&b)
@@ -192,7 +192,7 @@ func TestSynthesizeWriteError(t *testing.T) {
 	}
 	// In the head, the repeated middle, and the tail.
 	for _, n := range []int{100, 30000, 300000} {
-		if err := s.write(&failWriter{n: n}, ""); err == nil || err.Error() != "disk full" {
+		if err := s.write(&failWriter{n: n}, SynthSpec{}); err == nil || err.Error() != "disk full" {
 			t.Errorf("after %d bytes: %v", n, err)
 		}
 	}
