@@ -3,6 +3,8 @@ package fakeserver
 import (
 	"context"
 	"io"
+	"math"
+	"slices"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/internal/audio"
@@ -16,14 +18,40 @@ func analyze(_ context.Context, r io.Reader, _ string) (core.Measurement, error)
 		return core.Measurement{}, err
 	}
 	lra := m.LoudnessRange
-	// Only fields the engine measures today are mapped; the others stay nil ("not measured"), so
+	// Only fields the engine measures are mapped; the others stay nil ("not measured"), so
 	// their checks have no row rather than a made-up verdict. WAV is PCM: never lossy.
-	return core.Measurement{
+	out := core.Measurement{
 		Duration: m.Duration, Size: m.Size, Channels: m.Channels, SampleRate: m.SampleRate,
 		CodecName: m.CodecName, FormatName: m.FormatName, IntegratedLUFS: m.IntegratedLUFS,
 		SamplePeakDB: m.SamplePeakDB, TruePeakDB: m.TruePeakDB, Title: m.Title,
 		BitRate: m.BitRate, Lossy: false, LoudnessRange: &lra,
-	}, nil
+	}
+	mapSignalStats(m.SignalStats, &out)
+	return out, nil
+}
+
+// mapSignalStats copies the engine's signal statistics into the core's measurement.
+func mapSignalStats(st audio.SignalStats, out *core.Measurement) {
+	leading, trailing, longest := st.LeadingSilence, st.TrailingSilence, st.LongestSilence
+	out.LeadingSilence, out.TrailingSilence, out.LongestSilence = &leading, &trailing, &longest
+	runs := int(st.ClippingRuns)
+	out.ClippingRuns = &runs
+	floor := st.NoiseFloorDB
+	out.NoiseFloorDB = &floor
+	out.ChannelRMSDB = slices.Clone(st.ChannelRMSDB)
+	if len(st.DCOffset) > 0 {
+		worst := st.DCOffset[0]
+		for _, v := range st.DCOffset[1:] {
+			if math.Abs(v) > math.Abs(worst) {
+				worst = v
+			}
+		}
+		out.DCOffset = &worst
+	}
+	if !math.IsNaN(st.Correlation) && out.Channels == 2 {
+		corr := st.Correlation
+		out.Correlation = &corr
+	}
 }
 
 func synthSpec(ep HostedEpisode) audio.SynthSpec {
