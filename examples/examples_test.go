@@ -3,6 +3,7 @@
 package examples_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"os"
@@ -12,12 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/internal/audio"
 )
 
 // programs are the example folders that hold a main package.
-var programs = []string{"quickstart", "report-from-feed", "upload", "testing", "graphql"}
+var programs = []string{"quickstart", "report-from-feed", "upload", "testing", "graphql", "webhook-receiver", "poller"}
 
 // buildExamples compiles every example into dir with the go command that runs the tests.
 func buildExamples(t *testing.T) string {
@@ -42,7 +44,8 @@ func buildExamples(t *testing.T) string {
 // programs wait for reports as they would against the service; the fake analyses at once).
 func TestExamplesAgainstTheFake(t *testing.T) {
 	bin := buildExamples(t)
-	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0))
+	began := time.Now().Add(-time.Second)
+	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0), fakeserver.WithPrivateWebhookURLs(true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +93,16 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 			})
 		}
 	})
+	t.Run("webhook-receiver", func(t *testing.T) {
+		testWebhookReceiver(t, bin, srv.URL(), seed.APIKey, feed.FeedURL)
+	})
+	// The poller keeps its watermark in a file: the second run finds nothing new.
+	state := filepath.Join(t.TempDir(), "state.json")
+	since := client.FormatTime(began)
+	runExample(t, bin, srv.URL(), seed.APIKey, "poller", []string{"-once", "-state", state, "-since", since}, 0, []string{
+		" PASSED Pilot (updated ", " FAILED Too quiet (updated ", " PASSED Local take (updated ", "delivered 5, watermark ",
+	})
+	runExample(t, bin, srv.URL(), seed.APIKey, "poller", []string{"-once", "-state", state}, 0, []string{"delivered 0, watermark "})
 	runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
 		"belongs to a UserType", "Example Show (", "newest complete reports:", "checks passed", "loudness_lufs",
 	})
@@ -118,5 +131,74 @@ func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []strin
 		if !strings.Contains(stdout.String(), w) {
 			t.Errorf("%s: stdout lacks %q:\n%s\nstderr:\n%s", program, w, stdout.String(), stderr.String())
 		}
+	}
+}
+
+// testWebhookReceiver starts the receiver, which subscribes itself, has the fake finish a report
+// and waits for the receiver to print the verified event; on SIGINT it must unsubscribe and
+// exit cleanly.
+func testWebhookReceiver(t *testing.T, bin, baseURL, apiKey, feedURL string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "webhook-receiver"), "-addr", "127.0.0.1:0", "-subscribe")
+	cmd.Env = append(os.Environ(), "PODQA_API_KEY="+apiKey, "PODQA_BASE_URL="+baseURL)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	var seen []string
+	waitFor := func(prefix string) string {
+		t.Helper()
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					t.Fatalf("the receiver stopped before printing %q; it printed %q\nstderr:\n%s", prefix, seen, stderr.String())
+				}
+				seen = append(seen, line)
+				if strings.HasPrefix(line, prefix) {
+					return line
+				}
+			case <-ctx.Done():
+				t.Fatalf("no %q within the time limit; printed %q\nstderr:\n%s", prefix, seen, stderr.String())
+			}
+		}
+	}
+	waitFor("subscribed ")
+	waitFor("listening on ")
+
+	c, err := client.New(apiKey, client.WithBaseURL(baseURL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportOptions{EpisodeIndex: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := waitFor("report.completed: report " + created.ID)
+	if !strings.HasSuffix(line, "complete, passed") {
+		t.Errorf("event line %q, want the report complete and passed", line)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("unsubscribed endpoint ")
+	for range lines {
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("receiver exit: %v\nstderr:\n%s", err, stderr.String())
 	}
 }

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
+	"github.com/podqa/podqa-go/webhook"
 )
 
 // newGate starts a fake of the service on a manual clock, with a seeded workspace and key, and a
@@ -110,5 +114,92 @@ func TestGateReportsA500(t *testing.T) {
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || apiErr.Code != client.CodeInternalError {
 		t.Fatalf("submit = %v, want the 500 internal_error", err)
+	}
+}
+
+// The fake delivers signed webhooks on its clock. A receiver built with webhook.Handler verifies
+// them against the fake's clock (its deliveries are stamped with fake time), and the fake's
+// delivery log shows what was sent, retried and answered.
+func TestReportCompletionIsDeliveredByWebhook(t *testing.T) {
+	t.Parallel()
+	// Loopback receivers need private webhook URLs allowed, as in CI.
+	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateWebhookURLs(true))
+	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gate{c: c}
+
+	var mu sync.Mutex
+	var received []webhook.Event
+	failFirst := true // the receiver answers 500 once, so the fake retries
+	var verified http.Handler
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fail, h := failFirst, verified
+		failFirst = false
+		mu.Unlock()
+		if fail {
+			http.Error(w, "not now", http.StatusInternalServerError)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer receiver.Close()
+
+	// An endpoint as a person would add it in Settings; its secret is shown once.
+	ep, err := srv.CreateWebhookEndpoint(context.Background(), seed.WorkspaceID, fakeserver.WebhookEndpointSpec{
+		URL: receiver.URL, Events: []string{"report.completed"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := webhook.Handler(ep.Secret, func(ctx context.Context, e webhook.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		received = append(received, e)
+		return nil
+	}, webhook.WithVerifierOptions(webhook.WithClock(srv.Now))) // the fake's time, not the wall's
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	verified = h
+	mu.Unlock()
+
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{{Title: "Episode 1", DurationS: 30}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := g.submit(context.Background(), feed.FeedURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The report completes within a minute of fake time; the first delivery gets the 500.
+	if _, err := srv.Advance(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	got := len(received)
+	mu.Unlock()
+	if got != 0 {
+		t.Fatalf("%d events received before the retry", got)
+	}
+	// The retry comes about 10 minutes later, sent by the five-minute sweep.
+	if _, err := srv.Advance(20 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(received) != 1 || received[0].Type != "report.completed" || received[0].Report.ID != id ||
+		received[0].Report.Passed == nil || !*received[0].Report.Passed {
+		t.Fatalf("received %+v, want one report.completed for %s that passed", received, id)
+	}
+	log, err := srv.WebhookDeliveries(ep.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) != 1 || log[0].Status != "succeeded" || log[0].Attempts != 2 || log[0].FailedAttempts != 1 {
+		t.Fatalf("delivery log %+v, want one delivery that succeeded on its second attempt", log)
 	}
 }
