@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/graphqlclient"
 	"github.com/podqa/podqa-go/internal/audio"
+	"github.com/podqa/podqa-go/webhook"
 )
 
 const (
@@ -72,7 +74,8 @@ func (c countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 func TestSoak(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 
-	srv, err := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()), fakeserver.WithoutRateLimits())
+	srv, err := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()), fakeserver.WithoutRateLimits(),
+		fakeserver.WithPrivateWebhookURLs(true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +120,25 @@ func TestSoak(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+
+	// Two local receivers: one subscribed over REST, one made as in Settings. The second fails
+	// the first attempt of every third delivery, so the retry ladder runs during the soak.
+	restReceiver := newReceiver(t, srv, 0)
+	defer restReceiver.server.Close()
+	sub, err := c.SubscribeWebhook(ctx, client.WebhookSubscribeParams{URL: restReceiver.server.URL,
+		Events: []client.WebhookEvent{client.EventReportCompleted, client.EventReportFailed, client.EventReportOutOfQuota}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	restReceiver.setSecret(t, sub.Secret)
+	settingsReceiver := newReceiver(t, srv, 3)
+	defer settingsReceiver.server.Close()
+	ep, err := srv.CreateWebhookEndpoint(ctx, seed.WorkspaceID, fakeserver.WebhookEndpointSpec{URL: settingsReceiver.server.URL,
+		Events: []string{"report.completed", "report.failed", "report.out_of_quota"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	settingsReceiver.setSecret(t, ep.Secret)
 	var (
 		created   sync.Map // report id → struct{}
 		workers   sync.WaitGroup
@@ -187,6 +209,36 @@ func TestSoak(t *testing.T) {
 	if total == 0 || final != total {
 		t.Errorf("%d of %d created reports are final", final, total)
 	}
+
+	// Every finished report reached both receivers exactly once, and every delivery ended well.
+	for name, rcv := range map[string]*receiver{"REST": restReceiver, "Settings": settingsReceiver} {
+		rcv.mu.Lock()
+		if len(rcv.reports) != total {
+			t.Errorf("%s receiver heard of %d reports, want %d", name, len(rcv.reports), total)
+		}
+		created.Range(func(key, _ any) bool {
+			if n := rcv.reports[key.(string)]; n != 1 {
+				t.Errorf("%s receiver: report %s delivered %d times", name, key, n)
+			}
+			return true
+		})
+		rcv.mu.Unlock()
+	}
+	deliveries, err := srv.WebhookDeliveries("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range deliveries {
+		if d.Status != "succeeded" {
+			t.Errorf("delivery %s (%s) ended %s: %v", d.ID, d.EventType, d.Status, d.LastError)
+		}
+	}
+	settingsReceiver.mu.Lock()
+	refused := settingsReceiver.refused
+	settingsReceiver.mu.Unlock()
+	if refused == 0 {
+		t.Error("the failing receiver never refused a delivery: the retry ladder did not run")
+	}
 	if n := errs.other.Load(); n > 0 {
 		t.Errorf("%d unexpected 5xx answers, such as %q", n, errs.samples[:min(len(errs.samples), 5)])
 	}
@@ -194,8 +246,8 @@ func TestSoak(t *testing.T) {
 	if n := errs.internal.Load(); n > injected500 {
 		t.Errorf("%d internal errors on GETs, only %d were injected", n, injected500)
 	}
-	t.Logf("%d clients × %d operations: %d reports created, all final; 5xx seen: %d front refusals and %d internal errors, all injected",
-		soakClients, opsPerClient, total, errs.frontRefusals.Load(), errs.internal.Load())
+	t.Logf("%d clients × %d operations: %d reports created, all final and delivered once to each of 2 receivers (%d first attempts refused and retried); 5xx seen: %d front refusals and %d internal errors, all injected",
+		soakClients, opsPerClient, total, refused, errs.frontRefusals.Load(), errs.internal.Load())
 }
 
 // soakOp runs one operation of the mixed workload. Errors the service documents for the
@@ -280,3 +332,60 @@ func tolerated(err error) error {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// receiver is a local webhook receiver: it verifies deliveries against the fake's clock, drops
+// redeliveries by webhook-id, and counts the report events it handled per report.
+type receiver struct {
+	server    *httptest.Server
+	now       func() time.Time // the fake's clock, which stamps its deliveries
+	mu        sync.Mutex
+	handler   http.Handler
+	failEvery int            // refuse the first attempt of every failEvery-th delivery; 0 never
+	attempts  map[string]int // attempts seen per webhook-id
+	seen      int            // distinct webhook-ids seen
+	refused   int
+	reports   map[string]int // report id → times handled
+}
+
+func newReceiver(t *testing.T, srv *fakeserver.Server, failEvery int) *receiver {
+	rcv := &receiver{now: srv.Now, failEvery: failEvery, attempts: map[string]int{}, reports: map[string]int{}}
+	rcv.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(webhook.HeaderID)
+		rcv.mu.Lock()
+		if rcv.attempts[id] == 0 {
+			rcv.seen++
+		}
+		rcv.attempts[id]++
+		refuse := rcv.failEvery > 0 && rcv.attempts[id] == 1 && rcv.seen%rcv.failEvery == 0
+		if refuse {
+			rcv.refused++
+		}
+		h := rcv.handler
+		rcv.mu.Unlock()
+		if refuse || h == nil {
+			http.Error(w, "not now", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	return rcv
+}
+
+func (rcv *receiver) setSecret(t *testing.T, secret string) {
+	t.Helper()
+	h, err := webhook.Handler(secret, func(_ context.Context, e webhook.Event) error {
+		if e.Report == nil {
+			return fmt.Errorf("unexpected event %s", e.Type)
+		}
+		rcv.mu.Lock()
+		defer rcv.mu.Unlock()
+		rcv.reports[e.Report.ID]++
+		return nil
+	}, webhook.WithVerifierOptions(webhook.WithClock(rcv.now)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcv.mu.Lock()
+	rcv.handler = h
+	rcv.mu.Unlock()
+}
