@@ -8,10 +8,11 @@ import (
 	"github.com/podqa/podqa-go/internal/audio"
 )
 
-// analyze measures audio with the analysis engine. Only WAV is decoded so far; other formats
-// fail the report with the decoder's reason.
-func analyze(_ context.Context, r io.Reader, _ string) (core.Measurement, error) {
-	m, err := audio.Measure(r)
+// analyze measures audio with the analysis engine; the file name breaks ties when the leading
+// bytes do not identify the format. Formats it cannot measure (AAC is probed, not decoded) fail
+// the report with the decoder's reason.
+func analyze(_ context.Context, r io.Reader, name string) (core.Measurement, error) {
+	m, err := audio.MeasureFile(r, name)
 	if err != nil {
 		return core.Measurement{}, err
 	}
