@@ -69,8 +69,8 @@ type WAVReader struct {
 	title     string
 	info      map[string]string // LIST/INFO entries by id
 	id3       []byte            // the body of an "id3 " chunk
-	remaining int64 // bytes of audio data left, or -1 for "until EOF"
-	pad       bool  // the data chunk has an odd size
+	remaining int64             // bytes of audio data left, or -1 for "until EOF"
+	pad       bool              // the data chunk has an odd size
 	done      bool
 	raw       []byte
 	err       error // sticky error after the end
