@@ -253,6 +253,10 @@ func (st *mp3Stream) start(in *source) error {
 				return fmt.Errorf("%w: MPEG 2.5 layer III audio", ErrUnsupportedCodec)
 			}
 			st.first = h
+			// A Xing/Info/VBRI frame is metadata: read its LAME tag before decoding starts.
+			if fb, _ := in.r.Peek(h.size); len(fb) == h.size && st.infoFrame(fb, h) {
+				_, _ = in.r.Discard(h.size)
+			}
 			return nil
 		}
 		if garbage++; garbage > mp3MaxGarbage {
@@ -311,7 +315,6 @@ func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 	var seg []byte
 	var segFrames int
 	var recent [][]byte // the last frames, for the next segment's warm-up
-	first := true
 	flush := func() bool {
 		if segFrames == 0 {
 			return true
@@ -344,7 +347,7 @@ func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 			}
 		}
 		h, ok := parseMPEGHeader(b)
-		if ok && h.version == ref.version && h.layer == ref.layer && h.rate == ref.rate && (st.frames > 0 || !first || st.locks(in, h)) {
+		if ok && h.version == ref.version && h.layer == ref.layer && h.rate == ref.rate && (st.frames > 0 || st.locks(in, h)) {
 			fb, _ := in.r.Peek(h.size)
 			if len(fb) < h.size {
 				break // a truncated last frame is not audio
@@ -352,12 +355,6 @@ func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 			frame := bytes.Clone(fb)
 			_, _ = in.r.Discard(h.size)
 			garbage = 0
-			if first {
-				first = false
-				if st.infoFrame(frame, h) {
-					continue
-				}
-			}
 			if st.frames == 0 {
 				st.bitrate = h.bitrate
 			}

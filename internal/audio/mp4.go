@@ -204,6 +204,17 @@ func parseMoov(moov []byte) (Measurement, error) {
 		m.Channels = int(binary.BigEndian.Uint16(e.body[16:]))
 		m.SampleRate = int(binary.BigEndian.Uint32(e.body[24:]) >> 16)
 		m.CodecName = mp4Codec(e)
+		// The AudioSpecificConfig is the truth for AAC; stsd often says 2 channels regardless.
+		if asc, ok := esdsConfig(e); ok {
+			if ch, rate, ok := aacConfig(asc); ok {
+				if ch > 0 {
+					m.Channels = ch
+				}
+				if rate > 0 {
+					m.SampleRate = rate
+				}
+			}
+		}
 		if stsz, ok := mp4Child(stbl, "stsz"); ok && dur > 0 {
 			if total, ok := stszTotal(stsz); ok {
 				m.BitRate = int64(float64(total) * 8 * float64(scale) / float64(dur))
@@ -293,10 +304,60 @@ func mp4Codec(e mp4Box) string {
 	return e.typ
 }
 
+// esdsConfig returns the DecoderSpecificInfo of an mp4a entry's esds box.
+func esdsConfig(e mp4Box) ([]byte, bool) {
+	if e.typ != "mp4a" || len(e.body) < 28 {
+		return nil, false
+	}
+	esds, ok := mp4Child(e.body[28:], "esds")
+	if !ok {
+		return nil, false
+	}
+	_, dsi, ok := esdsDescriptors(esds)
+	return dsi, ok && len(dsi) >= 2
+}
+
+var aacRates = [...]int{96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350}
+
+// aacConfig reads channels and rate from an AudioSpecificConfig.
+func aacConfig(b []byte) (channels, rate int, ok bool) {
+	v := uint64(0)
+	for i := range min(len(b), 8) {
+		v |= uint64(b[i]) << (56 - 8*i)
+	}
+	aot := int(v >> 59)
+	v <<= 5
+	if aot == 31 {
+		v <<= 6
+	}
+	fi := int(v >> 60)
+	v <<= 4
+	if fi == 15 {
+		rate = int(v >> 40)
+		v <<= 24
+	} else if fi < len(aacRates) {
+		rate = aacRates[fi]
+	}
+	channels = int(v >> 60)
+	if channels == 7 {
+		channels = 8
+	} else if channels > 7 {
+		channels = 0
+	}
+	return channels, rate, true
+}
+
 // esdsObjectType finds the object type of an esds box's DecoderConfigDescriptor.
 func esdsObjectType(b []byte) (byte, bool) {
+	ot, _, ok := esdsDescriptors(b)
+	return ot, ok
+}
+
+// esdsDescriptors walks an esds box's descriptors for the object type and the
+// DecoderSpecificInfo.
+func esdsDescriptors(b []byte) (objectType byte, dsi []byte, ok bool) {
 	if len(b) < 4 {
-		return 0, false
+		return 0, nil, false
 	}
 	b = b[4:] // version and flags
 	for len(b) >= 2 {
@@ -314,7 +375,7 @@ func esdsObjectType(b []byte) (byte, bool) {
 		switch tag {
 		case 3: // ES_Descriptor: ES_ID, flags, then optional fields
 			if len(body) < 3 {
-				return 0, false
+				return objectType, dsi, ok
 			}
 			flags := body[2]
 			off := 3
@@ -328,22 +389,25 @@ func esdsObjectType(b []byte) (byte, bool) {
 				off += 2
 			}
 			if off > len(body) {
-				return 0, false
+				return objectType, dsi, ok
 			}
 			b = body[off:]
-		case 4:
-			if len(body) < 1 {
-				return 0, false
+		case 4: // DecoderConfigDescriptor, whose children follow its 13 bytes
+			if len(body) < 13 {
+				return objectType, dsi, ok
 			}
-			return body[0], true
+			objectType, ok = body[0], true
+			b = body[13:min(n, len(body))]
+		case 5:
+			return objectType, body[:min(n, len(body))], ok
 		default:
 			if n > len(body) {
-				return 0, false
+				return objectType, dsi, ok
 			}
 			b = body[n:]
 		}
 	}
-	return 0, false
+	return objectType, dsi, ok
 }
 
 // stszTotal sums a stsz box's sample sizes.

@@ -179,6 +179,12 @@ func parseID3v2(b []byte) (Tags, *Cover) {
 			t.addComment(c.Text)
 		}
 	}
+	// ffmpeg writes a comment as TXXX:comment.
+	for _, f := range tag.GetFrames("TXXX") {
+		if u, ok := f.(id3v2.UserDefinedTextFrame); ok && strings.EqualFold(u.Description, "comment") {
+			t.addComment(u.Value)
+		}
+	}
 	for _, f := range tag.GetFrames("CHAP") {
 		c, ok := f.(id3v2.ChapterFrame)
 		if !ok || len(t.Chapters) >= maxChapters {
