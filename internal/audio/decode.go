@@ -32,8 +32,9 @@ var (
 type Option func(*options)
 
 type options struct {
-	nameHint string
-	workers  int
+	nameHint  string
+	workers   int
+	segFrames int // MP3 frames per parallel segment (tests shorten it)
 }
 
 // WithNameHint gives the file's name (or URL path); its extension breaks ties when the leading
@@ -59,11 +60,12 @@ const sniffSize = 1 << 16
 // ErrUnsupportedCodec, ErrNotMeasured (with the probed fields filled in) or the reader's own
 // error. Decoders never panic across this call: a panic inside one becomes ErrMalformed.
 func Measure(r io.Reader, opts ...Option) (m Measurement, err error) {
-	o := options{workers: runtime.GOMAXPROCS(0)}
+	o := options{workers: runtime.GOMAXPROCS(0), segFrames: mp3SegmentFrames}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	o.workers = max(o.workers, 1)
+	o.segFrames = max(o.segFrames, 1)
 	if r == nil {
 		return Measurement{}, fmt.Errorf("%w: nil reader", ErrUnknownFormat)
 	}

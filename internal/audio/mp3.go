@@ -128,6 +128,7 @@ type mp3Result struct {
 type mp3Stream struct {
 	first       mpegHeader
 	bitrate     int // of the first audio frame
+	segFrames   int
 	frames      int64
 	bytes       int64
 	sameBitrate bool
@@ -149,7 +150,7 @@ type mp3Stream struct {
 // the decoder's 529 samples are skipped at the start and the padding less 529 at the end, as
 // ffmpeg does.
 func measureMP3(in *source, o options) (Measurement, error) {
-	st := &mp3Stream{sameBitrate: true}
+	st := &mp3Stream{sameBitrate: true, segFrames: o.segFrames}
 	if err := st.start(in); err != nil {
 		return Measurement{}, err
 	}
@@ -366,7 +367,7 @@ func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 			seg = append(seg, frame...)
 			segFrames++
 			recent = append(recent, frame)
-			if segFrames == mp3SegmentFrames && !flush() {
+			if segFrames == st.segFrames && !flush() {
 				return nil
 			}
 			continue
