@@ -67,8 +67,13 @@
 //     requested loudness (default −16 LUFS) and true peak (default at most −1 dBTP); an episode
 //     whose loudness and true peak no speech can have together is refused when it is hosted. An
 //     episode without published_on is dated the fake clock's day.
-//   - Audio is measured by the fake's own engine: only WAV (PCM 8 to 32 bits and float) is
-//     decoded so far; other audio fails its report with the decoder's reason.
+//   - Audio is measured by the fake's own engine, which decodes WAV (PCM 8 to 32 bits and float),
+//     MP3 (MPEG-1/2 layer III), FLAC, Ogg Vorbis and Ogg Opus, recognised by their leading bytes
+//     (the file name only breaks ties). MP4/M4A is probed for duration, channels, rate, tags and
+//     cover but AAC is not decoded, so such a report fails with "AAC audio in MP4/M4A is probed,
+//     not decoded"; so do undecodable files, with the decoder's reason. Durations are the
+//     decoded length: MP3 encoder delay and padding (LAME tag) and Opus pre-skip are removed as
+//     ffmpeg's decoders do (ffprobe 5.1's duration field still counts them).
 //   - A report's transcript is the one scripted for its hosted episode, with speakers renamed
 //     "Speaker 1", "Speaker 2"... in order of first appearance; other audio has none (null).
 //   - The checks of the built-in Podcast standard so far: loudness_lufs (−16 ±1 LUFS; mono −19
