@@ -151,3 +151,27 @@ func TestMeasureTruncated(t *testing.T) {
 		})
 	}
 }
+
+// TestMeasureCorruptMP3 damages the coded data of an MP3 file in many places, decoding in
+// small parallel segments: each result is a measurement or ErrMalformed, and a failing segment
+// stops the pipeline without leaving it blocked.
+func TestMeasureCorruptMP3(t *testing.T) {
+	t.Parallel()
+	data := readFixture(t, "speech_s44.mp3")
+	for seed := range 12 {
+		bad := bytes.Clone(data)
+		// A deterministic scatter of flipped bytes after the first frames.
+		for i := 0; i < 200; i++ {
+			pos := 2000 + (seed*7919+i*104729)%(len(bad)-2000)
+			bad[pos] ^= byte(0x55 + seed)
+		}
+		m, err := Measure(bytes.NewReader(bad), WithWorkers(2), func(o *options) { o.segFrames = 4 })
+		t.Logf("seed %d: %d frames, %v", seed, m.Frames, err)
+		switch {
+		case err == nil && m.Frames <= 0:
+			t.Errorf("seed %d: no audio measured", seed)
+		case err != nil && !errors.Is(err, ErrMalformed):
+			t.Errorf("seed %d: error %v", seed, err)
+		}
+	}
+}

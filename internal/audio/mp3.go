@@ -159,8 +159,7 @@ func measureMP3(in *source, o options) (Measurement, error) {
 	if h.mono {
 		channels = 1
 	}
-	quit := make(chan struct{})
-	defer close(quit)
+	quit := make(chan struct{}) // closed when the meter stops taking segments
 	jobs := make(chan *mp3Job)
 	order := make(chan *mp3Job, 2*o.workers)
 	var wg sync.WaitGroup
@@ -204,6 +203,8 @@ func measureMP3(in *source, o options) (Measurement, error) {
 	}
 	rd := &mp3PCM{order: order, mono: h.mono, skip: startSkip, hold: endDrop}
 	res, err := measurePCM(h.rate, channels, nil, rd.read)
+	// After an error the walker may be blocked handing over a segment nobody will take.
+	close(quit)
 	<-walkDone
 	wg.Wait()
 	if err == nil {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Times the fake's audio engine against ffmpeg on long 128 kbit/s stereo MP3 files, side by side
 # on the same machine, with /usr/bin/time -v for wall time, CPU time and peak memory (max RSS).
+# ffmpeg logs its 10 Hz frame lines at verbose level (framelog=verbose), so at -loglevel info
+# it prints only the summary, as the Go command does.
 # Needs ffmpeg (Debian: apt-get install -y ffmpeg) and Go. Files are made once in $DIR (/tmp).
 #
 #   internal/audio/testdata/bench/mp3bench.sh [minutes...]   # default: 60 180
@@ -22,7 +24,7 @@ for min in "${@:-60 180}"; do
   echo "== $min minutes: $(du -h "$f" | cut -f1)"
   for tool in ffmpeg go; do
     if [ $tool = ffmpeg ]; then
-      cmd=(ffmpeg -hide_banner -nostats -loglevel info -i "$f" -af ebur128=peak=true:framelog=quiet -f null -)
+      cmd=(ffmpeg -hide_banner -nostats -loglevel info -i "$f" -af ebur128=peak=true:framelog=verbose -f null -)
     else
       cmd=("$DIR/measure" "$f")
     fi
@@ -32,7 +34,7 @@ for min in "${@:-60 180}"; do
     sys=$(grep 'System time' "$DIR/$tool.err" | awk '{print $NF}')
     rss=$(grep 'Maximum resident' "$DIR/$tool.err" | awk '{print $NF}')
     if [ $tool = ffmpeg ]; then
-      res=$(grep -A6 'Summary:' "$DIR/$tool.err" | grep -E ' I:|Peak:' | tr -s ' ' | tr '\n' ' ')
+      res=$(grep -A12 'Summary:' "$DIR/$tool.err" | grep -E ' I:|Peak:' | tr -s ' ' | tr '\n' ' ')
     else
       res=$(grep -E '"integrated_lufs"|"true_peak_db"' "$DIR/$tool.out" | tr -s ' ' | tr '\n' ' ')
     fi
