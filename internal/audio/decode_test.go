@@ -25,15 +25,16 @@ func readFixture(t testing.TB, name string) []byte {
 // reservoir and the filter banks exactly.
 func TestMP3SegmentsMatchSequential(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"speech_s44.mp3", "speech_m48.mp3", "step_s48.mp3", "tagged.mp3"} {
+	for _, name := range []string{"speech_s44.mp3", "speech_m48.mp3", "tagged.mp3"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			data := readFixture(t, name)
+			data = data[:len(data)/2] // 1.5 s keeps the test fast under -race
 			seq, err := Measure(bytes.NewReader(data), WithWorkers(1), func(o *options) { o.segFrames = 1 << 20 })
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, seg := range []int{1, 3, 7, 16} {
+			for _, seg := range []int{1, 7} {
 				par, err := Measure(bytes.NewReader(data), WithWorkers(3), func(o *options) { o.segFrames = seg })
 				if err != nil {
 					t.Fatal(err)
@@ -158,10 +159,11 @@ func TestMeasureTruncated(t *testing.T) {
 func TestMeasureCorruptMP3(t *testing.T) {
 	t.Parallel()
 	data := readFixture(t, "speech_s44.mp3")
-	for seed := range 12 {
+	data = data[:len(data)/3]
+	for seed := range 6 {
 		bad := bytes.Clone(data)
 		// A deterministic scatter of flipped bytes after the first frames.
-		for i := 0; i < 200; i++ {
+		for i := range 60 {
 			pos := 2000 + (seed*7919+i*104729)%(len(bad)-2000)
 			bad[pos] ^= byte(0x55 + seed)
 		}
