@@ -78,7 +78,7 @@ func measureWAV(in *source) (Measurement, error) {
 		SamplePeakDB:   res.SamplePeakDB,
 		TruePeakDB:     res.TruePeakDB,
 		LoudnessRange:  res.LoudnessRange,
-		Title:          wr.Title(),
+		Title:          tags.Title,
 		Tags:           tags,
 		Cover:          cover,
 	}, nil
