@@ -120,7 +120,7 @@ type mp3Job struct {
 }
 
 type mp3Result struct {
-	pcm []int16 // interleaved stereo, the segment's frames only
+	pcm []byte // interleaved stereo 16-bit little-endian, the segment's frames only
 	err error
 }
 
@@ -161,7 +161,9 @@ func measureMP3(in *source, o options) (Measurement, error) {
 	}
 	quit := make(chan struct{}) // closed when the meter stops taking segments
 	jobs := make(chan *mp3Job)
-	order := make(chan *mp3Job, 2*o.workers)
+	// Segments in flight are bounded (queued, being decoded, being measured), so memory does
+	// not depend on the duration.
+	order := make(chan *mp3Job, o.workers)
 	var wg sync.WaitGroup
 	for range o.workers {
 		wg.Add(1)
@@ -486,12 +488,7 @@ func decodeMP3Segment(j *mp3Job) (res mp3Result) {
 	if err != nil && n < len(raw) {
 		return mp3Result{err: fmt.Errorf("%w: MP3 decoder: %d of %d samples: %v", ErrMalformed, n/4, len(raw)/4, err)}
 	}
-	raw = raw[j.skip*h.samples*4:]
-	pcm := make([]int16, len(raw)/2)
-	for i := range pcm {
-		pcm[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
-	}
-	return mp3Result{pcm: pcm}
+	return mp3Result{pcm: raw[j.skip*h.samples*4:]}
 }
 
 // mp3PCM stitches decoded segments in order into float64 samples, dropping skip frames at the
@@ -501,7 +498,7 @@ type mp3PCM struct {
 	mono  bool
 	skip  int
 	hold  int
-	buf   []int16 // stereo frames received; buf[pos:] are not yet emitted
+	buf   []byte // stereo 16-bit frames received; buf[pos:] are not yet emitted
 	pos   int
 	done  bool
 }
@@ -511,7 +508,7 @@ func (p *mp3PCM) read(dst []float64) (int, error) {
 	if p.mono {
 		ch = 1
 	}
-	for (len(p.buf)-p.pos)/2 <= p.hold {
+	for (len(p.buf)-p.pos)/4 <= p.hold {
 		if p.done {
 			return 0, io.EOF
 		}
@@ -526,25 +523,25 @@ func (p *mp3PCM) read(dst []float64) (int, error) {
 		}
 		pcm := r.pcm
 		if p.skip > 0 {
-			k := min(p.skip, len(pcm)/2)
-			pcm = pcm[2*k:]
+			k := min(p.skip, len(pcm)/4)
+			pcm = pcm[4*k:]
 			p.skip -= k
 		}
 		p.buf = append(p.buf[:copy(p.buf, p.buf[p.pos:])], pcm...)
 		p.pos = 0
 	}
-	frames := min((len(p.buf)-p.pos)/2-p.hold, len(dst)/ch)
+	frames := min((len(p.buf)-p.pos)/4-p.hold, len(dst)/ch)
 	src := p.buf[p.pos:]
 	const scale = 1.0 / 32767 // go-mp3 scales by 32767
 	if p.mono {
 		for i := range frames {
-			dst[i] = float64(src[2*i]) * scale
+			dst[i] = float64(int16(binary.LittleEndian.Uint16(src[4*i:]))) * scale
 		}
 	} else {
 		for i := range 2 * frames {
-			dst[i] = float64(src[i]) * scale
+			dst[i] = float64(int16(binary.LittleEndian.Uint16(src[2*i:]))) * scale
 		}
 	}
-	p.pos += 2 * frames
+	p.pos += 4 * frames
 	return frames * ch, nil
 }

@@ -34,7 +34,7 @@ for min in "${@:-60 180}"; do
     sys=$(grep 'System time' "$DIR/$tool.err" | awk '{print $NF}')
     rss=$(grep 'Maximum resident' "$DIR/$tool.err" | awk '{print $NF}')
     if [ $tool = ffmpeg ]; then
-      res=$(grep -A12 'Summary:' "$DIR/$tool.err" | grep -E ' I:|Peak:' | tr -s ' ' | tr '\n' ' ')
+      res=$(grep -A14 'Summary:' "$DIR/$tool.err" | grep -E ' I:|Peak:' | tr -s ' ' | tr '\n' ' ')
     else
       res=$(grep -E '"integrated_lufs"|"true_peak_db"' "$DIR/$tool.out" | tr -s ' ' | tr '\n' ' ')
     fi
