@@ -5,29 +5,54 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/internal/audio"
 )
 
-// analyze measures audio with the analysis engine. Only WAV is decoded so far; other formats
-// fail the report with the decoder's reason.
-func analyze(_ context.Context, r io.Reader, _ string) (core.Measurement, error) {
-	m, err := audio.Measure(r)
+// analyze measures audio with the analysis engine; the file name breaks ties when the leading
+// bytes do not identify the format. Formats it cannot measure (AAC is probed, not decoded) fail
+// the report with the decoder's reason.
+func analyze(_ context.Context, r io.Reader, name string) (core.Measurement, error) {
+	m, err := audio.MeasureFile(r, name)
 	if err != nil {
 		return core.Measurement{}, err
 	}
 	lra := m.LoudnessRange
-	// Only fields the engine measures are mapped; the others stay nil ("not measured"), so
-	// their checks have no row rather than a made-up verdict. WAV is PCM: never lossy.
 	out := core.Measurement{
 		Duration: m.Duration, Size: m.Size, Channels: m.Channels, SampleRate: m.SampleRate,
 		CodecName: m.CodecName, FormatName: m.FormatName, IntegratedLUFS: m.IntegratedLUFS,
 		SamplePeakDB: m.SamplePeakDB, TruePeakDB: m.TruePeakDB, Title: m.Title,
-		BitRate: m.BitRate, Lossy: false, LoudnessRange: &lra,
+		BitRate: m.BitRate, Lossy: lossyCodecs[m.CodecName], LoudnessRange: &lra,
+		Tags: mapTags(m.Tags, m.Cover),
 	}
 	mapSignalStats(m.SignalStats, &out)
 	return out, nil
+}
+
+// lossyCodecs are the codecs (ffprobe's names) whose bit rate the bitrate check judges.
+var lossyCodecs = map[string]bool{"mp3": true, "vorbis": true, "opus": true, "aac": true}
+
+// mapTags copies the tags the engine read (every decoded file's tags are read, so the result
+// is never nil: a file without tags has empty ones, and the metadata check fails as info).
+func mapTags(t audio.Tags, cover *audio.Cover) *core.Tags {
+	out := &core.Tags{
+		Title: t.Title, Artist: t.Artist, Album: t.Album, Year: t.Year, Copyright: t.Copyright,
+		Comments: strings.Join(t.Comments, "\n"),
+	}
+	if t.Track > 0 {
+		out.Track = strconv.Itoa(t.Track)
+	}
+	for _, ch := range t.Chapters {
+		out.Chapters = append(out.Chapters, core.Chapter{Start: ch.Start, End: ch.End, Title: ch.Title})
+	}
+	if cover != nil {
+		out.Cover = &core.Cover{Data: cover.Data, MIME: cover.MIMEType, Width: cover.Width, Height: cover.Height}
+	}
+	return out
 }
 
 // mapSignalStats copies the engine's signal statistics into the core's measurement.
@@ -66,6 +91,18 @@ func synthSpec(ep HostedEpisode) audio.SynthSpec {
 	if ep.LoudnessLUFS != nil {
 		spec.LoudnessLUFS = *ep.LoudnessLUFS
 	}
+	if t := ep.Tags; t != nil {
+		spec.Tags = audio.SynthTags{Title: t.Title, Artist: t.Artist, Album: t.Album, Year: t.Year, Comment: t.Comment}
+		if spec.Tags.Title == "" {
+			spec.Tags.Title = ep.Title
+		}
+		for _, ch := range t.Chapters {
+			spec.Tags.Chapters = append(spec.Tags.Chapters, audio.SynthChapter{
+				Start: time.Duration(ch.Start) * time.Millisecond, End: time.Duration(ch.End) * time.Millisecond, Title: ch.Title,
+			})
+		}
+	}
+	spec.Cover = ep.Cover
 	return spec
 }
 

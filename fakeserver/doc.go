@@ -63,10 +63,14 @@
 //   - Timestamps are always written as YYYY-MM-DDTHH:MM:SS.ffffff+00:00.
 //   - Hosted feeds (POST /_fake/feeds, or HostFeed) are served at /_feeds/{id}/feed.rss with
 //     their audio under /_feeds/{id}/audio/, keyless, like any podcast host. Their episodes'
-//     audio is a 16-bit WAV (stereo unless channels says 1) of speech-like sound synthesised on each download to measure at the
-//     requested loudness (default −16 LUFS) and true peak (default at most −1 dBTP); an episode
-//     whose loudness and true peak no speech can have together is refused when it is hosted. An
-//     episode without published_on is dated the fake clock's day.
+//     audio is a 16-bit WAV (stereo unless channels says 1) of speech-like sound synthesised on
+//     each download to measure at the requested loudness (default −16 LUFS) and true peak
+//     (default at most −1 dBTP), faded in, with ID3v2.4 tags and a cover: by default the
+//     episode's title, the feed's title as artist and album, and a plain 1400×1400 PNG, so that
+//     every check passes; tags, chapters and a cover of the test's own replace them, and
+//     bare_audio leaves them out. An episode whose loudness and true peak no speech can have
+//     together is refused when it is hosted. An episode without published_on is dated the fake
+//     clock's day. No pure-Go MP3 encoder is maintained, so hosted audio is always WAV.
 //   - Audio is measured by the fake's own engine: only WAV (PCM 8 to 32 bits and float) is
 //     decoded so far; other audio fails its report with the decoder's reason.
 //   - A report's transcript is what the fake's "transcription" returns: the one scripted for its
@@ -77,6 +81,18 @@
 //   - Checks, limits and the three built-in standards (Podcast, AES speech, EBU R128): see
 //     CHECKS.md beside this file, which lists the final check table. A check whose input is not
 //     available has no row and does not count in stats.
+//   - Audio is measured by the fake's own engine, which decodes WAV (PCM 8 to 32 bits and float),
+//     MP3 (MPEG-1/2 layer III), FLAC, Ogg Vorbis and Ogg Opus, recognised by their leading bytes
+//     (the file name only breaks ties). MP4/M4A is probed for duration, channels, rate, tags and
+//     cover but AAC is not decoded, so such a report fails with "AAC audio in MP4/M4A is probed,
+//     not decoded"; so do undecodable files, with the decoder's reason. Durations are the
+//     decoded length: MP3 encoder delay and padding (LAME tag) and Opus pre-skip are removed as
+//     ffmpeg's decoders do (ffprobe 5.1's duration field still counts them).
+//   - A report's transcript is the one scripted for its hosted episode, with speakers renamed
+//     "Speaker 1", "Speaker 2"... in order of first appearance; other audio has none (null).
+//   - The checks of the built-in Podcast standard so far: loudness_lufs (−16 ±1 LUFS; mono −19
+//     ±1), peak (true peak at most −1 dBTP), and explicit_flag for feed reports whose feed's flag
+//     is known (passing while no transcript hit counts).
 //   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
 //   - GraphQL (POST /api/graphql) runs schema.graphql through gqlgen over the same core as REST.
 //     Credentials, the per-key minute limit, faults and last_used_at are REST's. A request with

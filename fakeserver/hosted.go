@@ -1,6 +1,9 @@
 package fakeserver
 
 import (
+	"bytes"
+	"image"
+	"image/png"
 	"math"
 	"net/http"
 	"slices"
@@ -38,7 +41,63 @@ type HostedEpisode struct {
 	Transcript []TranscriptLine `json:"transcript,omitempty"`
 	// FailAnalysis serves audio that cannot be decoded, so the report FAILs.
 	FailAnalysis bool `json:"fail_analysis,omitempty"`
+	// Tags are written into the audio (ID3v2.4 in the WAV, and LIST/INFO), so that reports read
+	// them as metadata. By default: the episode's title, and the feed's title as artist and
+	// album.
+	Tags *HostedTags `json:"tags,omitempty"`
+	// Cover is a PNG or JPEG image embedded in the audio as its front cover (base64 in JSON),
+	// at most 10 MiB; reports show it as cover_image. By default a plain 1400×1400 RGB PNG,
+	// which passes the cover_image check.
+	Cover []byte `json:"cover,omitempty"`
+	// BareAudio leaves out the default tags and cover: the audio carries only its title, so the
+	// metadata and cover_image checks fail (as info).
+	BareAudio bool `json:"bare_audio,omitempty"`
 }
+
+// HostedTags are the tags written into a hosted episode's audio.
+type HostedTags struct {
+	Title   string `json:"title,omitempty"`
+	Artist  string `json:"artist,omitempty"`
+	Album   string `json:"album,omitempty"`
+	Year    int    `json:"year,omitempty"`
+	Comment string `json:"comment,omitempty"`
+	// Chapters are in milliseconds from the start.
+	Chapters []HostedChapter `json:"chapters,omitempty"`
+}
+
+// HostedChapter is one chapter of a hosted episode; times are milliseconds from the start.
+type HostedChapter struct {
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Title string `json:"title,omitempty"`
+}
+
+// withDefaultTags gives an episode the tags and cover a published episode usually has, unless
+// it brings its own or asks for bare audio.
+func withDefaultTags(e *HostedEpisode, feedTitle string) {
+	if e.BareAudio {
+		return
+	}
+	if e.Tags == nil {
+		e.Tags = &HostedTags{Title: e.Title, Artist: feedTitle, Album: feedTitle}
+	}
+	if e.Cover == nil {
+		e.Cover = defaultCover()
+	}
+}
+
+// defaultCover is a plain square PNG of the smallest size the cover_image check accepts. It is
+// made once; callers must not change it.
+var defaultCover = sync.OnceValue(func() []byte {
+	const side = 1400
+	img := image.NewRGBA(image.Rect(0, 0, side, side))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = 0x2b, 0x4c, 0x7e, 0xff
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img) // encoding to memory cannot fail
+	return buf.Bytes()
+})
 
 // TranscriptLine is one line of a scripted transcript; times are milliseconds from the start.
 type TranscriptLine struct {
@@ -99,7 +158,8 @@ type hosting struct {
 
 const maxHostedDuration = 3 * 3600.0
 
-func (s *Server) checkEpisode(e *HostedEpisode) (time.Time, error) {
+func (s *Server) checkEpisode(e *HostedEpisode, feedTitle string) (time.Time, error) {
+	withDefaultTags(e, feedTitle)
 	switch {
 	case strings.TrimSpace(e.Title) == "":
 		return time.Time{}, core.ErrValidation("An episode needs a title.")
@@ -143,7 +203,7 @@ func (s *Server) HostFeed(spec HostedFeedSpec) (HostedFeed, error) {
 	f := &hostedFeed{id: uuid.New(), title: spec.Title, explicit: spec.Explicit}
 	guids := map[string]bool{}
 	for _, e := range spec.Episodes {
-		published, err := s.checkEpisode(&e)
+		published, err := s.checkEpisode(&e, spec.Title)
 		if err != nil {
 			return HostedFeed{}, err
 		}
@@ -168,13 +228,23 @@ func (s *Server) AddHostedEpisode(feedID string, e HostedEpisode) (HostedAudio, 
 	if err != nil {
 		return HostedAudio{}, err
 	}
-	published, err := s.checkEpisode(&e)
+	s.hosting.mu.RLock()
+	f, ok := s.hosting.feeds[id]
+	var feedTitle string
+	if ok {
+		feedTitle = f.title
+	}
+	s.hosting.mu.RUnlock()
+	if !ok {
+		return HostedAudio{}, core.ErrNotFound("Feed")
+	}
+	published, err := s.checkEpisode(&e, feedTitle)
 	if err != nil {
 		return HostedAudio{}, err
 	}
 	s.hosting.mu.Lock()
 	defer s.hosting.mu.Unlock()
-	f, ok := s.hosting.feeds[id]
+	f, ok = s.hosting.feeds[id]
 	if !ok {
 		return HostedAudio{}, core.ErrNotFound("Feed")
 	}

@@ -142,8 +142,8 @@ func BenchmarkMeter(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Reset()
-		for i := 0; i < len(samples); i += 2 * measureBlock {
-			m.Process(samples[i:min(i+2*measureBlock, len(samples))])
+		for i := 0; i < len(samples); i += 2 * pcmBlock {
+			m.Process(samples[i:min(i+2*pcmBlock, len(samples))])
 		}
 		m.Result()
 	}

@@ -1,6 +1,49 @@
 // Package audio is the fake service's audio engine: a streaming WAV reader, a loudness, peak and
 // signal-statistics meter, and a synthesiser of speech-like WAV files with a requested loudness
 // and true peak, optionally tagged.
+// Package audio is the fake service's audio engine: streaming decoders, a loudness and peak
+// meter, tag and cover readers, and a synthesiser of speech-like WAV files with a requested
+// loudness and true peak.
+//
+// # Formats
+//
+// Measure (or MeasureFile with a name hint) recognises a file by its leading bytes and decodes
+// it in memory that does not grow with its duration; decoding runs on its own goroutine while
+// the meter runs on the caller's. Codec and container names follow ffprobe.
+//
+//   - WAV (RIFF, RF64, BW64): PCM 8 to 32 bits and IEEE float 32/64 (WAVE_FORMAT_EXTENSIBLE too);
+//     tags from an "id3 " chunk and LIST/INFO.
+//   - MP3 (MPEG-1 and 2 layer III) with github.com/hajimehoshi/go-mp3, whose 16-bit output is
+//     scaled back by 1/32767. The channel mode of the first frame decides the channel count
+//     (the library always outputs stereo; mono is measured as one channel). A Xing/Info frame is
+//     not audio; with a LAME tag the encoder delay plus 529 samples of decoder delay are dropped
+//     at the start and the padding less 529 at the end, which reproduces ffmpeg's output sample
+//     for sample. Segments of 256 frames are decoded in parallel (WithWorkers); each decoder
+//     starts on earlier frames whose side information is zeroed (they fill the bit reservoir
+//     and decode to silence) and two real frames, and their output is dropped, so the result is
+//     the sequential decode. Tags: ID3v2 (with CHAP chapters, via github.com/bogem/id3v2) and
+//     ID3v1 at the end, met as the stream is read. MPEG 2.5, layers I and II and free-format
+//     streams are ErrUnsupportedCodec.
+//   - FLAC with github.com/mewkiz/flac; Vorbis comments and PICTURE blocks.
+//   - Ogg Vorbis with github.com/jfreymuth/oggvorbis (which trims the end to the last granule
+//     position and limits samples to ±1).
+//   - Ogg Opus (mono and stereo, mapping family 0) with github.com/pion/opus at 48 kHz: the
+//     header's pre-skip is dropped, its output gain applied, and each page is cut to its
+//     granule position. pion/opus is not bit-exact with libopus: peaks may differ by a few
+//     tenths of a dB.
+//   - MP4/M4A: boxes are walked forward only and everything but moov is read past, so a moov
+//     after the media data needs no seeking and no temporary file; only moov (at most 64 MiB) is
+//     held. Duration is the sound track's edit list length (else its media duration), channels
+//     and rate come from the AAC AudioSpecificConfig, tags from ilst, chapters from a Nero chpl
+//     box. AAC is not decoded: Measure returns the probed Measurement (loudness and peaks NaN)
+//     with an error wrapping ErrNotMeasured.
+//
+// Vorbis comments (FLAC, Vorbis, Opus) give chapters by the CHAPTERnnn=HH:MM:SS.sss and
+// CHAPTERnnnNAME convention, and a cover by METADATA_BLOCK_PICTURE. A cover larger than
+// MaxCoverBytes is dropped; JPEG and PNG covers get their width and height. Tags never fail a
+// measurement: unreadable tags are ignored. Errors wrap ErrUnknownFormat, ErrMalformed,
+// ErrUnsupportedCodec or ErrNotMeasured; a panic inside a decoder library is recovered and
+// returned as ErrMalformed.
 //
 // # Units
 //

@@ -3,7 +3,6 @@ package audio
 import (
 	"errors"
 	"fmt"
-	"io"
 	"time"
 )
 
@@ -17,16 +16,20 @@ type Measurement struct {
 	Channels int
 	// SampleRate is in frames per second.
 	SampleRate int
-	// BitsPerSample is the stored size of a sample.
+	// BitsPerSample is the stored size of a PCM sample (WAV, FLAC), or 0 for lossy codecs.
 	BitsPerSample int
-	// CodecName is ffprobe's codec_name: pcm_u8, pcm_s16le, pcm_s24le, pcm_s32le, pcm_f32le or
-	// pcm_f64le.
+	// CodecName is ffprobe's codec_name: pcm_u8, pcm_s16le, pcm_s24le, pcm_s32le, pcm_f32le,
+	// pcm_f64le, mp3, flac, vorbis, opus or aac.
 	CodecName string
-	// FormatName is ffprobe's format_name: "wav".
+	// FormatName is ffprobe's format_name: "wav", "mp3", "flac", "ogg" or
+	// "mov,mp4,m4a,3gp,3g2,mj2".
 	FormatName string
 	// Size is the number of bytes read from the input (all of it).
 	Size int64
-	// BitRate is the codec's bit rate in bits per second (sample rate × channels × bits).
+	// BitRate is the stream's bit rate in bits per second: sample rate × channels × bits for
+	// PCM; for MP3 the frame headers' bit rate (their average for VBR); for FLAC, Vorbis and Opus
+	// the stream's bytes over its duration; for AAC the bit rate the file declares, else bytes
+	// over duration.
 	BitRate int64
 	// IntegratedLUFS is the integrated loudness (ITU-R BS.1770-4), or −Inf for silence.
 	IntegratedLUFS float64
@@ -36,43 +39,33 @@ type Measurement struct {
 	TruePeakDB float64
 	// LoudnessRange is the EBU Tech 3342 loudness range in LU.
 	LoudnessRange float64
-	// Title is the LIST/INFO INAM tag, or "".
+	// Title is the title tag (Tags.Title), or "".
 	Title string
 	// SignalStats are silences, clipping, noise floor, DC offset, channel levels and correlation.
 	SignalStats
+	// Tags are the file's metadata tags (ID3v1/v2, Vorbis comments, MP4 ilst, RIFF INFO).
+	Tags Tags
+	// Cover is the embedded cover image, or nil when there is none (or it is too large).
+	Cover *Cover
 }
 
-// measureBlock is how many frames Measure decodes at a time.
-const measureBlock = 4096
-
-// Measure reads a WAV file from r to its end and measures it, in memory that does not depend on
-// the file's length. A file whose data chunk is cut short is measured as far as it goes. Errors
-// wrap ErrNotWAV, ErrUnsupportedFormat, ErrMalformedWAV or the reader's own error.
-func Measure(r io.Reader) (Measurement, error) {
-	wr, err := NewWAVReader(r)
+// measureWAV measures a WAV file. A file whose data chunk is cut short is measured as far as it
+// goes. Errors wrap ErrNotWAV, ErrUnsupportedFormat or ErrMalformedWAV and, for Measure's
+// callers, ErrUnsupportedCodec or ErrMalformed.
+func measureWAV(in *source) (Measurement, error) {
+	wr, err := NewWAVReader(in)
 	if err != nil {
-		return Measurement{}, err
+		return Measurement{}, wavErr(err)
 	}
 	f := wr.Format()
-	m, err := NewMeter(f.SampleRate, f.Channels)
+	res, err := measurePCM(f.SampleRate, f.Channels, ChannelWeights(f.Channels, f.ChannelMask), wr.Read)
 	if err != nil {
-		return Measurement{}, fmt.Errorf("%w: %w", ErrUnsupportedFormat, err)
+		return Measurement{}, fmt.Errorf("audio: reading WAV data: %w", wavErr(err))
 	}
-	if err := m.SetChannelWeights(ChannelWeights(f.Channels, f.ChannelMask)); err != nil {
-		return Measurement{}, fmt.Errorf("%w: %w", ErrUnsupportedFormat, err)
+	if err := in.drain(); err != nil {
+		return Measurement{}, err
 	}
-	buf := make([]float64, measureBlock*f.Channels)
-	for {
-		n, err := wr.Read(buf)
-		m.Process(buf[:n])
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Measurement{}, fmt.Errorf("audio: reading WAV data: %w", err)
-		}
-	}
-	res := m.Result()
+	tags, cover := wr.tags()
 	return Measurement{
 		Duration:       framesDuration(res.Frames, f.SampleRate),
 		Frames:         res.Frames,
@@ -81,15 +74,41 @@ func Measure(r io.Reader) (Measurement, error) {
 		BitsPerSample:  f.BitsPerSample,
 		CodecName:      f.CodecName,
 		FormatName:     "wav",
-		Size:           wr.BytesRead(),
+		Size:           in.size(),
 		BitRate:        int64(f.SampleRate) * int64(f.Channels) * int64(f.BitsPerSample),
 		IntegratedLUFS: res.IntegratedLUFS,
 		SamplePeakDB:   res.SamplePeakDB,
 		TruePeakDB:     res.TruePeakDB,
 		LoudnessRange:  res.LoudnessRange,
-		Title:          wr.Title(),
 		SignalStats:    res.SignalStats,
+		Title:          tags.Title,
+		Tags:           tags,
+		Cover:          cover,
 	}, nil
+}
+
+// wavErr adds the format-independent sentinel to a WAV reader's error.
+func wavErr(err error) error {
+	switch {
+	case errors.Is(err, ErrNotWAV):
+		return fmt.Errorf("%w: %w", ErrUnknownFormat, err)
+	case errors.Is(err, ErrUnsupportedFormat):
+		return fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
+	case errors.Is(err, ErrMalformedWAV):
+		return fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	return err
+}
+
+// fill copies a meter's result into m.
+func (m *Measurement) fill(res MeterResult) {
+	m.Frames = res.Frames
+	m.Duration = framesDuration(res.Frames, m.SampleRate)
+	m.IntegratedLUFS = res.IntegratedLUFS
+	m.SamplePeakDB = res.SamplePeakDB
+	m.TruePeakDB = res.TruePeakDB
+	m.LoudnessRange = res.LoudnessRange
+	m.SignalStats = res.SignalStats
 }
 
 // framesDuration is frames/rate seconds, rounded to the nanosecond without overflow.

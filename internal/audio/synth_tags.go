@@ -41,10 +41,10 @@ type SynthChapter struct {
 const (
 	// MaxSynthCover is the largest cover image, in bytes.
 	MaxSynthCover = 10 << 20
-	// maxTagText is the most bytes of UTF-8 kept of each text field.
-	maxTagText = 4096
-	// maxChapters is what one CTOC frame can list.
-	maxChapters = 255
+	// maxSynthTagText is the most bytes of UTF-8 kept of each text field.
+	maxSynthTagText = 4096
+	// maxSynthChapters is what one CTOC frame can list.
+	maxSynthChapters = 255
 )
 
 // infoFields are the LIST/INFO entries of spec: its title and the text of its tags.
@@ -78,8 +78,8 @@ func checkTags(spec SynthSpec, duration time.Duration) error {
 	if t.Year != 0 && (t.Year < 1000 || t.Year > 9999) {
 		return fmt.Errorf("%w: year %d (want 1000 to 9999, or 0 for none)", ErrInvalidSpec, t.Year)
 	}
-	if len(t.Chapters) > maxChapters {
-		return fmt.Errorf("%w: %d chapters (want at most %d)", ErrInvalidSpec, len(t.Chapters), maxChapters)
+	if len(t.Chapters) > maxSynthChapters {
+		return fmt.Errorf("%w: %d chapters (want at most %d)", ErrInvalidSpec, len(t.Chapters), maxSynthChapters)
 	}
 	for i, c := range t.Chapters {
 		if !(c.Start >= 0 && c.Start < c.End && c.End <= duration) {
@@ -97,11 +97,11 @@ func checkTags(spec SynthSpec, duration time.Duration) error {
 	return nil
 }
 
-// tagText makes s fit a text frame: valid UTF-8 without NUL bytes, at most maxTagText bytes.
+// tagText makes s fit a text frame: valid UTF-8 without NUL bytes, at most maxSynthTagText bytes.
 func tagText(s string) string {
 	s = strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "\uFFFD")
-	for len(s) > maxTagText {
-		s = strings.ToValidUTF8(s[:maxTagText], "")
+	for len(s) > maxSynthTagText {
+		s = strings.ToValidUTF8(s[:maxSynthTagText], "")
 	}
 	return s
 }

@@ -67,8 +67,10 @@ type WAVReader struct {
 	r         countingReader
 	format    WAVFormat
 	title     string
-	remaining int64 // bytes of audio data left, or -1 for "until EOF"
-	pad       bool  // the data chunk has an odd size
+	info      map[string]string // LIST/INFO entries by id
+	id3       []byte            // the body of an "id3 " chunk
+	remaining int64             // bytes of audio data left, or -1 for "until EOF"
+	pad       bool              // the data chunk has an odd size
 	done      bool
 	raw       []byte
 	err       error // sticky error after the end
@@ -146,6 +148,10 @@ func NewWAVReader(r io.Reader) (*WAVReader, error) {
 			return w, nil
 		case "LIST":
 			if err := w.readList(size); err != nil {
+				return nil, w.headerErr(err, haveFmt)
+			}
+		case "id3 ", "ID3 ":
+			if err := w.readID3(size); err != nil {
 				return nil, w.headerErr(err, haveFmt)
 			}
 		default:
@@ -324,7 +330,42 @@ func (w *WAVReader) readList(size uint32) error {
 	if t, ok := infoTitle(body); ok {
 		w.title = t
 	}
+	if len(body) >= 4 && string(body[:4]) == "INFO" {
+		w.info = infoEntries(body[4:])
+	}
 	return nil
+}
+
+// readID3 keeps the body of an ID3v2 chunk; a chunk larger than maxTagBytes is skipped.
+func (w *WAVReader) readID3(size uint32) error {
+	if size > maxTagBytes {
+		return w.skip(size)
+	}
+	body, err := w.readBody(size, int(size))
+	if err != nil {
+		return err
+	}
+	w.id3 = body
+	return nil
+}
+
+// infoEntries returns the entries of a LIST/INFO body (after "INFO"), each trimmed at its NUL.
+func infoEntries(b []byte) map[string]string {
+	out := map[string]string{}
+	for len(b) >= 8 {
+		id := string(b[:4])
+		n := int64(binary.LittleEndian.Uint32(b[4:8]))
+		b = b[8:]
+		n = min(n, int64(len(b)))
+		v := b[:n]
+		if i := bytes.IndexByte(v, 0); i >= 0 {
+			v = v[:i]
+		}
+		v = v[:min(len(v), maxTitle)]
+		out[id] = strings.ToValidUTF8(strings.TrimSpace(string(v)), "\uFFFD")
+		b = b[min(n+n&1, int64(len(b))):]
+	}
+	return out
 }
 
 // infoTitle finds the INAM entry of a LIST chunk body of type INFO.
@@ -435,9 +476,12 @@ func (w *WAVReader) finish() {
 		if err != nil {
 			break
 		}
-		if id == "LIST" {
+		switch id {
+		case "LIST":
 			err = w.readList(size)
-		} else {
+		case "id3 ", "ID3 ":
+			err = w.readID3(size)
+		default:
 			err = w.skip(size)
 		}
 		if err != nil {

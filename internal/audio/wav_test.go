@@ -164,11 +164,12 @@ func TestWAVMalformed(t *testing.T) {
 		input []byte
 		want  error
 	}{
-		{"empty", nil, ErrNotWAV},
-		{"wrong magic", patch(0, []byte("RIFX")), ErrNotWAV},
-		{"not WAVE", patch(8, []byte("AVI ")), ErrNotWAV},
-		{"mp3", []byte("ID3\x04\x00\x00\x00\x00\x00\x00\xff\xfb\x90\x00"), ErrNotWAV},
-		{"truncated header", good[:10], ErrNotWAV},
+		// Measure reads every format: input that is no WAV file is another format or none.
+		{"empty", nil, ErrUnknownFormat},
+		{"wrong magic", patch(0, []byte("RIFX")), ErrUnknownFormat},
+		{"not WAVE", patch(8, []byte("AVI ")), ErrUnknownFormat},
+		{"mp3", []byte("ID3\x04\x00\x00\x00\x00\x00\x00\xff\xfb\x90\x00"), ErrMalformed},
+		{"truncated header", good[:10], ErrUnknownFormat},
 		{"truncated fmt", good[:30], ErrMalformedWAV},
 		{"no chunks", good[:12], ErrMalformedWAV},
 		{"no data chunk", good[:36], ErrMalformedWAV},

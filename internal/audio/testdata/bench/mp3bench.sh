@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Times the fake's audio engine against ffmpeg on long 128 kbit/s stereo MP3 files, side by side
+# on the same machine, with /usr/bin/time -v for wall time, CPU time and peak memory (max RSS).
+# ffmpeg logs its 10 Hz frame lines at verbose level (framelog=verbose), so at -loglevel info
+# it prints only the summary, as the Go command does.
+# Needs ffmpeg (Debian: apt-get install -y ffmpeg) and Go. Files are made once in $DIR (/tmp).
+#
+#   internal/audio/testdata/bench/mp3bench.sh [minutes...]   # default: 60 180
+set -euo pipefail
+cd "$(dirname "$0")/../../../.."
+DIR=${DIR:-/tmp/podqa-mp3bench}
+mkdir -p "$DIR"
+go build -o "$DIR/measure" ./internal/audio/cmd/measure
+
+for min in "${@:-60 180}"; do
+  f="$DIR/${min}min.mp3"
+  if [ ! -s "$f" ]; then
+    # Speech-like pink noise, slightly different in each channel, 44.1 kHz stereo, 128 kbit/s.
+    ffmpeg -hide_banner -loglevel error -y -f lavfi \
+      -i "anoisesrc=c=pink:r=44100:seed=7:a=0.3:d=$((min * 60))" \
+      -af "lowpass=f=6000,pan=stereo|c0=c0|c1=0.9*c0,volume='0.3+0.7*abs(sin(2*PI*1.7*t))':eval=frame" \
+      -c:a libmp3lame -b:a 128k "$f"
+  fi
+  echo "== $min minutes: $(du -h "$f" | cut -f1)"
+  for tool in ffmpeg go; do
+    if [ $tool = ffmpeg ]; then
+      cmd=(ffmpeg -hide_banner -nostats -loglevel info -i "$f" -af ebur128=peak=true:framelog=verbose -f null -)
+    else
+      cmd=("$DIR/measure" "$f")
+    fi
+    /usr/bin/time -v "${cmd[@]}" >"$DIR/$tool.out" 2>"$DIR/$tool.err" || { cat "$DIR/$tool.err"; exit 1; }
+    wall=$(grep 'Elapsed (wall' "$DIR/$tool.err" | awk '{print $NF}')
+    user=$(grep 'User time' "$DIR/$tool.err" | awk '{print $NF}')
+    sys=$(grep 'System time' "$DIR/$tool.err" | awk '{print $NF}')
+    rss=$(grep 'Maximum resident' "$DIR/$tool.err" | awk '{print $NF}')
+    if [ $tool = ffmpeg ]; then
+      res=$(grep -A14 'Summary:' "$DIR/$tool.err" | grep -E ' I:|Peak:' | tr -s ' ' | tr '\n' ' ')
+    else
+      res=$(grep -E '"integrated_lufs"|"true_peak_db"' "$DIR/$tool.out" | tr -s ' ' | tr '\n' ' ')
+    fi
+    printf '%-6s wall %s  user %ss  sys %ss  maxRSS %s KB  %s\n' "$tool" "$wall" "$user" "$sys" "$rss" "$res"
+  done
+done
