@@ -95,3 +95,46 @@ func TestSeedReportsRefusesBadInput(t *testing.T) {
 		t.Fatalf("after refusals the list holds %s", body)
 	}
 }
+
+// TestSeedReportsOverHTTP: the control call seeds reports that complete as the clock reaches
+// them, and refuses a bad batch whole.
+func TestSeedReportsOverHTTP(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t)
+	path := "/_fake/workspaces/" + seed.WorkspaceID + "/reports"
+	tests := []struct {
+		name, body string
+		status     int
+	}{
+		{"empty", `{"reports":[]}`, 400},
+		{"negative delay", `{"reports":[{"complete_after_s":-1}]}`, 400},
+		{"too long", `{"reports":[{"duration_s":100000}]}`, 400},
+		{"not JSON", `{"reports":`, 400},
+	}
+	for _, tt := range tests {
+		if status, _, body := call(t, srv, "POST", path, admin(srv), tt.body); status != tt.status {
+			t.Errorf("%s: %d %s, want %d", tt.name, status, body, tt.status)
+		}
+	}
+	status, _, body := call(t, srv, "POST", path, admin(srv), `{"reports":[{"complete_after_s":60},{"file_name":"x.wav","duration_s":90}]}`)
+	var seeded struct{ IDs []string }
+	if status != 201 || json.Unmarshal(body, &seeded) != nil || len(seeded.IDs) != 2 {
+		t.Fatalf("seed: %d %s", status, body)
+	}
+	statusOf := func(id string) string {
+		t.Helper()
+		_, _, body := call(t, srv, "GET", "/api/rest/v1/reports/"+id, bearer(seed.APIKey), "")
+		var r struct{ Status string }
+		_ = json.Unmarshal(body, &r)
+		return r.Status
+	}
+	if a, b := statusOf(seeded.IDs[0]), statusOf(seeded.IDs[1]); a != "IN_PROGRESS" || b != "COMPLETE" {
+		t.Fatalf("before the clock moves: %s, %s", a, b)
+	}
+	if _, err := srv.Advance(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if a := statusOf(seeded.IDs[0]); a != "COMPLETE" {
+		t.Fatalf("after a minute: %s", a)
+	}
+}

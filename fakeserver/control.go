@@ -164,6 +164,7 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("GET /_fake/workspaces/{id}/standards", s.handleListStandards)
 	mux.HandleFunc("PUT /_fake/workspaces/{id}/default-standard", s.handleSetDefaultStandard)
 	mux.HandleFunc("PUT /_fake/series/{id}/standard", s.handleSetSeriesStandard)
+	mux.HandleFunc("POST /_fake/workspaces/{id}/reports", s.handleSeedReports)
 	mux.HandleFunc("POST /_fake/transcripts", s.handleScriptTranscript)
 	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Control call"))

@@ -122,7 +122,8 @@
 //   - GET /api/graphql serves the fake's own small explorer page (query, variables, API key,
 //     run, result), written for this project: no maintained Go module embeds GraphiQL's assets,
 //     and the page must work with no internet, so it loads nothing from elsewhere.
-//   - SeedReports (Go only, no control route yet) creates reports that skip download and
+//   - SeedReports (and POST /_fake/workspaces/{id}/reports with {reports: [{file_name,
+//     duration_s, complete_after_s}]}, at most 100,000 per call) creates reports that skip download and
 //     measurement: IN_PROGRESS at once, measured as passing 48 kHz stereo WAV at −16 LUFS, and
 //     completing at a chosen clock instant through the ordinary completion (judged, charged).
 //
