@@ -114,8 +114,9 @@
 //   - GraphQL listings: seriesList orders titles case-insensitively (then exactly, then by when
 //     the show was added; untitled shows last); a negative limit or offset is validation_error;
 //     a status filter that is not one of the seven lower-case values (so any upper-case value)
-//     and awaiting_review return an empty list. Series lastCheck and coverImageUrl are null:
-//     the fake records no feed-check times and reads no cover art from feeds.
+//     and awaiting_review return an empty list. A series' lastCheck (and its source's) is when
+//     its feed was last read: when the show was added, then at each feed check. coverImageUrl
+//     is null: the fake reads no cover art from feeds.
 //   - GraphQL JSON-string fields are the REST report's fields of the same name, rendered by the
 //     same code and encoded once more; null where REST has null. transcriptIncluded is the
 //     report's standard's choice as recorded at creation (true for the built-in standards).

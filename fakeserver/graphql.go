@@ -338,11 +338,17 @@ func (q *gqlQuery) Podcast(ctx context.Context, id string) (*model.SeriesType, e
 // series renders a show; visible says whether the caller may see its report ids and verdicts.
 func (q *gqlQuery) series(sr core.Series, visible bool) *model.SeriesType {
 	feed := sr.FeedURL
+	var lastCheck *string
+	if at, ok := q.s.core.FeedLastCheck(feed); ok {
+		stamp := apitime.Format(at)
+		lastCheck = &stamp
+	}
 	out := &model.SeriesType{
 		ID: sr.ID.String(), Title: optString(sr.Title), Kind: model.SeriesKindPodcast,
-		// The fake keeps no feed-check times and reads no cover image from feeds: both stay null.
+		// The fake reads no cover image from feeds: coverImageUrl stays null.
 		FeedURL:        &feed,
-		Sources:        []*model.SeriesSourceType{{FeedURL: &feed}},
+		LastCheck:      lastCheck,
+		Sources:        []*model.SeriesSourceType{{FeedURL: &feed, LastCheck: lastCheck}},
 		HistoricScores: []*model.HistoricScoreType{},
 	}
 	for _, r := range q.s.core.SeriesReports(sr.ID) {

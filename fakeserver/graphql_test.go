@@ -709,3 +709,34 @@ func TestGraphQLTranscriptLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphQLSeriesLastCheck: lastCheck (and sources.lastCheck) is when the fake last read the
+// show's feed: when the show was added, then at each check of the feed checker.
+func TestGraphQLSeriesLastCheck(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t)
+	feedReport(t, srv, seed.APIKey, "Checked", HostedEpisode{})
+	read := func() (string, string) {
+		t.Helper()
+		var got struct {
+			SeriesList []struct {
+				LastCheck *string
+				Sources   []struct{ LastCheck *string }
+			}
+		}
+		gqlData(t, srv, seed.APIKey, `{ seriesList { lastCheck sources { lastCheck } } }`, nil, &got)
+		if len(got.SeriesList) != 1 || got.SeriesList[0].LastCheck == nil || len(got.SeriesList[0].Sources) != 1 || got.SeriesList[0].Sources[0].LastCheck == nil {
+			t.Fatalf("series %+v", got)
+		}
+		return *got.SeriesList[0].LastCheck, *got.SeriesList[0].Sources[0].LastCheck
+	}
+	added := stampString(TestStart())
+	if a, b := read(); a != added || b != added {
+		t.Fatalf("lastCheck %s / %s, want %s", a, b, added)
+	}
+	advance(t, srv, FeedCheckPeriod+time.Minute)
+	checked := stampString(TestStart().Add(FeedCheckPeriod))
+	if a, b := read(); a != checked || b != checked {
+		t.Fatalf("after a check: %s / %s, want %s", a, b, checked)
+	}
+}

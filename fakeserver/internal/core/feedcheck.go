@@ -41,6 +41,9 @@ type trackedFeed struct {
 	lastErr  string
 	broken   bool
 	noticed  time.Time // last series.feed_broken notice
+	// lastCheck is when the feed was last read: when its first series was added, then at
+	// every check, failed or not.
+	lastCheck time.Time
 }
 
 func episodeKey(fe FeedEpisode) string {
@@ -60,6 +63,7 @@ func (c *Core) trackFeedLocked(s *Series, doc *FeedDoc, now time.Time) {
 		for _, fe := range doc.Episodes {
 			f.known[episodeKey(fe)] = true
 		}
+		f.lastCheck = now
 		c.wh.feeds[s.FeedURL] = f
 		c.clock.At(now.Add(FeedCheckPeriod), c.checkFeedTask(s.FeedURL))
 	}
@@ -95,6 +99,7 @@ func (c *Core) checkFeed(feedURL string, now time.Time) {
 // applyFeedCheckLocked handles one check: a failure (counted, and a broken feed announced on
 // the transition), the explicit flag, and the episodes new since the last check.
 func (c *Core) applyFeedCheckLocked(f *trackedFeed, doc *FeedDoc, err error, now time.Time) {
+	f.lastCheck = now
 	if err != nil {
 		c.feedFailedLocked(f, BrokenFetch, err.Error(), now)
 		return
@@ -223,4 +228,16 @@ func (c *Core) SetAutomatedReporting(seriesID uuid.UUID, on bool) (Series, error
 	}
 	s.AutomatedReporting = on
 	return *s, nil
+}
+
+// FeedLastCheck returns when the feed at feedURL was last read (when its first series was
+// added, then by the feed checker), and false for a feed no series tracks.
+func (c *Core) FeedLastCheck(feedURL string) (time.Time, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	f := c.wh.feeds[feedURL]
+	if f == nil {
+		return time.Time{}, false
+	}
+	return f.lastCheck, true
 }
