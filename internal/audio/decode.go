@@ -9,6 +9,8 @@ import (
 	"path"
 	"runtime"
 	"strings"
+
+	"github.com/podqa/podqa-go/internal/mpegaudio"
 )
 
 // Errors of Measure for any format. Each returned error wraps one of them (WAV errors also wrap
@@ -174,18 +176,18 @@ func id3Size(b []byte) (int, bool) {
 // headers in b, or −1.
 func findMPEGSync(b []byte) int {
 	for i := 0; i+4 <= len(b); i++ {
-		h, ok := parseMPEGHeader(b[i:])
+		h, ok := mpegaudio.ParseHeader(b[i:])
 		if !ok {
 			continue
 		}
-		j := i + h.size
+		j := i + h.Size
 		if j+4 > len(b) {
 			if j == len(b) && i == 0 {
 				return i
 			}
 			continue
 		}
-		if h2, ok := parseMPEGHeader(b[j:]); ok && h2.version == h.version && h2.layer == h.layer && h2.rate == h.rate {
+		if h2, ok := mpegaudio.ParseHeader(b[j:]); ok && h2.Version == h.Version && h2.Layer == h.Layer && h2.Rate == h.Rate {
 			return i
 		}
 	}

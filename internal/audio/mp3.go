@@ -9,94 +9,9 @@ import (
 	"sync"
 
 	mp3 "github.com/hajimehoshi/go-mp3"
+
+	"github.com/podqa/podqa-go/internal/mpegaudio"
 )
-
-// mpegHeader is a parsed MPEG audio frame header.
-type mpegHeader struct {
-	version   int // 1, 2 or 25 (MPEG 2.5)
-	layer     int // 1, 2 or 3
-	bitrate   int // bits per second
-	rate      int // samples per second
-	mono      bool
-	crc       bool // a 16-bit CRC follows the header
-	size      int  // bytes of the whole frame
-	samples   int  // samples per channel
-	sideInfo  int  // bytes of layer III side information
-	modeExt   int
-	channelMd int
-}
-
-var (
-	mpegRates = [3][3]int{{44100, 48000, 32000}, {22050, 24000, 16000}, {11025, 12000, 8000}}
-	// mpegBitrates in kbit/s by [MPEG-1?][layer-1][index].
-	mpegBitrates = [2][3][15]int{
-		{ // MPEG 2 and 2.5
-			{0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256},
-			{0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160},
-			{0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160},
-		},
-		{ // MPEG 1
-			{0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448},
-			{0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384},
-			{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320},
-		},
-	}
-)
-
-// parseMPEGHeader reads a frame header at the start of b. Free-format frames (bit rate index 0)
-// are not accepted.
-func parseMPEGHeader(b []byte) (mpegHeader, bool) {
-	if len(b) < 4 || b[0] != 0xFF || b[1]&0xE0 != 0xE0 {
-		return mpegHeader{}, false
-	}
-	var h mpegHeader
-	vbits := b[1] >> 3 & 3
-	lbits := b[1] >> 1 & 3
-	bri := int(b[2] >> 4)
-	sri := int(b[2] >> 2 & 3)
-	if vbits == 1 || lbits == 0 || bri == 0 || bri == 15 || sri == 3 {
-		return mpegHeader{}, false
-	}
-	h.version = map[byte]int{0: 25, 2: 2, 3: 1}[vbits]
-	h.layer = 4 - int(lbits)
-	v1 := 0
-	rateRow := 1
-	switch h.version {
-	case 1:
-		v1, rateRow = 1, 0
-	case 25:
-		rateRow = 2
-	}
-	h.bitrate = mpegBitrates[v1][h.layer-1][bri] * 1000
-	h.rate = mpegRates[rateRow][sri]
-	pad := int(b[2] >> 1 & 1)
-	h.crc = b[1]&1 == 0
-	h.channelMd = int(b[3] >> 6)
-	h.modeExt = int(b[3] >> 4 & 3)
-	h.mono = h.channelMd == 3
-	switch {
-	case h.layer == 1:
-		h.size = (12*h.bitrate/h.rate + pad) * 4
-		h.samples = 384
-	case h.layer == 2 || h.version == 1:
-		h.size = 144*h.bitrate/h.rate + pad
-		h.samples = 1152
-	default:
-		h.size = 72*h.bitrate/h.rate + pad
-		h.samples = 576
-	}
-	switch {
-	case h.version == 1 && h.mono:
-		h.sideInfo = 17
-	case h.version == 1:
-		h.sideInfo = 32
-	case h.mono:
-		h.sideInfo = 9
-	default:
-		h.sideInfo = 17
-	}
-	return h, h.size >= 4+h.sideInfo
-}
 
 // mp3DecoderDelay is the delay of the standard decoder's filter banks, in samples; ffmpeg adds
 // it to the encoder delay that a LAME tag records.
@@ -126,7 +41,7 @@ type mp3Result struct {
 
 // mp3Stream is what the frame walker learns about a stream.
 type mp3Stream struct {
-	first       mpegHeader
+	first       mpegaudio.Header
 	bitrate     int // of the first audio frame
 	segFrames   int
 	frames      int64
@@ -156,7 +71,7 @@ func measureMP3(in *source, o options) (Measurement, error) {
 	}
 	h := st.first
 	channels := 2
-	if h.mono {
+	if h.Mono() {
 		channels = 1
 	}
 	quit := make(chan struct{}) // closed when the meter stops taking segments
@@ -203,8 +118,8 @@ func measureMP3(in *source, o options) (Measurement, error) {
 		startSkip = st.delay + mp3DecoderDelay
 		endDrop = max(st.padding-mp3DecoderDelay, 0)
 	}
-	rd := &mp3PCM{order: order, mono: h.mono, skip: startSkip, hold: endDrop}
-	res, err := measurePCM(h.rate, channels, nil, rd.read)
+	rd := &mp3PCM{order: order, mono: h.Mono(), skip: startSkip, hold: endDrop}
+	res, err := measurePCM(h.Rate, channels, nil, rd.read)
 	// After an error the walker may be blocked handing over a segment nobody will take.
 	close(quit)
 	<-walkDone
@@ -221,12 +136,12 @@ func measureMP3(in *source, o options) (Measurement, error) {
 	if err := in.drain(); err != nil {
 		return Measurement{}, err
 	}
-	m := Measurement{Channels: channels, SampleRate: h.rate, CodecName: "mp3", FormatName: "mp3", Size: in.size()}
+	m := Measurement{Channels: channels, SampleRate: h.Rate, CodecName: "mp3", FormatName: "mp3", Size: in.size()}
 	m.fill(res)
 	if st.sameBitrate {
 		m.BitRate = int64(st.bitrate)
 	} else {
-		m.BitRate = st.bytes * 8 * int64(h.rate) / (st.frames * int64(h.samples))
+		m.BitRate = st.bytes * 8 * int64(h.Rate) / (st.frames * int64(h.Samples))
 	}
 	st.tags.merge(st.v1)
 	st.tags.Chapters = sortChapters(st.tags.Chapters, m.Duration)
@@ -249,17 +164,17 @@ func (st *mp3Stream) start(in *source) error {
 			}
 			continue
 		}
-		if h, ok := parseMPEGHeader(b); ok && st.locks(in, h) {
+		if h, ok := mpegaudio.ParseHeader(b); ok && st.locks(in, h) {
 			switch {
-			case h.layer != 3:
-				return fmt.Errorf("%w: MPEG layer %d audio (mp%d)", ErrUnsupportedCodec, h.layer, h.layer)
-			case h.version == 25:
+			case h.Layer != 3:
+				return fmt.Errorf("%w: MPEG layer %d audio (mp%d)", ErrUnsupportedCodec, h.Layer, h.Layer)
+			case h.Version == 25:
 				return fmt.Errorf("%w: MPEG 2.5 layer III audio", ErrUnsupportedCodec)
 			}
 			st.first = h
 			// A Xing/Info/VBRI frame is metadata: read its LAME tag before decoding starts.
-			if fb, _ := in.r.Peek(h.size); len(fb) == h.size && st.infoFrame(fb, h) {
-				_, _ = in.r.Discard(h.size)
+			if fb, _ := in.r.Peek(h.Size); len(fb) == h.Size && st.infoFrame(fb, h) {
+				_, _ = in.r.Discard(h.Size)
 			}
 			return nil
 		}
@@ -274,16 +189,16 @@ func (st *mp3Stream) start(in *source) error {
 
 // locks reports whether a header at the reader's position starts a frame followed by another
 // like it (or by the end of the input).
-func (st *mp3Stream) locks(in *source, h mpegHeader) bool {
-	b, _ := in.r.Peek(h.size + 4)
-	if len(b) == h.size {
+func (st *mp3Stream) locks(in *source, h mpegaudio.Header) bool {
+	b, _ := in.r.Peek(h.Size + 4)
+	if len(b) == h.Size {
 		return true
 	}
-	if len(b) < h.size+4 {
+	if len(b) < h.Size+4 {
 		return false
 	}
-	h2, ok := parseMPEGHeader(b[h.size:])
-	return ok && h2.version == h.version && h2.layer == h.layer && h2.rate == h.rate
+	h2, ok := mpegaudio.ParseHeader(b[h.Size:])
+	return ok && h2.Version == h.Version && h2.Layer == h.Layer && h2.Rate == h.Rate
 }
 
 // readID3 consumes an ID3v2 tag of n bytes, parsing the first one met.
@@ -350,21 +265,21 @@ func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 				break
 			}
 		}
-		h, ok := parseMPEGHeader(b)
-		if ok && h.version == ref.version && h.layer == ref.layer && h.rate == ref.rate && (st.frames > 0 || st.locks(in, h)) {
-			fb, _ := in.r.Peek(h.size)
-			if len(fb) < h.size {
+		h, ok := mpegaudio.ParseHeader(b)
+		if ok && h.Version == ref.Version && h.Layer == ref.Layer && h.Rate == ref.Rate && (st.frames > 0 || st.locks(in, h)) {
+			fb, _ := in.r.Peek(h.Size)
+			if len(fb) < h.Size {
 				break // a truncated last frame is not audio
 			}
 			frame := bytes.Clone(fb)
-			_, _ = in.r.Discard(h.size)
+			_, _ = in.r.Discard(h.Size)
 			garbage = 0
 			if st.frames == 0 {
-				st.bitrate = h.bitrate
+				st.bitrate = h.Bitrate
 			}
 			st.frames++
-			st.bytes += int64(h.size)
-			if h.bitrate != st.bitrate {
+			st.bytes += int64(h.Size)
+			if h.Bitrate != st.bitrate {
 				st.sameBitrate = false
 			}
 			seg = append(seg, frame...)
@@ -386,35 +301,14 @@ func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 	return nil
 }
 
-// infoFrame reports whether frame is a Xing, Info or VBRI frame (metadata, not audio), reading
+// infoFrame reports whether frame is a Xing, Info or VBRI frame (metadata, not audio), keeping
 // a LAME tag's encoder delay and padding.
-func (st *mp3Stream) infoFrame(frame []byte, h mpegHeader) bool {
-	if len(frame) >= 36+4 && string(frame[36:40]) == "VBRI" {
-		return true
+func (st *mp3Stream) infoFrame(frame []byte, h mpegaudio.Header) bool {
+	info, ok := mpegaudio.ParseInfoFrame(frame, h)
+	if info.LAME {
+		st.lame, st.delay, st.padding = true, info.Delay, info.Padding
 	}
-	off := 4 + h.sideInfo
-	if off+8 > len(frame) || (string(frame[off:off+4]) != "Xing" && string(frame[off:off+4]) != "Info") {
-		return false
-	}
-	flags := binary.BigEndian.Uint32(frame[off+4:])
-	p := off + 8
-	for _, f := range []struct {
-		bit  uint32
-		size int
-	}{{1, 4}, {2, 4}, {4, 100}, {8, 4}} {
-		if flags&f.bit != 0 {
-			p += f.size
-		}
-	}
-	// LAME tag: encoder string (9), revision, lowpass, peak (4), gains (2+2), flags, ABR rate,
-	// then 12 bits of delay and 12 of padding.
-	if p+24 <= len(frame) {
-		d := frame[p+21:]
-		st.lame = true
-		st.delay = int(d[0])<<4 | int(d[1])>>4
-		st.padding = int(d[1]&0x0F)<<8 | int(d[2])
-	}
-	return true
+	return ok
 }
 
 // warmup builds the frames that precede a segment for its decoder: the last mp3RealWarmup
@@ -447,19 +341,19 @@ func warmup(prev [][]byte) ([]byte, int) {
 // still feed the bit reservoir of the frames after it.
 func silenceFrame(f []byte) []byte {
 	g := bytes.Clone(f)
-	h, ok := parseMPEGHeader(g)
+	h, ok := mpegaudio.ParseHeader(g)
 	if !ok {
 		return g
 	}
 	si := 4
-	if h.crc {
+	if h.CRC {
 		si += 2
 	}
-	if si+h.sideInfo > len(g) {
+	if si+h.SideInfo > len(g) {
 		return g
 	}
-	side := g[si : si+h.sideInfo]
-	if h.version == 1 {
+	side := g[si : si+h.SideInfo]
+	if h.Version == 1 {
 		side[1] &= 0x80 // main_data_begin is 9 bits
 	} else {
 		side[1] = 0 // 8 bits
@@ -478,17 +372,17 @@ func decodeMP3Segment(j *mp3Job) (res mp3Result) {
 			res = mp3Result{err: fmt.Errorf("%w: MP3 decoder failed: %v", ErrMalformed, p)}
 		}
 	}()
-	h, _ := parseMPEGHeader(j.data)
+	h, _ := mpegaudio.ParseHeader(j.data)
 	d, err := mp3.NewDecoder(onlyReader{bytes.NewReader(j.data)})
 	if err != nil {
 		return mp3Result{err: fmt.Errorf("%w: MP3 decoder: %v", ErrMalformed, err)}
 	}
-	raw := make([]byte, j.frames*h.samples*4)
+	raw := make([]byte, j.frames*h.Samples*4)
 	n, err := io.ReadFull(d, raw)
 	if err != nil && n < len(raw) {
 		return mp3Result{err: fmt.Errorf("%w: MP3 decoder: %d of %d samples: %v", ErrMalformed, n/4, len(raw)/4, err)}
 	}
-	return mp3Result{pcm: raw[j.skip*h.samples*4:]}
+	return mp3Result{pcm: raw[j.skip*h.Samples*4:]}
 }
 
 // mp3PCM stitches decoded segments in order into float64 samples, dropping skip frames at the

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/podqa/podqa-go/internal/mpegaudio"
 )
 
 // dur is n samples at rate, truncated to the nanosecond.
@@ -99,11 +101,11 @@ func mpegFrame(b1 byte, brIdx, srIdx int, pad, mono bool) []byte {
 	if mono {
 		hdr[3] = 0xC0
 	}
-	h, ok := parseMPEGHeader(hdr)
+	h, ok := mpegaudio.ParseHeader(hdr)
 	if !ok {
 		panic("bad test header")
 	}
-	f := make([]byte, h.length)
+	f := make([]byte, h.Size)
 	copy(f, hdr)
 	return f
 }
