@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/podqa/podqa-go/internal/ctxsleep"
 )
 
 // DefaultBaseURL is the service's base URL. The REST API lives under DefaultBaseURL +
@@ -116,7 +118,7 @@ func New(apiKey string, opts ...Option) (*Client, error) {
 		policy:    DefaultRetryPolicy(),
 		userAgent: "podqa-go/" + Version,
 		now:       time.Now,
-		sleep:     sleepContext,
+		sleep:     ctxsleep.Sleep,
 	}
 	if err := WithBaseURL(DefaultBaseURL)(c); err != nil {
 		return nil, err
@@ -192,18 +194,3 @@ func WithLogger(l *slog.Logger) Option {
 
 // BaseURL returns the base URL the client calls.
 func (c *Client) BaseURL() string { return c.baseURL }
-
-// sleepContext waits d or until ctx is done.
-func sleepContext(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/internal/ctxsleep"
 )
 
 // operation is a call under test, by retry class.
@@ -431,7 +433,7 @@ func TestCancelDuringWait(t *testing.T) {
 	waiting := make(chan time.Duration, 1)
 	c.sleep = func(ctx context.Context, d time.Duration) error {
 		waiting <- d
-		return sleepContext(ctx, d) // the production sleep
+		return ctxsleep.Sleep(ctx, d) // the production sleep
 	}
 	go func() {
 		<-waiting

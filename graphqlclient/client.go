@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/internal/ctxsleep"
 )
 
 // Path is where the GraphQL API lives under the base URL.
@@ -127,7 +128,7 @@ func WithClock(now func() time.Time, sleep func(ctx context.Context, d time.Dura
 // those of package client (through the With* wrappers or WithClientOptions) and the workspace
 // choice. An empty key is an error wrapping client.ErrInvalidArgument.
 func New(apiKey string, opts ...Option) (*Client, error) {
-	s := settings{now: time.Now, sleep: sleepContext}
+	s := settings{now: time.Now, sleep: ctxsleep.Sleep}
 	for _, opt := range opts {
 		if err := opt(&s); err != nil {
 			return nil, err
@@ -240,21 +241,6 @@ func parseID(what, id string) (string, error) {
 		return "", fmt.Errorf("%w: %s %q is not a UUID", client.ErrInvalidArgument, what, id)
 	}
 	return u.String(), nil
-}
-
-// sleepContext waits d or until ctx is done.
-func sleepContext(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 var _ graphql.Client = (*transport)(nil)
