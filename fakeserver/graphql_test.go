@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/podqa/podqa-go/internal/apitime"
 )
 
 // gqlAnswer is a GraphQL response body.
@@ -738,5 +740,30 @@ func TestGraphQLSeriesLastCheck(t *testing.T) {
 	checked := stampString(TestStart().Add(FeedCheckPeriod))
 	if a, b := read(); a != checked || b != checked {
 		t.Fatalf("after a check: %s / %s, want %s", a, b, checked)
+	}
+}
+
+// TestGraphQLUpdatedSinceIsExclusive: reports(updatedSince:) leaves out a report updated at
+// exactly that instant and keeps it from one microsecond earlier.
+func TestGraphQLUpdatedSinceIsExclusive(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t, WithAnalysisPace(0))
+	id, _ := feedReport(t, srv, seed.APIKey, "Updated", HostedEpisode{})
+	advance(t, srv, time.Minute)
+	var got struct{ Report struct{ UpdatedAt string } }
+	gqlData(t, srv, seed.APIKey, `query($id: UUID!) { report(id: $id) { updatedAt } }`, map[string]any{"id": id}, &got)
+	at, err := apitime.Parse(got.Report.UpdatedAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		since time.Time
+		want  int
+	}{{at, 0}, {at.Add(-time.Microsecond), 1}} {
+		var page struct{ Reports []struct{ ID string } }
+		gqlData(t, srv, seed.APIKey, `query($since: DateTime) { reports(updatedSince: $since) { id } }`, map[string]any{"since": apitime.Format(tt.since)}, &page)
+		if len(page.Reports) != tt.want || (tt.want == 1 && page.Reports[0].ID != id) {
+			t.Errorf("updatedSince %s: %+v, want %d report(s)", apitime.Format(tt.since), page.Reports, tt.want)
+		}
 	}
 }
