@@ -71,8 +71,6 @@
 //     bare_audio leaves them out. An episode whose loudness and true peak no speech can have
 //     together is refused when it is hosted. An episode without published_on is dated the fake
 //     clock's day. No pure-Go MP3 encoder is maintained, so hosted audio is always WAV.
-//   - Audio is measured by the fake's own engine: only WAV (PCM 8 to 32 bits and float) is
-//     decoded so far; other audio fails its report with the decoder's reason.
 //   - A report's transcript is what the fake's "transcription" returns: the one scripted for its
 //     hosted episode, else one scripted for the audio's content (POST /_fake/transcripts with
 //     the SHA-256 of the bytes, or ScriptTranscript), with speakers renamed "Speaker 1",
@@ -88,11 +86,6 @@
 //     not decoded"; so do undecodable files, with the decoder's reason. Durations are the
 //     decoded length: MP3 encoder delay and padding (LAME tag) and Opus pre-skip are removed as
 //     ffmpeg's decoders do (ffprobe 5.1's duration field still counts them).
-//   - A report's transcript is the one scripted for its hosted episode, with speakers renamed
-//     "Speaker 1", "Speaker 2"... in order of first appearance; other audio has none (null).
-//   - The checks of the built-in Podcast standard so far: loudness_lufs (−16 ±1 LUFS; mono −19
-//     ±1), peak (true peak at most −1 dBTP), and explicit_flag for feed reports whose feed's flag
-//     is known (passing while no transcript hit counts).
 //   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
 //   - GraphQL (POST /api/graphql) runs schema.graphql through gqlgen over the same core as REST.
 //     Credentials, the per-key minute limit, faults and last_used_at are REST's. A request with
