@@ -1,9 +1,6 @@
-// Package audio is the fake service's audio engine: a streaming WAV reader, a loudness, peak and
-// signal-statistics meter, and a synthesiser of speech-like WAV files with a requested loudness
-// and true peak, optionally tagged.
-// Package audio is the fake service's audio engine: streaming decoders, a loudness and peak
-// meter, tag and cover readers, and a synthesiser of speech-like WAV files with a requested
-// loudness and true peak.
+// Package audio is the fake service's audio engine: streaming decoders, a loudness, peak and
+// signal-statistics meter, tag and cover readers, and a synthesiser of speech-like WAV files with
+// a requested loudness and true peak, optionally tagged.
 //
 // # Formats
 //
