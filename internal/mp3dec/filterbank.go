@@ -1,0 +1,304 @@
+package mp3dec
+
+import "math"
+
+// The hybrid filter bank of layer III (ISO/IEC 11172-3 §2.4.3.4): alias reduction, IMDCT with
+// overlap-add, frequency inversion and the polyphase synthesis of §2.4.3.2. The transforms are
+// computed with fast factorisations whose results equal the standard's sums up to rounding:
+//
+//   - the 36-point IMDCT of a long block is a DCT-IV of 18 values, computed as a DCT-II of the
+//     values divided by 2·cos(π(2n+1)/72) followed by adjacent sums, with the DCT-II split into
+//     two 9-point halves;
+//   - the 64 values V of each synthesis step are a 32-point DCT-II of the subband samples,
+//     rearranged by the cosine's symmetries, and the DCT-II uses Lee's recursive split.
+
+// filterBank is one channel's state between granules.
+type filterBank struct {
+	overlap [32][18]float64 // second halves of the last granule's IMDCT outputs
+	v       [16][64]float64 // the last 16 synthesis vectors V, v[pos] the newest
+	pos     int
+	sub     [18][32]float64 // this granule's subband samples by time slot
+}
+
+// Constant tables of the filter bank, computed once.
+var (
+	aliasCS, aliasCA [8]float64        // alias-reduction butterflies (Table B.9)
+	imdctWindows     [4][36]float64    // the windows of block types 0 to 3
+	shortWindow      [12]float64       // the window of each short block
+	dct4Pre          [18]float64       // 1 / (2·cos(π(2n+1)/72)): DCT-IV(18) as a DCT-II
+	dct9             [9][9]float64     // the 9-point DCT-II matrix
+	dct18Odd         [9]float64        // 1 / (2·cos(π(2n+1)/36)): the odd half of DCT-II(18)
+	imdct12          [6][12]float64    // the 12-point IMDCT of a short block
+	leeFactors       [5][16]float64    // 1 / (2·cos(π(2n+1)/(2N))) for N = 32, 16, 8, 4, 2
+	windowD          = synthesisWindow() // the synthesis window D
+)
+
+func init() {
+	coef := [8]float64{-0.6, -0.535, -0.33, -0.185, -0.095, -0.041, -0.0142, -0.0037}
+	for i, c := range coef {
+		sq := math.Sqrt(1 + c*c)
+		aliasCS[i] = 1 / sq
+		aliasCA[i] = c / sq
+	}
+	for i := range 36 {
+		imdctWindows[0][i] = math.Sin(math.Pi / 36 * (float64(i) + 0.5))
+	}
+	for i := range 36 {
+		switch {
+		case i < 18:
+			imdctWindows[1][i] = imdctWindows[0][i]
+		case i < 24:
+			imdctWindows[1][i] = 1
+		case i < 30:
+			imdctWindows[1][i] = math.Sin(math.Pi / 12 * (float64(i-18) + 0.5))
+		}
+		switch {
+		case i < 6:
+		case i < 12:
+			imdctWindows[3][i] = math.Sin(math.Pi / 12 * (float64(i-6) + 0.5))
+		case i < 18:
+			imdctWindows[3][i] = 1
+		default:
+			imdctWindows[3][i] = imdctWindows[0][i]
+		}
+	}
+	for i := range 12 {
+		shortWindow[i] = math.Sin(math.Pi / 12 * (float64(i) + 0.5))
+	}
+	for n := range 18 {
+		dct4Pre[n] = 1 / (2 * math.Cos(math.Pi*float64(2*n+1)/72))
+	}
+	for k := range 9 {
+		for n := range 9 {
+			dct9[k][n] = math.Cos(math.Pi * float64((2*n+1)*k) / 18)
+		}
+		dct18Odd[k] = 1 / (2 * math.Cos(math.Pi*float64(2*k+1)/36))
+	}
+	for k := range 6 {
+		for i := range 12 {
+			imdct12[k][i] = math.Cos(math.Pi / 24 * float64((2*i+1+6)*(2*k+1)))
+		}
+	}
+	for l, n := 0, 32; n >= 2; l, n = l+1, n/2 {
+		for i := range n / 2 {
+			leeFactors[l][i] = 1 / (2 * math.Cos(math.Pi*float64(2*i+1)/float64(2*n)))
+		}
+	}
+}
+
+// reset clears the channel's history, as at the start of a stream.
+func (f *filterBank) reset() {
+	*f = filterBank{}
+}
+
+// granule turns one granule's spectrum into 576 samples, written to out[0], out[stride],
+// out[2*stride], ... (stride 2 interleaves two channels). It modifies s.xr.
+func (f *filterBank) granule(s *spectrum, out []float64, stride int) {
+	xr := &s.xr
+	// Subbands at and above limit are zero after alias reduction (which moves values up to 8
+	// lines into the next subband).
+	limit := min((s.lines+8+17)/18, 32)
+	longBands := 32 // subbands coded as long blocks
+	if s.blockType == 2 {
+		longBands = 0
+		if s.mixed {
+			longBands = 2
+		}
+	}
+	for sb := 1; sb < min(longBands, limit); sb++ {
+		for i := range 8 {
+			lo, hi := 18*sb-1-i, 18*sb+i
+			a, b := xr[lo], xr[hi]
+			xr[lo] = a*aliasCS[i] - b*aliasCA[i]
+			xr[hi] = b*aliasCS[i] + a*aliasCA[i]
+		}
+	}
+	var buf [36]float64
+	for sb := range 32 {
+		ov := &f.overlap[sb]
+		switch {
+		case sb >= limit:
+			for i := range 18 {
+				f.sub[i][sb] = ov[i]
+				ov[i] = 0
+			}
+		case sb < longBands:
+			bt := s.blockType
+			if s.blockType == 2 {
+				bt = 0 // the long subbands of a mixed block use the normal window
+			}
+			imdct36((*[18]float64)(xr[18*sb:18*sb+18]), &buf)
+			w := &imdctWindows[bt]
+			for i := range 18 {
+				f.sub[i][sb] = buf[i]*w[i] + ov[i]
+				ov[i] = buf[18+i] * w[18+i]
+			}
+		default:
+			shortIMDCT((*[18]float64)(xr[18*sb:18*sb+18]), &buf)
+			for i := range 18 {
+				f.sub[i][sb] = buf[i] + ov[i]
+				ov[i] = buf[18+i]
+			}
+		}
+		if sb&1 == 1 { // frequency inversion
+			for i := 1; i < 18; i += 2 {
+				f.sub[i][sb] = -f.sub[i][sb]
+			}
+		}
+	}
+	for t := range 18 {
+		f.synthesize(&f.sub[t], out[t*32*stride:], stride)
+	}
+}
+
+// imdct36 is the standard's 36-point IMDCT of 18 values, unwindowed:
+// out[i] = Σ in[k]·cos(π/72·(2i+19)·(2k+1)).
+func imdct36(in *[18]float64, out *[36]float64) {
+	// y = DCT-IV(in): y[n] = Σ in[k]·cos(π/72·(2n+1)(2k+1)). With x[k] = in[k]/(2cos(π(2k+1)/72))
+	// and V = DCT-II(x), y[n] = V[n] + V[n+1] (V[18] = 0).
+	var x [18]float64
+	for k := range 18 {
+		x[k] = in[k] * dct4Pre[k]
+	}
+	var v [18]float64
+	dct18(&x, &v)
+	var y [18]float64
+	for n := range 17 {
+		y[n] = v[n] + v[n+1]
+	}
+	y[17] = v[17]
+	// out[i] = c(i+9) where c(m) is y[m] for m < 18, −y[35−m] for 18 ≤ m < 36 and −y[m−36] beyond.
+	for i := range 9 {
+		out[i] = y[i+9]
+	}
+	for i := 9; i < 27; i++ {
+		out[i] = -y[26-i]
+	}
+	for i := 27; i < 36; i++ {
+		out[i] = -y[i-27]
+	}
+}
+
+// dct18 is the unnormalised DCT-II of 18 values: out[k] = Σ in[n]·cos(π(2n+1)k/36), split into
+// its even and odd halves, each a 9-point DCT-II.
+func dct18(in, out *[18]float64) {
+	var a, b [9]float64
+	for n := range 9 {
+		a[n] = in[n] + in[17-n]
+		b[n] = (in[n] - in[17-n]) * dct18Odd[n]
+	}
+	var ea, eb [9]float64
+	for k := range 9 {
+		row := &dct9[k]
+		var sa, sb float64
+		for n := range 9 {
+			sa += row[n] * a[n]
+			sb += row[n] * b[n]
+		}
+		ea[k], eb[k] = sa, sb
+	}
+	for k := range 9 {
+		out[2*k] = ea[k]
+	}
+	for k := range 8 {
+		out[2*k+1] = eb[k] + eb[k+1]
+	}
+	out[17] = eb[8]
+}
+
+// shortIMDCT transforms the three short blocks of a subband (in[6w+i] is window w's line i),
+// windows them and overlaps them as the standard places them in the 36 outputs: window w's 12
+// outputs start at 6 + 6w.
+func shortIMDCT(in *[18]float64, out *[36]float64) {
+	*out = [36]float64{}
+	for w := range 3 {
+		x := in[6*w : 6*w+6]
+		base := 6 + 6*w
+		for i := range 12 {
+			var s float64
+			for k := range 6 {
+				s += x[k] * imdct12[k][i]
+			}
+			out[base+i] += s * shortWindow[i]
+		}
+	}
+}
+
+// synthesize runs one step of the polyphase synthesis: 32 subband samples in, 32 samples out,
+// written to out[0], out[stride], ...
+func (f *filterBank) synthesize(s *[32]float64, out []float64, stride int) {
+	var x [32]float64
+	dct32(s, &x)
+	f.pos = (f.pos + 15) & 15 // the previous vectors age by one
+	v := &f.v[f.pos]
+	// V[i] = Σ S[k]·cos((16+i)(2k+1)π/64) = c(16+i), where c(n) = X[n] for n < 32, c(32) = 0,
+	// c(n) = −X[64−n] up to 64 and −X[n−64] beyond.
+	for i := range 16 {
+		v[i] = x[16+i]
+	}
+	v[16] = 0
+	for i := 17; i < 48; i++ {
+		v[i] = -x[48-i]
+	}
+	for i := 48; i < 64; i++ {
+		v[i] = -x[i-48]
+	}
+	// out[j] = Σ over m = 0..7 of V_age(2m)[j]·D[64m+j] + V_age(2m+1)[32+j]·D[64m+32+j].
+	var acc [32]float64
+	for m := range 8 {
+		even := &f.v[(f.pos+2*m)&15]
+		odd := &f.v[(f.pos+2*m+1)&15]
+		d0 := (*[32]float64)(windowD[64*m : 64*m+32])
+		d1 := (*[32]float64)(windowD[64*m+32 : 64*m+64])
+		e := (*[32]float64)(even[:32])
+		o := (*[32]float64)(odd[32:])
+		for j := range 32 {
+			acc[j] += e[j]*d0[j] + o[j]*d1[j]
+		}
+	}
+	for j := range 32 {
+		out[j*stride] = acc[j]
+	}
+}
+
+// dct32 is the unnormalised DCT-II of 32 values, out[k] = Σ in[n]·cos(π(2n+1)k/64) (in is
+// overwritten), by
+// B. G. Lee's split applied level by level. At each level a block of N values x becomes
+// a[i] = x[i] + x[N−1−i] and b[i] = (x[i] − x[N−1−i]) / (2cos(π(2i+1)/(2N))); the DCT of a
+// gives the block's even outputs, and with Y the DCT of b its odd outputs are Y[k] + Y[k+1].
+func dct32(in, out *[32]float64) {
+	var tmp [32]float64
+	src, dst := in, &tmp // in is used as scratch
+	// Splits: 32 → 2×16 → 4×8 → 8×4 → 16×2 (a block of 1 is its own DCT).
+	for level, n := 0, 32; n >= 2; level, n = level+1, n/2 {
+		fac := &leeFactors[level]
+		h := n / 2
+		for base := 0; base < 32; base += n {
+			s, d := src[base:base+n], dst[base:base+n]
+			for i := range h {
+				x, y := s[i], s[n-1-i]
+				d[i] = x + y
+				d[h+i] = (x - y) * fac[i]
+			}
+		}
+		src, dst = dst, src
+	}
+	// Merges: 16×2 → ... → 1×32; the last one writes out.
+	for n := 2; n <= 32; n *= 2 {
+		if n == 32 {
+			dst = out
+		}
+		h := n / 2
+		for base := 0; base < 32; base += n {
+			s, d := src[base:base+n], dst[base:base+n]
+			for k := range h {
+				d[2*k] = s[k]
+			}
+			for k := range h - 1 {
+				d[2*k+1] = s[h+k] + s[h+k+1]
+			}
+			d[n-1] = s[n-1]
+		}
+		src, dst = dst, src
+	}
+}
