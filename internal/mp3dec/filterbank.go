@@ -182,21 +182,13 @@ func imdct36(in *[18]float64, out *[36]float64) {
 // dct18 is the unnormalised DCT-II of 18 values: out[k] = Σ in[n]·cos(π(2n+1)k/36), split into
 // its even and odd halves, each a 9-point DCT-II.
 func dct18(in, out *[18]float64) {
-	var a, b [9]float64
+	var a, b, ea, eb [9]float64
 	for n := range 9 {
 		a[n] = in[n] + in[17-n]
 		b[n] = (in[n] - in[17-n]) * dct18Odd[n]
 	}
-	var ea, eb [9]float64
-	for k := range 9 {
-		row := &dct9[k]
-		var sa, sb float64
-		for n := range 9 {
-			sa += row[n] * a[n]
-			sb += row[n] * b[n]
-		}
-		ea[k], eb[k] = sa, sb
-	}
+	dct9x(&a, &ea)
+	dct9x(&b, &eb)
 	for k := range 9 {
 		out[2*k] = ea[k]
 	}
@@ -204,6 +196,32 @@ func dct18(in, out *[18]float64) {
 		out[2*k+1] = eb[k] + eb[k+1]
 	}
 	out[17] = eb[8]
+}
+
+// dct9x is the 9-point DCT-II, out[k] = Σ in[n]·cos(π(2n+1)k/18). Inputs n and 8−n meet with
+// the same cosine, up to the sign (−1)^k, and the middle input's cosine is cos(πk/2).
+func dct9x(in, out *[9]float64) {
+	var p, q [4]float64
+	for n := range 4 {
+		p[n] = in[n] + in[8-n]
+		q[n] = in[n] - in[8-n]
+	}
+	mid := in[4]
+	for k := 0; k < 9; k += 2 {
+		row := &dct9[k]
+		s := row[0]*p[0] + row[1]*p[1] + row[2]*p[2] + row[3]*p[3]
+		switch k % 4 {
+		case 0:
+			s += mid
+		case 2:
+			s -= mid
+		}
+		out[k] = s
+	}
+	for k := 1; k < 9; k += 2 {
+		row := &dct9[k]
+		out[k] = row[0]*q[0] + row[1]*q[1] + row[2]*q[2] + row[3]*q[3]
+	}
 }
 
 // shortIMDCT transforms the three short blocks of a subband (in[6w+i] is window w's line i),
@@ -261,44 +279,74 @@ func (f *filterBank) synthesize(s *[32]float64, out []float64, stride int) {
 	}
 }
 
-// dct32 is the unnormalised DCT-II of 32 values, out[k] = Σ in[n]·cos(π(2n+1)k/64) (in is
-// overwritten), by
-// B. G. Lee's split applied level by level. At each level a block of N values x becomes
-// a[i] = x[i] + x[N−1−i] and b[i] = (x[i] − x[N−1−i]) / (2cos(π(2i+1)/(2N))); the DCT of a
-// gives the block's even outputs, and with Y the DCT of b its odd outputs are Y[k] + Y[k+1].
+// dct32 is the unnormalised DCT-II of 32 values, out[k] = Σ in[n]·cos(π(2n+1)k/64), by
+// B. G. Lee's split: a block of N values x becomes a[i] = x[i] + x[N−1−i] and
+// b[i] = (x[i] − x[N−1−i]) / (2cos(π(2i+1)/(2N))); the DCT of a gives the block's even
+// outputs, and with Y the DCT of b its odd outputs are Y[k] + Y[k+1]. Each size has its own
+// function on arrays so that the compiler can drop bounds checks.
 func dct32(in, out *[32]float64) {
-	var tmp [32]float64
-	src, dst := in, &tmp // in is used as scratch
-	// Splits: 32 → 2×16 → 4×8 → 8×4 → 16×2 (a block of 1 is its own DCT).
-	for level, n := 0, 32; n >= 2; level, n = level+1, n/2 {
-		fac := &leeFactors[level]
-		h := n / 2
-		for base := 0; base < 32; base += n {
-			s, d := src[base:base+n], dst[base:base+n]
-			for i := range h {
-				x, y := s[i], s[n-1-i]
-				d[i] = x + y
-				d[h+i] = (x - y) * fac[i]
-			}
-		}
-		src, dst = dst, src
+	var a, b, ea, eb [16]float64
+	f := &leeFactors[0]
+	for i := range 16 {
+		x, y := in[i], in[31-i]
+		a[i] = x + y
+		b[i] = (x - y) * f[i]
 	}
-	// Merges: 16×2 → ... → 1×32; the last one writes out.
-	for n := 2; n <= 32; n *= 2 {
-		if n == 32 {
-			dst = out
-		}
-		h := n / 2
-		for base := 0; base < 32; base += n {
-			s, d := src[base:base+n], dst[base:base+n]
-			for k := range h {
-				d[2*k] = s[k]
-			}
-			for k := range h - 1 {
-				d[2*k+1] = s[h+k] + s[h+k+1]
-			}
-			d[n-1] = s[n-1]
-		}
-		src, dst = dst, src
+	dct16(&a, &ea)
+	dct16(&b, &eb)
+	for k := range 16 {
+		out[2*k] = ea[k]
 	}
+	for k := range 15 {
+		out[2*k+1] = eb[k] + eb[k+1]
+	}
+	out[31] = eb[15]
+}
+
+func dct16(in, out *[16]float64) {
+	var a, b, ea, eb [8]float64
+	f := &leeFactors[1]
+	for i := range 8 {
+		x, y := in[i], in[15-i]
+		a[i] = x + y
+		b[i] = (x - y) * f[i]
+	}
+	dct8(&a, &ea)
+	dct8(&b, &eb)
+	for k := range 8 {
+		out[2*k] = ea[k]
+	}
+	for k := range 7 {
+		out[2*k+1] = eb[k] + eb[k+1]
+	}
+	out[15] = eb[7]
+}
+
+func dct8(in, out *[8]float64) {
+	var a, b, ea, eb [4]float64
+	f := &leeFactors[2]
+	for i := range 4 {
+		x, y := in[i], in[7-i]
+		a[i] = x + y
+		b[i] = (x - y) * f[i]
+	}
+	dct4(&a, &ea)
+	dct4(&b, &eb)
+	for k := range 4 {
+		out[2*k] = ea[k]
+	}
+	for k := range 3 {
+		out[2*k+1] = eb[k] + eb[k+1]
+	}
+	out[7] = eb[3]
+}
+
+func dct4(in, out *[4]float64) {
+	f, g := &leeFactors[3], &leeFactors[4]
+	a0, a1 := in[0]+in[3], in[1]+in[2]
+	b0, b1 := (in[0]-in[3])*f[0], (in[1]-in[2])*f[1]
+	// Two-point DCTs: [p+q, (p−q)/(2cos(π/4))].
+	e0, e1 := a0+a1, (a0-a1)*g[0]
+	o0, o1 := b0+b1, (b0-b1)*g[0]
+	out[0], out[1], out[2], out[3] = e0, o0+o1, e1, o1
 }
