@@ -15,9 +15,11 @@ import "math"
 // filterBank is one channel's state between granules.
 type filterBank struct {
 	overlap [32][18]float64 // second halves of the last granule's IMDCT outputs
-	v       [16][64]float64 // the last 16 synthesis vectors V, v[pos] the newest
-	pos     int
-	sub     [18][32]float64 // this granule's subband samples by time slot
+	// ring holds the last 16 synthesis vectors V of 64 values, each stored twice (at steps pos
+	// and pos+16), so that the vector of age a is at step pos+a without wrapping.
+	ring [32 * 64]float64
+	pos  int
+	sub  [18][32]float64 // this granule's subband samples by time slot
 }
 
 // Constant tables of the filter bank, computed once.
@@ -30,8 +32,23 @@ var (
 	dct18Odd         [9]float64        // 1 / (2·cos(π(2n+1)/36)): the odd half of DCT-II(18)
 	imdct12          [6][12]float64    // the 12-point IMDCT of a short block
 	leeFactors       [5][16]float64    // 1 / (2·cos(π(2n+1)/(2N))) for N = 32, 16, 8, 4, 2
-	windowD          = synthesisWindow() // the synthesis window D
+	windowByOutput   = windowCoefficients() // D's 16 coefficients for each of the 32 outputs
 )
+
+// windowCoefficients arranges the synthesis window D by output: output j of a step weighs the
+// vectors of even age 2m at value j by D[64m+j] and those of odd age 2m+1 at value 32+j by
+// D[64m+32+j] (the standard's U from V, with m = 0..7).
+func windowCoefficients() [32][16]float64 {
+	d := synthesisWindow()
+	var w [32][16]float64
+	for j := range 32 {
+		for m := range 8 {
+			w[j][2*m] = d[64*m+j]
+			w[j][2*m+1] = d[64*m+32+j]
+		}
+	}
+	return w
+}
 
 func init() {
 	coef := [8]float64{-0.6, -0.535, -0.33, -0.185, -0.095, -0.041, -0.0142, -0.0037}
@@ -248,7 +265,7 @@ func (f *filterBank) synthesize(s *[32]float64, out []float64, stride int) {
 	var x [32]float64
 	dct32(s, &x)
 	f.pos = (f.pos + 15) & 15 // the previous vectors age by one
-	v := &f.v[f.pos]
+	v := (*[64]float64)(f.ring[64*f.pos : 64*f.pos+64])
 	// V[i] = Σ S[k]·cos((16+i)(2k+1)π/64) = c(16+i), where c(n) = X[n] for n < 32, c(32) = 0,
 	// c(n) = −X[64−n] up to 64 and −X[n−64] beyond.
 	for i := range 16 {
@@ -261,21 +278,19 @@ func (f *filterBank) synthesize(s *[32]float64, out []float64, stride int) {
 	for i := 48; i < 64; i++ {
 		v[i] = -x[i-48]
 	}
-	// out[j] = Σ over m = 0..7 of V_age(2m)[j]·D[64m+j] + V_age(2m+1)[32+j]·D[64m+32+j].
-	var acc [32]float64
-	for m := range 8 {
-		even := &f.v[(f.pos+2*m)&15]
-		odd := &f.v[(f.pos+2*m+1)&15]
-		d0 := (*[32]float64)(windowD[64*m : 64*m+32])
-		d1 := (*[32]float64)(windowD[64*m+32 : 64*m+64])
-		e := (*[32]float64)(even[:32])
-		o := (*[32]float64)(odd[32:])
-		for j := range 32 {
-			acc[j] += e[j]*d0[j] + o[j]*d1[j]
-		}
-	}
+	copy(f.ring[64*(f.pos+16):], v[:])
+	// Vector of age a, value i, is w[64a+i]; output j sums age 2m at j and age 2m+1 at 32+j.
+	w := (*[16 * 64]float64)(f.ring[64*f.pos : 64*f.pos+16*64])
 	for j := range 32 {
-		out[j*stride] = acc[j]
+		c := &windowByOutput[j]
+		out[j*stride] = w[j]*c[0] + w[j+96]*c[1] +
+			w[j+128]*c[2] + w[j+224]*c[3] +
+			w[j+256]*c[4] + w[j+352]*c[5] +
+			w[j+384]*c[6] + w[j+480]*c[7] +
+			w[j+512]*c[8] + w[j+608]*c[9] +
+			w[j+640]*c[10] + w[j+736]*c[11] +
+			w[j+768]*c[12] + w[j+864]*c[13] +
+			w[j+896]*c[14] + w[j+992]*c[15]
 	}
 }
 
