@@ -118,14 +118,13 @@ func ParseInfoFrame(frame []byte, h Header) (InfoFrame, bool) {
 	if len(frame) >= 40 && string(frame[36:40]) == "VBRI" {
 		return InfoFrame{}, true
 	}
+	// LAME writes the tag right after the side information even when the header announces a
+	// CRC, and ffmpeg reads it there; a writer that counts the CRC puts it 2 bytes later.
 	off := 4 + h.SideInfo
-	if h.CRC {
+	if h.CRC && !infoTagAt(frame, off) {
 		off += 2
 	}
-	if len(frame) < off+8 {
-		return InfoFrame{}, false
-	}
-	if tag := string(frame[off : off+4]); tag != "Xing" && tag != "Info" {
+	if !infoTagAt(frame, off) {
 		return InfoFrame{}, false
 	}
 	flags := binary.BigEndian.Uint32(frame[off+4:])
@@ -148,4 +147,13 @@ func ParseInfoFrame(frame []byte, h Header) (InfoFrame, bool) {
 		return InfoFrame{}, true
 	}
 	return InfoFrame{LAME: true, Delay: int(tag[21])<<4 | int(tag[22])>>4, Padding: int(tag[22]&0x0F)<<8 | int(tag[23])}, true
+}
+
+// infoTagAt reports whether a Xing or Info tag and its flags lie at frame[off:].
+func infoTagAt(frame []byte, off int) bool {
+	if len(frame) < off+8 {
+		return false
+	}
+	tag := string(frame[off : off+4])
+	return tag == "Xing" || tag == "Info"
 }

@@ -44,8 +44,15 @@ func TestParseHeader(t *testing.T) {
 	}
 }
 
-// infoFrame builds a layer III frame carrying an Info tag with a LAME delay and padding.
+// infoFrame builds a layer III frame carrying an Info tag with a LAME delay and padding, after
+// the CRC when the header has one.
 func infoFrame(t *testing.T, hdr [4]byte, encoder string, delay, padding int) ([]byte, Header) {
+	return infoFrameAt(t, hdr, encoder, delay, padding, true)
+}
+
+// infoFrameAt is infoFrame with the tag right after the side information, ignoring a CRC, as
+// LAME writes it, when afterCRC is false.
+func infoFrameAt(t *testing.T, hdr [4]byte, encoder string, delay, padding int, afterCRC bool) ([]byte, Header) {
 	t.Helper()
 	h, ok := ParseHeader(hdr[:])
 	if !ok {
@@ -54,7 +61,7 @@ func infoFrame(t *testing.T, hdr [4]byte, encoder string, delay, padding int) ([
 	f := make([]byte, h.Size)
 	copy(f, hdr[:])
 	off := 4 + h.SideInfo
-	if h.CRC {
+	if h.CRC && afterCRC {
 		off += 2
 	}
 	copy(f[off:], "Info")
@@ -90,6 +97,11 @@ func TestParseInfoFrame(t *testing.T) {
 				t.Errorf("delay %d padding %d, want 576 and 1000", info.Delay, info.Padding)
 			}
 		})
+	}
+	// LAME's own layout with a CRC (lame -p): the tag where it would be without one.
+	lame, h := infoFrameAt(t, [4]byte{0xFF, 0xFA, 0x90, 0x00}, "LAME3.100", 576, 1000, false)
+	if info, ok := ParseInfoFrame(lame, h); !ok || !info.LAME || info.Delay != 576 || info.Padding != 1000 {
+		t.Errorf("LAME's CRC-protected Info frame: %+v, %v", info, ok)
 	}
 	audio, h := infoFrame(t, [4]byte{0xFF, 0xFB, 0x90, 0x00}, "LAME", 0, 0)
 	copy(audio[4+h.SideInfo:], "Data")
