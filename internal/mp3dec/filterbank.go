@@ -24,14 +24,14 @@ type filterBank struct {
 
 // Constant tables of the filter bank, computed once.
 var (
-	aliasCS, aliasCA [8]float64        // alias-reduction butterflies (Table B.9)
-	imdctWindows     [4][36]float64    // the windows of block types 0 to 3
-	shortWindow      [12]float64       // the window of each short block
-	dct4Pre          [18]float64       // 1 / (2·cos(π(2n+1)/72)): DCT-IV(18) as a DCT-II
-	dct9             [9][9]float64     // the 9-point DCT-II matrix
-	dct18Odd         [9]float64        // 1 / (2·cos(π(2n+1)/36)): the odd half of DCT-II(18)
-	imdct12          [6][12]float64    // the 12-point IMDCT of a short block
-	leeFactors       [5][16]float64    // 1 / (2·cos(π(2n+1)/(2N))) for N = 32, 16, 8, 4, 2
+	aliasCS, aliasCA [8]float64             // alias-reduction butterflies (Table B.9)
+	imdctWindows     [4][36]float64         // the windows of block types 0 to 3
+	shortWindow      [12]float64            // the window of each short block
+	dct4Pre          [18]float64            // 1 / (2·cos(π(2n+1)/72)): DCT-IV(18) as a DCT-II
+	dct9             [9][9]float64          // the 9-point DCT-II matrix
+	dct18Odd         [9]float64             // 1 / (2·cos(π(2n+1)/36)): the odd half of DCT-II(18)
+	imdct12          [6][12]float64         // the 12-point IMDCT of a short block
+	leeFactors       [5][16]float64         // 1 / (2·cos(π(2n+1)/(2N))) for N = 32, 16, 8, 4, 2
 	windowByOutput   = windowCoefficients() // D's 16 coefficients for each of the 32 outputs
 )
 

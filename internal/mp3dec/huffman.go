@@ -1,0 +1,130 @@
+package mp3dec
+
+import "encoding/binary"
+
+// bitReader reads a byte slice as a big-endian bit stream. The slice must be followed by at
+// least 16 readable bytes (the bit stream's owner keeps zero padding there), so that peeks
+// near the end need no checks; callers bound pos themselves.
+type bitReader struct {
+	buf []byte // data and padding
+	pos int    // in bits
+}
+
+// peek returns the next n bits (n ≤ 32) without consuming them.
+func (r *bitReader) peek(n int) uint32 {
+	v := binary.BigEndian.Uint64(r.buf[r.pos>>3:])
+	return uint32((v << (r.pos & 7)) >> (64 - n))
+}
+
+// read consumes and returns the next n bits (n ≤ 32); read(0) is 0.
+func (r *bitReader) read(n int) int {
+	if n == 0 {
+		return 0
+	}
+	v := r.peek(n)
+	r.pos += n
+	return int(v)
+}
+
+// Lookup tables decode a Huffman code from the next bits: the first level is indexed by the
+// next rootBits bits; codes longer than that continue in a second-level table indexed by the
+// bits after them. An entry is a leaf (x, y and the code's length), a link to a second-level
+// table, or 0 for bits that start no code.
+const (
+	rootBits = 9
+	leafFlag = 1 << 31
+)
+
+// Entry layout. Leaf: leafFlag | length<<16 | x<<8 | y. Link: offset<<8 | bits of the second
+// level (offset into the same slice).
+type huffTable struct {
+	entries []uint32
+	root    int // bits indexing the first level
+}
+
+// pairTables are the decoding tables of the pair code tables, by table number (0–24; unused
+// numbers are empty).
+var pairTables = func() (t [25]huffTable) {
+	for n, c := range pairCodes {
+		if c.dim == 0 {
+			continue
+		}
+		t[n] = buildHuffTable(c.dim, c.lens, c.codes)
+	}
+	return t
+}()
+
+// quadTableA decodes count1 table A: indexed by the next 6 bits, an entry is length<<4 | index.
+var quadTableA = func() (t [64]uint8) {
+	for i := range 16 {
+		l := int(quadCodesA.lens[i])
+		first := int(quadCodesA.codes[i]) << (6 - l)
+		for j := range 1 << (6 - l) {
+			t[first+j] = uint8(l<<4 | i)
+		}
+	}
+	return t
+}()
+
+// buildHuffTable builds the two-level lookup of a code table whose entry x·dim+y codes (x, y).
+func buildHuffTable(dim int, lens []uint8, codes []uint16) huffTable {
+	maxLen := 0
+	for _, l := range lens {
+		maxLen = max(maxLen, int(l))
+	}
+	root := min(rootBits, maxLen)
+	t := huffTable{root: root, entries: make([]uint32, 1<<root)}
+	// The longest code under each root prefix sizes its second level.
+	subBits := map[int]int{}
+	for i, l := range lens {
+		if int(l) > root {
+			p := int(codes[i]) >> (int(l) - root)
+			subBits[p] = max(subBits[p], int(l)-root)
+		}
+	}
+	for p := range 1 << root {
+		if b, ok := subBits[p]; ok {
+			t.entries[p] = uint32(len(t.entries))<<8 | uint32(b)
+			t.entries = append(t.entries, make([]uint32, 1<<b)...)
+		}
+	}
+	for i, l8 := range lens {
+		l := int(l8)
+		leaf := leafFlag | uint32(l)<<16 | uint32(i/dim)<<8 | uint32(i%dim)
+		code := int(codes[i])
+		if l <= root {
+			first := code << (root - l)
+			for j := range 1 << (root - l) {
+				t.entries[first+j] = leaf
+			}
+			continue
+		}
+		link := t.entries[code>>(l-root)]
+		off, b := int(link>>8), int(link&0xff)
+		rest := code & (1<<(l-root) - 1) // the bits after the root prefix
+		first := rest << (b - (l - root))
+		for j := range 1 << (b - (l - root)) {
+			t.entries[off+first+j] = leaf
+		}
+	}
+	return t
+}
+
+// decodePair reads one code of t, returning x, y and false when the bits start no code.
+func (r *bitReader) decodePair(t *huffTable) (x, y int, ok bool) {
+	e := t.entries[r.peek(t.root)]
+	if e&leafFlag == 0 {
+		if e == 0 {
+			return 0, 0, false
+		}
+		off, b := int(e>>8), int(e&0xff)
+		r.pos += t.root
+		e = t.entries[off+int(r.peek(b))]
+		if e == 0 {
+			return 0, 0, false
+		}
+		r.pos -= t.root
+	}
+	r.pos += int(e >> 16 & 0x1f)
+	return int(e >> 8 & 0xff), int(e & 0xff), true
+}
