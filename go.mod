@@ -9,7 +9,6 @@ require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/google/go-cmp v0.7.0
 	github.com/google/uuid v1.6.0
-	github.com/hajimehoshi/go-mp3 v0.3.4
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jfreymuth/oggvorbis v1.0.5
 	github.com/mewkiz/flac v1.0.14

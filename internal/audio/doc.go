@@ -10,17 +10,19 @@
 //
 //   - WAV (RIFF, RF64, BW64): PCM 8 to 32 bits and IEEE float 32/64 (WAVE_FORMAT_EXTENSIBLE too);
 //     tags from an "id3 " chunk and LIST/INFO.
-//   - MP3 (MPEG-1 and 2 layer III) with github.com/hajimehoshi/go-mp3, whose 16-bit output is
-//     scaled back by 1/32767. The channel mode of the first frame decides the channel count
-//     (the library always outputs stereo; mono is measured as one channel). A Xing/Info frame is
-//     not audio; with a LAME tag the encoder delay plus 529 samples of decoder delay are dropped
-//     at the start and the padding less 529 at the end, which reproduces ffmpeg's output sample
-//     for sample. Segments of 256 frames are decoded in parallel (WithWorkers); each decoder
-//     starts on earlier frames whose side information is zeroed (they fill the bit reservoir
-//     and decode to silence) and two real frames, and their output is dropped, so the result is
-//     the sequential decode. Tags: ID3v2 (with CHAP chapters, via github.com/bogem/id3v2) and
-//     ID3v1 at the end, met as the stream is read. MPEG 2.5, layers I and II and free-format
-//     streams are ErrUnsupportedCodec.
+//   - MP3 (MPEG-1, 2 and 2.5 layer III) with our own decoder, internal/mp3dec, which gives
+//     float samples as ffmpeg's float decoder does. The channel mode of the first frame decides
+//     the channel count (a later frame in the other mode is duplicated or mixed down). A
+//     Xing/Info frame is not audio; with a LAME tag the encoder delay plus 529 samples of
+//     decoder delay are dropped at the start and the padding less 529 at the end, as ffmpeg
+//     does. Segments of 256 frames are decoded in parallel (WithWorkers); each decoder first
+//     decodes the frames before its segment (enough to fill the bit reservoir, the last of them
+//     leaving the filter bank's memory as a sequential decode would) and drops their output,
+//     so the result is the sequential decode. A frame whose data is corrupt or missing is
+//     decoded as silence and counted in ConcealedFrames; only a file where no frame decodes
+//     fails. Tags: ID3v2 (with CHAP chapters, via github.com/bogem/id3v2) and ID3v1 at the
+//     end, met as the stream is read. Layers I and II and free-format streams are
+//     ErrUnsupportedCodec.
 //   - FLAC with github.com/mewkiz/flac; Vorbis comments and PICTURE blocks.
 //   - Ogg Vorbis with github.com/jfreymuth/oggvorbis (which trims the end to the last granule
 //     position and limits samples to ±1).

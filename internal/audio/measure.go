@@ -47,6 +47,9 @@ type Measurement struct {
 	Tags Tags
 	// Cover is the embedded cover image, or nil when there is none (or it is too large).
 	Cover *Cover
+	// ConcealedFrames counts MP3 frames whose data was corrupt or missing (at the start of a
+	// cut stream) and that were decoded as silence, as ffmpeg conceals them; 0 for other formats.
+	ConcealedFrames int64
 }
 
 // measureWAV measures a WAV file. A file whose data chunk is cut short is measured as far as it

@@ -2,14 +2,13 @@ package audio
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
-	mp3 "github.com/hajimehoshi/go-mp3"
-
+	"github.com/podqa/podqa-go/internal/mp3dec"
 	"github.com/podqa/podqa-go/internal/mpegaudio"
 )
 
@@ -20,23 +19,23 @@ const mp3DecoderDelay = 529
 // Segmenting of MP3 decoding.
 const (
 	mp3SegmentFrames = 256 // frames of audio one worker decodes at a time
-	mp3RealWarmup    = 2   // decoded frames before a segment whose output is discarded
-	mp3ReservoirMax  = 512 // bytes of main data a frame may take from earlier frames (< 2^9)
-	mp3MaxZeroed     = 8   // silenced frames before those, to fill the bit reservoir
+	mp3ReservoirMax  = 511 // bytes of main data a frame may take from earlier frames (< 2^9)
+	mp3MaxWarmup     = 16  // frames decoded before a segment at most, their output discarded
 	mp3MaxGarbage    = sniffSize
 )
 
 // mp3Job is one segment of frames for a worker.
 type mp3Job struct {
-	data   []byte // warm-up frames then the segment's frames
-	skip   int    // warm-up frames whose output is discarded
-	frames int    // frames in data
+	frames [][]byte // warm-up frames, then the segment's frames
+	skip   int      // warm-up frames whose output is discarded
+	chans  int      // the stream's channels (of its first frame)
 	res    chan mp3Result
 }
 
 type mp3Result struct {
-	pcm []byte // interleaved stereo 16-bit little-endian, the segment's frames only
-	err error
+	pcm       []float64 // interleaved, the segment's frames only
+	concealed int64     // frames decoded as silence because their data was corrupt or missing
+	err       error
 }
 
 // mp3Stream is what the frame walker learns about a stream.
@@ -58,12 +57,13 @@ type mp3Stream struct {
 
 // measureMP3 measures an MPEG layer III stream. Frames are found by walking their headers (two
 // consecutive valid headers lock the walk; bytes that are not frames are skipped). Segments of
-// frames are decoded by o.workers goroutines in parallel; each segment's decoder starts a few
-// frames early, on frames whose side information is silenced so that they only fill the bit
-// reservoir, and those frames' output is discarded, so the stitched output equals a sequential
-// decode. A Xing/Info frame is not audio; when it carries a LAME tag, the encoder delay plus
-// the decoder's 529 samples are skipped at the start and the padding less 529 at the end, as
-// ffmpeg does.
+// frames are decoded by o.workers goroutines in parallel with internal/mp3dec; each segment's
+// decoder starts a few frames early, on the frames before the segment (enough of them to fill
+// the bit reservoir, then one that sets the filter bank's memory), and their output is
+// discarded, so the stitched output equals a sequential decode. A frame whose data is corrupt
+// is decoded as silence and counted; the file fails only when no frame decodes. A Xing/Info
+// frame is not audio; when it carries a LAME tag, the encoder delay plus the decoder's 529
+// samples are skipped at the start and the padding less 529 at the end, as ffmpeg does.
 func measureMP3(in *source, o options) (Measurement, error) {
 	st := &mp3Stream{sameBitrate: true, segFrames: o.segFrames}
 	if err := st.start(in); err != nil {
@@ -118,7 +118,7 @@ func measureMP3(in *source, o options) (Measurement, error) {
 		startSkip = st.delay + mp3DecoderDelay
 		endDrop = max(st.padding-mp3DecoderDelay, 0)
 	}
-	rd := &mp3PCM{order: order, mono: h.Mono(), skip: startSkip, hold: endDrop}
+	rd := &mp3PCM{order: order, channels: channels, skip: startSkip, hold: endDrop}
 	res, err := measurePCM(h.Rate, channels, nil, rd.read)
 	// After an error the walker may be blocked handing over a segment nobody will take.
 	close(quit)
@@ -133,10 +133,13 @@ func measureMP3(in *source, o options) (Measurement, error) {
 	if st.frames == 0 {
 		return Measurement{}, fmt.Errorf("%w: no MPEG audio frames", ErrMalformed)
 	}
+	if rd.concealed == st.frames {
+		return Measurement{}, fmt.Errorf("%w: none of the %d MPEG audio frames decodes", ErrMalformed, st.frames)
+	}
 	if err := in.drain(); err != nil {
 		return Measurement{}, err
 	}
-	m := Measurement{Channels: channels, SampleRate: h.Rate, CodecName: "mp3", FormatName: "mp3", Size: in.size()}
+	m := Measurement{Channels: channels, SampleRate: h.Rate, CodecName: "mp3", FormatName: "mp3", Size: in.size(), ConcealedFrames: rd.concealed}
 	m.fill(res)
 	if st.sameBitrate {
 		m.BitRate = int64(st.bitrate)
@@ -168,8 +171,6 @@ func (st *mp3Stream) start(in *source) error {
 			switch {
 			case h.Layer != 3:
 				return fmt.Errorf("%w: MPEG layer %d audio (mp%d)", ErrUnsupportedCodec, h.Layer, h.Layer)
-			case h.Version == 25:
-				return fmt.Errorf("%w: MPEG 2.5 layer III audio", ErrUnsupportedCodec)
 			}
 			st.first = h
 			// A Xing/Info/VBRI frame is metadata: read its LAME tag before decoding starts.
@@ -231,19 +232,19 @@ func ignoreEOF(err error) error {
 // returns false when the consumer has gone.
 func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 	ref := st.first
-	var seg []byte
-	var segFrames int
-	var recent [][]byte // the last frames, for the next segment's warm-up
+	var seg [][]byte
+	var recent [][]byte // the frames before seg, for its warm-up
 	flush := func() bool {
-		if segFrames == 0 {
+		if len(seg) == 0 {
 			return true
 		}
-		j := &mp3Job{res: make(chan mp3Result, 1)}
-		j.data, j.skip = warmup(recent[:max(len(recent)-segFrames, 0)])
-		j.data = append(j.data, seg...)
-		j.frames = j.skip + segFrames
-		recent = recent[max(len(recent)-mp3MaxZeroed-mp3RealWarmup, 0):]
-		seg, segFrames = nil, 0
+		j := &mp3Job{chans: ref.Channels, res: make(chan mp3Result, 1)}
+		j.frames = warmup(recent)
+		j.skip = len(j.frames)
+		j.frames = append(j.frames, seg...)
+		recent = append(recent, seg...)
+		recent = recent[max(len(recent)-mp3MaxWarmup, 0):]
+		seg = nil
 		return submit(j)
 	}
 	garbage := 0
@@ -282,10 +283,8 @@ func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 			if h.Bitrate != st.bitrate {
 				st.sameBitrate = false
 			}
-			seg = append(seg, frame...)
-			segFrames++
-			recent = append(recent, frame)
-			if segFrames == st.segFrames && !flush() {
+			seg = append(seg, frame)
+			if len(seg) == st.segFrames && !flush() {
 				return nil
 			}
 			continue
@@ -311,98 +310,79 @@ func (st *mp3Stream) infoFrame(frame []byte, h mpegaudio.Header) bool {
 	return ok
 }
 
-// warmup builds the frames that precede a segment for its decoder: the last mp3RealWarmup
-// frames as they are, and before them silenced frames carrying enough main data for the bit
-// reservoir. It returns the bytes and the number of frames.
-func warmup(prev [][]byte) ([]byte, int) {
+// warmup returns the frames a segment's decoder decodes first, from prev (the frames before
+// the segment): the last one, which leaves the filter bank's memory as a sequential decode
+// would, and before it enough frames for its main data to find the bit reservoir filled.
+func warmup(prev [][]byte) [][]byte {
 	if len(prev) == 0 {
-		return nil, 0
+		return nil
 	}
-	real := prev[max(len(prev)-mp3RealWarmup, 0):]
-	rest := prev[:len(prev)-len(real)]
-	zs := 0
-	var slot int
-	for zs < len(rest) && zs < mp3MaxZeroed && slot < mp3ReservoirMax {
-		slot += len(rest[len(rest)-1-zs])
-		zs++
+	n, data := 1, 0
+	for n < len(prev) && data < mp3ReservoirMax {
+		f := prev[len(prev)-1-n]
+		n++
+		if h, ok := mpegaudio.ParseHeader(f); ok {
+			data += len(f) - 4 - h.SideInfo
+		}
 	}
-	var out []byte
-	for _, f := range rest[len(rest)-zs:] {
-		out = append(out, silenceFrame(f)...)
-	}
-	for _, f := range real {
-		out = append(out, f...)
-	}
-	return out, zs + len(real)
+	return slices.Clone(prev[len(prev)-n:])
 }
 
-// silenceFrame returns a copy of a layer III frame whose side information, except
-// main_data_begin, is zero: it decodes to silence without reading main data, yet its bytes
-// still feed the bit reservoir of the frames after it.
-func silenceFrame(f []byte) []byte {
-	g := bytes.Clone(f)
-	h, ok := mpegaudio.ParseHeader(g)
-	if !ok {
-		return g
-	}
-	si := 4
-	if h.CRC {
-		si += 2
-	}
-	if si+h.SideInfo > len(g) {
-		return g
-	}
-	side := g[si : si+h.SideInfo]
-	if h.Version == 1 {
-		side[1] &= 0x80 // main_data_begin is 9 bits
-	} else {
-		side[1] = 0 // 8 bits
-	}
-	clear(side[2:])
-	return g
-}
-
-// onlyReader hides a reader's other methods, so that go-mp3 does not scan a seekable input.
-type onlyReader struct{ io.Reader }
-
-// decodeMP3Segment decodes a job's frames and drops the warm-up frames' output.
+// decodeMP3Segment decodes a job's frames and drops the warm-up frames' output. Warm-up
+// frames may fail (their own main data may reach before the first of them); segment frames
+// that fail are concealed as silence and counted.
 func decodeMP3Segment(j *mp3Job) (res mp3Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = mp3Result{err: fmt.Errorf("%w: MP3 decoder failed: %v", ErrMalformed, p)}
 		}
 	}()
-	h, _ := mpegaudio.ParseHeader(j.data)
-	d, err := mp3.NewDecoder(onlyReader{bytes.NewReader(j.data)})
-	if err != nil {
-		return mp3Result{err: fmt.Errorf("%w: MP3 decoder: %v", ErrMalformed, err)}
+	d := mp3dec.NewDecoder()
+	var scratch []float64
+	for _, f := range j.frames[:j.skip] {
+		scratch, _ = d.DecodeFrame(scratch[:0], f)
 	}
-	raw := make([]byte, j.frames*h.Samples*4)
-	n, err := io.ReadFull(d, raw)
-	if err != nil && n < len(raw) {
-		return mp3Result{err: fmt.Errorf("%w: MP3 decoder: %d of %d samples: %v", ErrMalformed, n/4, len(raw)/4, err)}
+	if len(j.frames) > j.skip {
+		if h, ok := mpegaudio.ParseHeader(j.frames[j.skip]); ok {
+			res.pcm = make([]float64, 0, (len(j.frames)-j.skip)*h.Samples*j.chans)
+		}
 	}
-	return mp3Result{pcm: raw[j.skip*h.Samples*4:]}
+	for _, f := range j.frames[j.skip:] {
+		var err error
+		start := len(res.pcm)
+		res.pcm, err = d.DecodeFrame(res.pcm, f)
+		if h, ok := mpegaudio.ParseHeader(f); ok && h.Channels != j.chans {
+			// A stream that switches between mono and stereo is measured in its first
+			// frame's layout: mono frames are duplicated, stereo frames mixed down.
+			res.pcm = append(res.pcm[:start], remix(res.pcm[start:], h.Channels, j.chans)...)
+		}
+		switch {
+		case err == nil:
+		case errors.Is(err, mp3dec.ErrCorrupt), errors.Is(err, mp3dec.ErrReservoir):
+			res.concealed++
+		default:
+			return mp3Result{err: fmt.Errorf("%w: %w", ErrMalformed, err)}
+		}
+	}
+	return res
 }
 
-// mp3PCM stitches decoded segments in order into float64 samples, dropping skip frames at the
-// start and holding back hold frames, which are dropped at the end.
+// mp3PCM stitches decoded segments in order, dropping skip frames at the start and holding
+// back hold frames, which are dropped at the end.
 type mp3PCM struct {
-	order <-chan *mp3Job
-	mono  bool
-	skip  int
-	hold  int
-	buf   []byte // stereo 16-bit frames received; buf[pos:] are not yet emitted
-	pos   int
-	done  bool
+	order     <-chan *mp3Job
+	channels  int
+	skip      int
+	hold      int
+	buf       []float64 // samples received; buf[pos:] are not yet emitted
+	pos       int
+	done      bool
+	concealed int64
 }
 
 func (p *mp3PCM) read(dst []float64) (int, error) {
-	ch := 2
-	if p.mono {
-		ch = 1
-	}
-	for (len(p.buf)-p.pos)/4 <= p.hold {
+	ch := p.channels
+	for (len(p.buf)-p.pos)/ch <= p.hold {
 		if p.done {
 			return 0, io.EOF
 		}
@@ -415,27 +395,38 @@ func (p *mp3PCM) read(dst []float64) (int, error) {
 		if r.err != nil {
 			return 0, r.err
 		}
+		p.concealed += r.concealed
 		pcm := r.pcm
 		if p.skip > 0 {
-			k := min(p.skip, len(pcm)/4)
-			pcm = pcm[4*k:]
+			k := min(p.skip, len(pcm)/ch)
+			pcm = pcm[ch*k:]
 			p.skip -= k
 		}
 		p.buf = append(p.buf[:copy(p.buf, p.buf[p.pos:])], pcm...)
 		p.pos = 0
 	}
-	frames := min((len(p.buf)-p.pos)/4-p.hold, len(dst)/ch)
-	src := p.buf[p.pos:]
-	const scale = 1.0 / 32767 // go-mp3 scales by 32767
-	if p.mono {
-		for i := range frames {
-			dst[i] = float64(int16(binary.LittleEndian.Uint16(src[4*i:]))) * scale
-		}
-	} else {
-		for i := range 2 * frames {
-			dst[i] = float64(int16(binary.LittleEndian.Uint16(src[2*i:]))) * scale
-		}
+	frames := min((len(p.buf)-p.pos)/ch-p.hold, len(dst)/ch)
+	n := copy(dst[:frames*ch], p.buf[p.pos:])
+	p.pos += n
+	return n, nil
+}
+
+// remix converts interleaved samples from one channel count to another (1 or 2): mono is
+// duplicated, stereo averaged.
+func remix(pcm []float64, from, to int) []float64 {
+	if from == to {
+		return pcm
 	}
-	p.pos += 4 * frames
-	return frames * ch, nil
+	if to == 2 {
+		out := make([]float64, 2*len(pcm))
+		for i, v := range pcm {
+			out[2*i], out[2*i+1] = v, v
+		}
+		return out
+	}
+	out := make([]float64, len(pcm)/2)
+	for i := range out {
+		out[i] = (pcm[2*i] + pcm[2*i+1]) / 2
+	}
+	return out
 }
