@@ -15,7 +15,7 @@
 //     the channel count (a later frame in the other mode is duplicated or mixed down). A
 //     Xing/Info frame is not audio; with a LAME tag the encoder delay plus 529 samples of
 //     decoder delay are dropped at the start and the padding less 529 at the end, as ffmpeg
-//     does. Segments of 256 frames are decoded in parallel (WithWorkers); each decoder first
+//     does. Segments of 128 frames are decoded in parallel (WithWorkers); each decoder first
 //     decodes the frames before its segment (enough to fill the bit reservoir, the last of them
 //     leaving the filter bank's memory as a sequential decode would) and drops their output,
 //     so the result is the sequential decode. A frame whose data is corrupt or missing is

@@ -18,7 +18,7 @@ const mp3DecoderDelay = 529
 
 // Segmenting of MP3 decoding.
 const (
-	mp3SegmentFrames = 256 // frames of audio one worker decodes at a time
+	mp3SegmentFrames = 128 // frames of audio one worker decodes at a time
 	mp3ReservoirMax  = 511 // bytes of main data a frame may take from earlier frames (< 2^9)
 	mp3MaxWarmup     = 16  // frames decoded before a segment at most, their output discarded
 	mp3MaxGarbage    = sniffSize
