@@ -213,4 +213,12 @@
 //     times in milliseconds; null when the file's tags were not read. cover_image: width and
 //     height in pixels, file_size in bytes, and a URL the fake serves without credentials at
 //     /_covers/{report_id}; null when the file carries no cover.
+//   - Analysis and the clock: on the real clock a report's audio is measured off the clock's
+//     goroutine, by a pool of at most max(2, GOMAXPROCS) measurements at once (the rest queue),
+//     so a long analysis delays no other timer; Close cancels queued and running measurements
+//     and waits for them. On a manual clock measurements run inside Advance, in time order, as
+//     before: Advance returns once the work due by the new instant is done.
+//   - Refused credentials are counted per address in fixed five-minute windows; once a minute
+//     of clock time at most, the records of windows that have ended are dropped, so a scan from
+//     many addresses holds memory only for the windows of the last six minutes.
 package fakeserver

@@ -173,6 +173,7 @@ func (s *Server) Close() error {
 	err := s.httpServer.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
 	s.clock.Close()
+	s.core.Close()
 	s.hooks.sender.Close()
 	if serveErr := <-s.serveErr; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
 		err = serveErr
