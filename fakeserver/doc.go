@@ -62,7 +62,8 @@
 //     most 512 MiB, since the fake keeps uploads in memory. An upload report has no audio_url.
 //   - Timestamps are always written as YYYY-MM-DDTHH:MM:SS.ffffff+00:00.
 //   - Hosted feeds (POST /_fake/feeds, or HostFeed) are served at /_feeds/{id}/feed.rss with
-//     their audio under /_feeds/{id}/audio/, keyless, like any podcast host. Their episodes'
+//     their audio under /_feeds/{id}/audio/ and artwork at /_feeds/{id}/cover.png, keyless,
+//     like any podcast host. Their episodes'
 //     audio is a 16-bit WAV (stereo unless channels says 1) of speech-like sound synthesised on
 //     each download to measure at the requested loudness (default −16 LUFS) and true peak
 //     (default at most −1 dBTP), faded in, with ID3v2.4 tags and a cover: by default the
@@ -109,7 +110,10 @@
 //     a status filter that is not one of the seven lower-case values (so any upper-case value)
 //     and awaiting_review return an empty list. A series' lastCheck (and its source's) is when
 //     its feed was last read: when the show was added, then at each feed check. coverImageUrl
-//     is null: the fake reads no cover art from feeds.
+//     is the feed's channel artwork as last read (when the show was added, then at each feed
+//     check): itunes:image's href, else the RSS <image><url>; null when the feed names none, or
+//     names a URL that is not absolute http(s). Hosted feeds name
+//     /_feeds/{id}/cover.png, a plain 1400×1400 PNG the fake serves keyless.
 //   - GraphQL JSON-string fields are the REST report's fields of the same name, rendered by the
 //     same code and encoded once more; null where REST has null. transcriptIncluded is the
 //     report's standard's choice as recorded at creation (true for the built-in standards).

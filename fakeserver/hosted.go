@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -307,7 +308,10 @@ func (s *Server) handleHostedFeed(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}
-	feed := feeds.Feed{Title: f.title, Link: s.url, Description: "A feed hosted by the podqa fake.", Explicit: f.explicit}
+	feed := feeds.Feed{
+		Title: f.title, Link: s.url, Description: "A feed hosted by the podqa fake.", Explicit: f.explicit,
+		ImageURL: s.url + "/_feeds/" + f.id.String() + "/cover.png",
+	}
 	for _, e := range f.episodes {
 		feed.Items = append(feed.Items, feeds.Item{
 			Title: e.Title, GUID: e.GUID, PublishedOn: e.published, AudioURL: e.audioURL,
@@ -379,4 +383,17 @@ func (s *Server) transcriptFor(audioURL string) ([]core.TranscriptLine, bool) {
 		lines[i] = core.TranscriptLine{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence}
 	}
 	return lines, true
+}
+
+// handleHostedFeedCover serves a hosted feed's artwork, without credentials like the feed: the
+// default episode cover, a plain 1400×1400 PNG.
+func (s *Server) handleHostedFeedCover(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.hostedFeedByPath(r); !ok {
+		http.NotFound(w, r)
+		return
+	}
+	cover := defaultCover()
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Content-Length", strconv.Itoa(len(cover)))
+	_, _ = w.Write(cover)
 }
