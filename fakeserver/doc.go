@@ -225,4 +225,12 @@
 //   - Refused credentials are counted per address in fixed five-minute windows; once a minute
 //     of clock time at most, the records of windows that have ended are dropped, so a scan from
 //     many addresses holds memory only for the windows of the last six minutes.
+//   - Hosted audio is rendered once and kept in a cache of DefaultHostedAudioCache (64 MiB) by
+//     default (WithHostedAudioCache; 0 turns it off): least recently downloaded first out, and
+//     a rendering longer than the whole budget is streamed, never kept. The cache is keyed by
+//     the SHA-256 of the synthesis spec (everything that sets the bytes: duration, rate,
+//     channels, loudness, true peak, title, tags, chapters, cover); the synthesiser is
+//     deterministic, so a repeat download is byte for byte the same, and an episode whose
+//     values differ never meets another's bytes. Hosted episodes cannot change once published
+//     (ChangeFeed changes the feed's flag and availability, not the audio).
 package fakeserver

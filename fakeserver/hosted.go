@@ -338,7 +338,7 @@ func (s *Server) handleHostedAudio(w http.ResponseWriter, r *http.Request) {
 	}
 	// Streamed as it is made, so an hour of audio never sits in memory. The episode's values were
 	// checked when it was hosted; a failure here cuts the stream, and the analysis says so.
-	if err := synthesizeEpisode(w, ep.HostedEpisode); err != nil {
+	if err := s.writeHostedAudio(w, ep.HostedEpisode); err != nil {
 		s.log.Error("hosted audio synthesis failed", "audio_url", ep.audioURL, "err", err)
 	}
 }
