@@ -233,4 +233,8 @@
 //     deterministic, so a repeat download is byte for byte the same, and an episode whose
 //     values differ never meets another's bytes. Hosted episodes cannot change once published
 //     (ChangeFeed changes the feed's flag and availability, not the audio).
+//   - The program (cmd/fakeserver) takes -webhook-timeout, the Go option WithWebhookTimeout: the
+//     time a receiver has to answer one delivery attempt, default 10s (the service's budget),
+//     any Go duration above 0 (0 or less is refused rather than read as the default). It only
+//     adds to the flags of fakeserver-control.md; none changed.
 package fakeserver
