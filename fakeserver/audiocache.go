@@ -129,7 +129,7 @@ func (s *Server) writeHostedAudio(w io.Writer, ep HostedEpisode) error {
 		return err // a cut stream is never kept
 	}
 	if !c.over {
-		s.audioCache.put(k, c.buf.Bytes())
+		s.audioCache.put(k, bytes.Clone(c.buf.Bytes())) // exact size: the budget counts len
 	}
 	return nil
 }
