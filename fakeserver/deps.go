@@ -37,7 +37,7 @@ func (s *Server) newDeps(o options) core.Deps {
 			if err != nil {
 				return nil, err
 			}
-			doc := &core.FeedDoc{Title: parsed.Title, Explicit: parsed.Explicit}
+			doc := &core.FeedDoc{Title: parsed.Title, Explicit: parsed.Explicit, ImageURL: parsed.ImageURL}
 			for _, e := range parsed.Episodes {
 				doc.Episodes = append(doc.Episodes, core.FeedEpisode{Title: e.Title, GUID: e.GUID, AudioURL: e.AudioURL, PublishedOn: e.PublishedOn})
 			}

@@ -62,7 +62,8 @@
 //     most 512 MiB, since the fake keeps uploads in memory. An upload report has no audio_url.
 //   - Timestamps are always written as YYYY-MM-DDTHH:MM:SS.ffffff+00:00.
 //   - Hosted feeds (POST /_fake/feeds, or HostFeed) are served at /_feeds/{id}/feed.rss with
-//     their audio under /_feeds/{id}/audio/, keyless, like any podcast host. Their episodes'
+//     their audio under /_feeds/{id}/audio/ and artwork at /_feeds/{id}/cover.png, keyless,
+//     like any podcast host. Their episodes'
 //     audio is a 16-bit WAV (stereo unless channels says 1) of speech-like sound synthesised on
 //     each download to measure at the requested loudness (default −16 LUFS) and true peak
 //     (default at most −1 dBTP), faded in, with ID3v2.4 tags and a cover: by default the
@@ -109,7 +110,10 @@
 //     a status filter that is not one of the seven lower-case values (so any upper-case value)
 //     and awaiting_review return an empty list. A series' lastCheck (and its source's) is when
 //     its feed was last read: when the show was added, then at each feed check. coverImageUrl
-//     is null: the fake reads no cover art from feeds.
+//     is the feed's channel artwork as last read (when the show was added, then at each feed
+//     check): itunes:image's href, else the RSS <image><url>; null when the feed names none, or
+//     names a URL that is not absolute http(s). Hosted feeds name
+//     /_feeds/{id}/cover.png, a plain 1400×1400 PNG the fake serves keyless.
 //   - GraphQL JSON-string fields are the REST report's fields of the same name, rendered by the
 //     same code and encoded once more; null where REST has null. transcriptIncluded is the
 //     report's standard's choice as recorded at creation (true for the built-in standards).
@@ -213,4 +217,24 @@
 //     times in milliseconds; null when the file's tags were not read. cover_image: width and
 //     height in pixels, file_size in bytes, and a URL the fake serves without credentials at
 //     /_covers/{report_id}; null when the file carries no cover.
+//   - Analysis and the clock: on the real clock a report's audio is measured off the clock's
+//     goroutine, by a pool of at most max(2, GOMAXPROCS) measurements at once (the rest queue),
+//     so a long analysis delays no other timer; Close cancels queued and running measurements
+//     and waits for them. On a manual clock measurements run inside Advance, in time order, as
+//     before: Advance returns once the work due by the new instant is done.
+//   - Refused credentials are counted per address in fixed five-minute windows; once a minute
+//     of clock time at most, the records of windows that have ended are dropped, so a scan from
+//     many addresses holds memory only for the windows of the last six minutes.
+//   - Hosted audio is rendered once and kept in a cache of DefaultHostedAudioCache (64 MiB) by
+//     default (WithHostedAudioCache; 0 turns it off): least recently downloaded first out, and
+//     a rendering longer than the whole budget is streamed, never kept. The cache is keyed by
+//     the SHA-256 of the synthesis spec (everything that sets the bytes: duration, rate,
+//     channels, loudness, true peak, title, tags, chapters, cover); the synthesiser is
+//     deterministic, so a repeat download is byte for byte the same, and an episode whose
+//     values differ never meets another's bytes. Hosted episodes cannot change once published
+//     (ChangeFeed changes the feed's flag and availability, not the audio).
+//   - The program (cmd/fakeserver) takes -webhook-timeout, the Go option WithWebhookTimeout: the
+//     time a receiver has to answer one delivery attempt, default 10s (the service's budget),
+//     any Go duration above 0 (0 or less is refused rather than read as the default). It only
+//     adds to the flags of fakeserver-control.md; none changed.
 package fakeserver

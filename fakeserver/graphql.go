@@ -345,8 +345,8 @@ func (q *gqlQuery) series(sr core.Series, visible bool) *model.SeriesType {
 	}
 	out := &model.SeriesType{
 		ID: sr.ID.String(), Title: optString(sr.Title), Kind: model.SeriesKindPodcast,
-		// The fake reads no cover image from feeds: coverImageUrl stays null.
 		FeedURL:        &feed,
+		CoverImageURL:  sr.CoverImageURL,
 		LastCheck:      lastCheck,
 		Sources:        []*model.SeriesSourceType{{FeedURL: &feed, LastCheck: lastCheck}},
 		HistoricScores: []*model.HistoricScoreType{},

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -307,7 +308,10 @@ func (s *Server) handleHostedFeed(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}
-	feed := feeds.Feed{Title: f.title, Link: s.url, Description: "A feed hosted by the podqa fake.", Explicit: f.explicit}
+	feed := feeds.Feed{
+		Title: f.title, Link: s.url, Description: "A feed hosted by the podqa fake.", Explicit: f.explicit,
+		ImageURL: s.url + "/_feeds/" + f.id.String() + "/cover.png",
+	}
 	for _, e := range f.episodes {
 		feed.Items = append(feed.Items, feeds.Item{
 			Title: e.Title, GUID: e.GUID, PublishedOn: e.published, AudioURL: e.audioURL,
@@ -334,7 +338,7 @@ func (s *Server) handleHostedAudio(w http.ResponseWriter, r *http.Request) {
 	}
 	// Streamed as it is made, so an hour of audio never sits in memory. The episode's values were
 	// checked when it was hosted; a failure here cuts the stream, and the analysis says so.
-	if err := synthesizeEpisode(w, ep.HostedEpisode); err != nil {
+	if err := s.writeHostedAudio(w, ep.HostedEpisode); err != nil {
 		s.log.Error("hosted audio synthesis failed", "audio_url", ep.audioURL, "err", err)
 	}
 }
@@ -379,4 +383,17 @@ func (s *Server) transcriptFor(audioURL string) ([]core.TranscriptLine, bool) {
 		lines[i] = core.TranscriptLine{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence}
 	}
 	return lines, true
+}
+
+// handleHostedFeedCover serves a hosted feed's artwork, without credentials like the feed: the
+// default episode cover, a plain 1400×1400 PNG.
+func (s *Server) handleHostedFeedCover(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.hostedFeedByPath(r); !ok {
+		http.NotFound(w, r)
+		return
+	}
+	cover := defaultCover()
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Content-Length", strconv.Itoa(len(cover)))
+	_, _ = w.Write(cover)
 }

@@ -21,6 +21,7 @@ func (s *Server) routes() http.Handler {
 	s.docsRoutes(mux)
 	mux.HandleFunc("GET /_feeds/{feed}/feed.rss", s.handleHostedFeed)
 	mux.HandleFunc("GET /_feeds/{feed}/audio/{file}", s.handleHostedAudio)
+	mux.HandleFunc("GET /_feeds/{feed}/cover.png", s.handleHostedFeedCover)
 	mux.HandleFunc("GET /_covers/{id}", s.handleCover)
 	mux.Handle("/webhook/subscribe", s.injectFaults(http.HandlerFunc(s.handleSubscribeRoute)))
 	mux.Handle("/webhook/subscribe/", s.injectFaults(http.HandlerFunc(s.handleUnsubscribeRoute)))

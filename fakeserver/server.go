@@ -45,6 +45,10 @@ type Server struct {
 	renderCache renderCache
 	// hooks is the webhook URL policy and sender.
 	hooks webhookWiring
+	// audioCache keeps rendered hosted audio (nil when off); synthesize renders it (tests
+	// wrap it to count renderings).
+	audioCache *audioCache
+	synthesize func(io.Writer, HostedEpisode) error
 }
 
 type options struct {
@@ -59,6 +63,8 @@ type options struct {
 	// resolver and webhookBudget configure webhook delivery (see WithResolver, WithWebhookTimeout).
 	resolver      Resolver
 	webhookBudget time.Duration
+	// audioCache is the byte budget of rendered hosted audio (see WithHostedAudioCache).
+	audioCache int64
 	// analyze replaces the analysis engine; only the package's own benchmarks set it.
 	analyze func(context.Context, io.Reader, string) (core.Measurement, error)
 	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
@@ -101,12 +107,15 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 
 // New starts a fake listening on loopback and returns it; Close stops it.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	if o.analysisPace < 0 {
 		return nil, errors.New("fakeserver: the analysis pace must not be negative")
+	}
+	if o.audioCache < 0 {
+		return nil, errors.New("fakeserver: the hosted audio cache budget must not be negative")
 	}
 	if o.adminToken == "" {
 		o.adminToken = randomHex(16)
@@ -138,6 +147,10 @@ func New(opts ...Option) (*Server, error) {
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(randomHex(32)),
 		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
+	}
+	s.synthesize = synthesizeEpisode
+	if o.audioCache > 0 {
+		s.audioCache = newAudioCache(o.audioCache)
 	}
 	s.core = core.New(clk, s.newDeps(o))
 	s.setupWebhooks()
@@ -173,6 +186,7 @@ func (s *Server) Close() error {
 	err := s.httpServer.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
 	s.clock.Close()
+	s.core.Close()
 	s.hooks.sender.Close()
 	if serveErr := <-s.serveErr; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
 		err = serveErr

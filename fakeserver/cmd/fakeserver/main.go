@@ -19,6 +19,7 @@
 //	-admin-token                control API token (default random; env FAKESERVER_ADMIN_TOKEN)
 //	-allow-private-webhook-urls accept loopback and private webhook URLs
 //	-analysis-pace              fake-clock time one hour of audio takes to analyse (default 5m)
+//	-webhook-timeout            time a webhook receiver has to answer one attempt (default 10s)
 //	-log-level                  debug, info, warn or error (default info)
 package main
 
@@ -36,6 +37,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver"
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
 )
 
 func main() {
@@ -65,11 +67,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	allowPrivate := fs.Bool("allow-private-webhook-urls", false, "accept loopback and private webhook URLs")
 	pace := fs.Duration("analysis-pace", fakeserver.DefaultAnalysisPace, "fake-clock time one hour of audio takes to analyse; 0 finishes on the next tick")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if *webhookTimeout <= 0 {
+		return fmt.Errorf("-webhook-timeout must be more than 0, not %s", *webhookTimeout)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -82,6 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fakeserver.WithPrivateWebhookURLs(*allowPrivate),
 		fakeserver.WithAnalysisPace(*pace),
 		fakeserver.WithLogger(logger),
+		fakeserver.WithWebhookTimeout(*webhookTimeout),
 	}
 	switch *clockMode {
 	case "real":

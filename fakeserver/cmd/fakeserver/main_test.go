@@ -103,6 +103,8 @@ func TestFlags(t *testing.T) {
 		{"bad start", []string{"-clock", "manual", "-start", "monday"}, "-start"},
 		{"negative pace", []string{"-addr", "127.0.0.1:0", "-analysis-pace", "-1s"}, "pace"},
 		{"bad level", []string{"-log-level", "loud"}, "-log-level"},
+		{"zero webhook timeout", []string{"-webhook-timeout", "0s"}, "-webhook-timeout must be more than 0"},
+		{"bad webhook timeout", []string{"-webhook-timeout", "soon"}, "-webhook-timeout"},
 		{"stray argument", []string{"serve"}, "unexpected arguments"},
 		{"unknown flag", []string{"-port", "1"}, "flag provided but not defined"},
 	}

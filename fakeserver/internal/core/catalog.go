@@ -2,6 +2,7 @@ package core
 
 import (
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/google/uuid"
@@ -17,6 +18,8 @@ type Series struct {
 	CreatedAt          time.Time
 	// Explicit is the feed's iTunes explicit flag as last read; nil until known.
 	Explicit *bool
+	// CoverImageURL is the feed's artwork as last read; nil when it names none usable.
+	CoverImageURL *string
 }
 
 // Episode is an episode the service has seen of a series since the series was added.
@@ -58,6 +61,7 @@ func (c *Core) addSeriesLocked(ws *Workspace, feedURL string, doc *FeedDoc, now 
 	if id, ok := cat.byFeed[feedURL]; ok {
 		s := c.series[id]
 		c.setSeriesExplicitLocked(s, doc.Explicit)
+		s.CoverImageURL = coverImageURL(doc.ImageURL)
 		return s, nil
 	}
 	if len(cat.order) >= ws.Plan.PodcastLimit {
@@ -65,7 +69,7 @@ func (c *Core) addSeriesLocked(ws *Workspace, feedURL string, doc *FeedDoc, now 
 			"The %s plan allows %d podcasts and this workspace holds %d; remove one or upgrade the plan.",
 			ws.Plan.Name, ws.Plan.PodcastLimit, len(cat.order))
 	}
-	s := &Series{ID: uuid.New(), Workspace: ws.ID, FeedURL: feedURL, CreatedAt: now, Explicit: doc.Explicit}
+	s := &Series{ID: uuid.New(), Workspace: ws.ID, FeedURL: feedURL, CreatedAt: now, Explicit: doc.Explicit, CoverImageURL: coverImageURL(doc.ImageURL)}
 	if doc.Title != "" {
 		title := doc.Title
 		s.Title = &title
@@ -171,4 +175,23 @@ func (c *Core) SeriesByID(id uuid.UUID) (Series, bool) {
 		return Series{}, false
 	}
 	return *s, true
+}
+
+// coverImageURL is the cover image URL a show keeps from its feed's artwork: an absolute
+// http(s) URL, else none (a relative or other URL is of no use to a client).
+func coverImageURL(raw string) *string {
+	u, err := url.Parse(raw)
+	if raw == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil
+	}
+	return &raw
+}
+
+// feedCoverLocked stores the artwork read at a feed check on every series of the feed.
+func (c *Core) feedCoverLocked(f *trackedFeed, imageURL string) {
+	for _, sid := range f.series {
+		if s := c.series[sid]; s != nil {
+			s.CoverImageURL = coverImageURL(imageURL)
+		}
+	}
 }

@@ -122,6 +122,8 @@ type Core struct {
 	reservations map[uuid.UUID]*Reservation
 
 	wh webhookState // webhook endpoints, deliveries, emails and the feed checker
+
+	analyses *analysisPool // measurements of a real clock, off its goroutine
 }
 
 // New returns an empty core on clock c, reaching the world through deps.
@@ -129,6 +131,7 @@ func New(c *clock.Clock, deps Deps) *Core {
 	return &Core{
 		clock:        c,
 		deps:         deps,
+		analyses:     newAnalysisPool(),
 		standards:    BuiltinStandards(),
 		stds:         newStandardState(),
 		catalogs:     map[uuid.UUID]*catalog{},

@@ -31,6 +31,9 @@ type Deps struct {
 type FeedDoc struct {
 	Title    string
 	Explicit *bool
+	// ImageURL is the channel's artwork (itunes:image href, else the RSS image url); "" when
+	// the feed names none.
+	ImageURL string
 	// Episodes are newest first.
 	Episodes []FeedEpisode
 }

@@ -105,6 +105,7 @@ func (c *Core) applyFeedCheckLocked(f *trackedFeed, doc *FeedDoc, err error, now
 		return
 	}
 	c.explicitFlagLocked(f, doc.Explicit)
+	c.feedCoverLocked(f, doc.ImageURL)
 	if len(doc.Episodes) > 0 && !storable(doc.Episodes[0]) {
 		c.feedFailedLocked(f, BrokenIngest, "the newest episode's audio URL is not an absolute http(s) URL: "+doc.Episodes[0].AudioURL, now)
 		return

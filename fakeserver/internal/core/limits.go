@@ -16,15 +16,34 @@ const (
 	refusedPerFiveMinutes = 20
 )
 
+// sweepEvery is how often, in clock time, the limiter drops the records of windows that have
+// ended, so that a scan from many addresses leaves no lasting trace: at most the records of the
+// windows of the last sweepEvery plus the longest window are held.
+const sweepEvery = time.Minute
+
 type windowCount struct {
-	start time.Time
-	n     int
+	start, end time.Time
+	n          int
 }
 
 // limiter counts requests in fixed windows.
 type limiter struct {
-	mu      sync.Mutex
-	windows map[limitBucket]*windowCount
+	mu        sync.Mutex
+	windows   map[limitBucket]*windowCount
+	nextSweep time.Time
+}
+
+// sweepLocked drops the records of windows that ended by now, at most once per sweepEvery.
+func (l *limiter) sweepLocked(now time.Time) {
+	if now.Before(l.nextSweep) {
+		return
+	}
+	l.nextSweep = now.Add(sweepEvery)
+	for b, w := range l.windows {
+		if !now.Before(w.end) {
+			delete(l.windows, b)
+		}
+	}
 }
 
 type limitBucket struct {
@@ -39,10 +58,11 @@ func (l *limiter) take(b limitBucket, limit int, window time.Duration, now time.
 	if l.windows == nil {
 		l.windows = map[limitBucket]*windowCount{}
 	}
+	l.sweepLocked(now)
 	start := now.Truncate(window)
 	w := l.windows[b]
 	if w == nil || !w.start.Equal(start) {
-		w = &windowCount{start: start}
+		w = &windowCount{start: start, end: start.Add(window)}
 		l.windows[b] = w
 	}
 	if w.n >= limit {

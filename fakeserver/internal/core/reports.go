@@ -227,31 +227,46 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 	upload, audioURL, name := r.upload, r.AudioURL, r.OriginalFilename
 	c.mu.Unlock()
 
-	m, sum, err := c.measure(upload, audioURL, name)
-	var heard []TranscriptLine
-	var heardOK bool
-	if err == nil {
-		heard, heardOK = c.transcribe(audioURL, sum)
+	work := func() {
+		m, sum, err := c.measure(upload, audioURL, name)
+		var heard []TranscriptLine
+		var heardOK bool
+		if err == nil {
+			heard, heardOK = c.transcribe(audioURL, sum)
+		}
+		c.measured(r, now, m, heard, heardOK, err)
 	}
+	if c.clock.Manual() {
+		work() // inside Advance: deterministic, done before Advance returns
+		return
+	}
+	c.analyses.run(work)
+}
 
+// measured records the outcome of a report's measurement, started at started, and schedules
+// its completion.
+func (c *Core) measured(r *Report, started time.Time, m Measurement, heard []TranscriptLine, heardOK bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r.upload = nil // measured: the bytes are no longer needed
 	if err != nil {
-		c.failLocked(r, err.Error(), now)
+		// Now, not started: on the real clock the measurement took time, and the update order
+		// must follow updated_at.
+		c.failLocked(r, err.Error(), c.clock.Now())
 		return
 	}
 	r.Measurement = &m
 	r.heard, r.heardOK = heard, heardOK
 	estimate := time.Duration(float64(m.Duration) * float64(c.deps.AnalysisPace) / float64(time.Hour))
-	r.estimatedEnd = now.Add(estimate)
-	c.clock.At(now.Add(time.Duration(float64(estimate)*overrun)), func(now time.Time) { c.complete(id, now) })
+	r.estimatedEnd = started.Add(estimate)
+	id := r.ID
+	c.clock.At(started.Add(time.Duration(float64(estimate)*overrun)), func(now time.Time) { c.complete(id, now) })
 }
 
 // measure analyses a report's audio and returns its measurement and the SHA-256 of its bytes,
 // hashed as they stream to analysis (transcripts scripted by content are found by it).
 func (c *Core) measure(upload []byte, audioURL *string, name string) (Measurement, [sha256.Size]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(c.analyses.ctx, 10*time.Minute)
 	defer cancel()
 	var sum [sha256.Size]byte
 	if upload != nil {

@@ -1,0 +1,62 @@
+package core
+
+import (
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/clock"
+)
+
+// TestSlowAnalysisDoesNotHoldTheRealClock: on the real clock a long measurement runs off the
+// clock's goroutine, so a timer unrelated to it still fires on time.
+func TestSlowAnalysisDoesNotHoldTheRealClock(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewReal()
+	t.Cleanup(clk.Close)
+	w := newWorld()
+	deps := w.deps(0)
+	measureOne := deps.Analyze
+	entered, release := make(chan struct{}), make(chan struct{})
+	deps.Analyze = func(ctx context.Context, r io.Reader, name string) (Measurement, error) {
+		close(entered)
+		select { // a measurement of minutes of audio, as far as the clock can tell
+		case <-release:
+		case <-ctx.Done():
+			return Measurement{}, ctx.Err()
+		}
+		return measureOne(ctx, r, name)
+	}
+	c := New(clk, deps)
+	ws := mustWorkspace(t, c, Personal, "Ada")
+	_, key := mustKey(t, c, ws.ID, false)
+	p, err := c.Authenticate(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.CreateReportFromFeed(t.Context(), p, FromFeed{FeedURL: "http://feeds.test/show.rss"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-entered // the analysis has started and is stuck
+
+	fired := make(chan struct{})
+	clk.After(0, func(time.Time) { close(fired) })
+	select {
+	case <-fired:
+	case <-time.After(5 * time.Second): // a guard against a hang, not a wait for the result
+		close(release)
+		c.Close()
+		t.Fatal("an unrelated timer did not fire while an analysis was running")
+	}
+	close(release)
+	c.Close() // waits for the analysis to finish
+	got, err := c.GetReport(p, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Measurement == nil || got.Measurement.Duration != time.Hour {
+		t.Fatalf("after the slow analysis the report is %+v, want its measurement", got)
+	}
+}
