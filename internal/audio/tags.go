@@ -157,9 +157,13 @@ func sortChapters(ch []Chapter, end time.Duration) []Chapter {
 	return ch
 }
 
-// parseID3v2 reads a whole ID3v2 tag (header included) into tags and a cover. Tags it cannot
-// parse (for example ID3v2.2) are ignored: metadata never fails a measurement.
+// parseID3v2 reads a whole ID3v2 tag (header included) into tags and a cover: versions 3 and 4
+// with github.com/bogem/id3v2, version 2 with parseID3v22. Tags it cannot parse are ignored:
+// metadata never fails a measurement.
 func parseID3v2(b []byte) (Tags, *Cover) {
+	if len(b) > 3 && b[3] == 2 {
+		return parseID3v22(b)
+	}
 	var t Tags
 	tag, err := id3v2.ParseReader(bytes.NewReader(b), id3v2.Options{Parse: true})
 	if err != nil || tag == nil {
