@@ -81,10 +81,12 @@
 //     CHECKS.md beside this file, which lists the final check table. A check whose input is not
 //     available has no row and does not count in stats.
 //   - Audio is measured by the fake's own engine, which decodes WAV (PCM 8 to 32 bits and float),
-//     MP3 (MPEG-1/2 layer III), FLAC, Ogg Vorbis and Ogg Opus, recognised by their leading bytes
-//     (the file name only breaks ties). MP4/M4A is probed for duration, channels, rate, tags and
-//     cover but AAC is not decoded, so such a report fails with "AAC audio in MP4/M4A is probed,
-//     not decoded"; so do undecodable files, with the decoder's reason. Durations are the
+//     MP3 (MPEG-1, 2 and 2.5 layer III), FLAC, Ogg Vorbis and Ogg Opus, recognised by their
+//     leading bytes (the file name only breaks ties). MP4/M4A is probed for duration, channels,
+//     rate, tags and cover but AAC is not decoded, so such a report fails with "AAC audio in
+//     MP4/M4A is probed, not decoded"; so do undecodable files, with the decoder's reason. MP3
+//     frames whose data is corrupt are decoded as silence, as ffmpeg conceals them, and the
+//     report completes; only a file in which no frame decodes fails. Durations are the
 //     decoded length: MP3 encoder delay and padding (LAME tag) and Opus pre-skip are removed as
 //     ffmpeg's decoders do (ffprobe 5.1's duration field still counts them).
 //   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
