@@ -26,9 +26,10 @@ const (
 
 // mp3Job is one segment of frames for a worker.
 type mp3Job struct {
-	frames [][]byte // warm-up frames, then the segment's frames
-	skip   int      // warm-up frames whose output is discarded
-	chans  int      // the stream's channels (of its first frame)
+	frames [][]byte       // warm-up frames, then the segment's frames
+	skip   int            // warm-up frames whose output is discarded
+	chans  int            // the stream's channels (of its first frame)
+	free   chan []float64 // sample buffers to reuse
 	res    chan mp3Result
 }
 
@@ -43,6 +44,7 @@ type mp3Stream struct {
 	first       mpegaudio.Header
 	bitrate     int // of the first audio frame
 	segFrames   int
+	free        chan []float64 // sample buffers of decoded segments, for reuse
 	frames      int64
 	bytes       int64
 	sameBitrate bool
@@ -65,7 +67,7 @@ type mp3Stream struct {
 // frame is not audio; when it carries a LAME tag, the encoder delay plus the decoder's 529
 // samples are skipped at the start and the padding less 529 at the end, as ffmpeg does.
 func measureMP3(in *source, o options) (Measurement, error) {
-	st := &mp3Stream{sameBitrate: true, segFrames: o.segFrames}
+	st := &mp3Stream{sameBitrate: true, segFrames: o.segFrames, free: make(chan []float64, o.workers+2)}
 	if err := st.start(in); err != nil {
 		return Measurement{}, err
 	}
@@ -118,7 +120,7 @@ func measureMP3(in *source, o options) (Measurement, error) {
 		startSkip = st.delay + mp3DecoderDelay
 		endDrop = max(st.padding-mp3DecoderDelay, 0)
 	}
-	rd := &mp3PCM{order: order, channels: channels, skip: startSkip, hold: endDrop}
+	rd := &mp3PCM{order: order, channels: channels, skip: startSkip, hold: endDrop, free: st.free}
 	res, err := measurePCM(h.Rate, channels, nil, rd.read)
 	// After an error the walker may be blocked handing over a segment nobody will take.
 	close(quit)
@@ -238,7 +240,7 @@ func (st *mp3Stream) walk(in *source, submit func(*mp3Job) bool) error {
 		if len(seg) == 0 {
 			return true
 		}
-		j := &mp3Job{chans: ref.Channels, res: make(chan mp3Result, 1)}
+		j := &mp3Job{chans: ref.Channels, free: st.free, res: make(chan mp3Result, 1)}
 		j.frames = warmup(recent)
 		j.skip = len(j.frames)
 		j.frames = append(j.frames, seg...)
@@ -344,7 +346,15 @@ func decodeMP3Segment(j *mp3Job) (res mp3Result) {
 	}
 	if len(j.frames) > j.skip {
 		if h, ok := mpegaudio.ParseHeader(j.frames[j.skip]); ok {
-			res.pcm = make([]float64, 0, (len(j.frames)-j.skip)*h.Samples*j.chans)
+			need := (len(j.frames) - j.skip) * h.Samples * j.chans
+			select {
+			case buf := <-j.free:
+				res.pcm = buf[:0]
+			default:
+			}
+			if cap(res.pcm) < need {
+				res.pcm = make([]float64, 0, need)
+			}
 		}
 	}
 	for _, f := range j.frames[j.skip:] {
@@ -378,6 +388,7 @@ type mp3PCM struct {
 	pos       int
 	done      bool
 	concealed int64
+	free      chan []float64
 }
 
 func (p *mp3PCM) read(dst []float64) (int, error) {
@@ -403,6 +414,10 @@ func (p *mp3PCM) read(dst []float64) (int, error) {
 			p.skip -= k
 		}
 		p.buf = append(p.buf[:copy(p.buf, p.buf[p.pos:])], pcm...)
+		select { // the segment's buffer serves a later segment, so memory stays flat
+		case p.free <- r.pcm:
+		default:
+		}
 		p.pos = 0
 	}
 	frames := min((len(p.buf)-p.pos)/ch-p.hold, len(dst)/ch)
