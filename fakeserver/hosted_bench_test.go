@@ -9,31 +9,39 @@ import (
 )
 
 // BenchmarkHostedDownload is a repeat download of a hosted episode's audio (a minute of stereo
-// 44.1 kHz WAV with the default tags and cover), as every report on the episode makes.
+// 44.1 kHz WAV with the default tags and cover), as every report on the episode makes, with the
+// default cache of rendered audio and, as the baseline, without it (synthesised every time).
 func BenchmarkHostedDownload(b *testing.B) {
-	srv, _ := NewTest(b)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "One minute", DurationS: 60}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	audioURL := srv.hosting.feeds[mustUUID(b, feed.ID)].episodes[0].audioURL
-	get := func() int64 {
-		resp, err := srv.Client().Get(audioURL)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer resp.Body.Close()
-		n, err := io.Copy(io.Discard, resp.Body)
-		if err != nil || resp.StatusCode != http.StatusOK {
-			b.Fatal(resp.StatusCode, err)
-		}
-		return n
-	}
-	size := get() // the first download
-	b.SetBytes(size)
-	b.ReportAllocs()
-	for b.Loop() {
-		get()
+	for _, bc := range []struct {
+		name string
+		opts []Option
+	}{{"cached", nil}, {"uncached", []Option{WithHostedAudioCache(0)}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			srv, _ := NewTest(b, bc.opts...)
+			feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "One minute", DurationS: 60}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			audioURL := srv.hosting.feeds[mustUUID(b, feed.ID)].episodes[0].audioURL
+			get := func() int64 {
+				resp, err := srv.Client().Get(audioURL)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer resp.Body.Close()
+				n, err := io.Copy(io.Discard, resp.Body)
+				if err != nil || resp.StatusCode != http.StatusOK {
+					b.Fatal(resp.StatusCode, err)
+				}
+				return n
+			}
+			size := get() // the first download
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				get()
+			}
+		})
 	}
 }
 
