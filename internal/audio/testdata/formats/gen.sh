@@ -43,6 +43,8 @@ enc tone_s48 tone_s48.ogg -c:a libvorbis -q:a 4
 enc speech_s44 speech_s44.ogg -c:a libvorbis -q:a 3
 enc speech_m48 speech_m48.opus -c:a libopus -b:a 48k
 enc step_s48 step_s48.opus -c:a libopus -b:a 64k
+enc speech_m48 speech_m48_12.opus -c:a libopus -b:a 12k -application voip
+enc speech_s44 speech_s44_96.opus -c:a libopus -b:a 96k -application audio
 "${ff[@]}" -i "$tmp/tone_m44.wav" -t 1 -c:a pcm_f32le tone_m44_f32.wav
 "${ff[@]}" -i "$tmp/step_s48.wav" -t 1.6 -c:a pcm_s24le step_s48_s24.wav
 
