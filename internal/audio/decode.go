@@ -22,7 +22,7 @@ var (
 	// broken, so it cannot be decoded.
 	ErrMalformed = errors.New("audio: malformed or corrupt audio")
 	// ErrUnsupportedCodec means a known container holding a codec or variant this package
-	// does not decode (for example MPEG layer I or II, MPEG 2.5, or Ogg FLAC).
+	// does not decode (for example MPEG layer I or II, or Ogg FLAC).
 	ErrUnsupportedCodec = errors.New("audio: unsupported codec")
 	// ErrNotMeasured means the file was probed (duration, channels, rate, tags and cover are
 	// filled in) but its audio was not decoded, so it has no loudness or peaks: the fake
