@@ -2,7 +2,10 @@ package audio
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/podqa/podqa-go/internal/mpegaudio"
@@ -73,4 +76,52 @@ func TestMP3CorruptFramesConcealed(t *testing.T) {
 			t.Fatalf("err = %v, want ErrMalformed", err)
 		}
 	})
+}
+
+// TestMeasureMPEG2And25 measures the decoder's MPEG-2 and MPEG-2.5 fixtures end to end: the
+// rate and channels come from the stream, and the number of samples is what ffmpeg's decode
+// gives (recorded by internal/mp3dec/testdata/gen.sh).
+func TestMeasureMPEG2And25(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("..", "mp3dec", "testdata", "ffmpeg.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs map[string]struct {
+		Trimmed int64 `json:"trimmed"`
+	}
+	if err := json.Unmarshal(raw, &refs); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		file     string
+		rate, ch int
+	}{
+		{"lsf16_stereo_32k.mp3", 16000, 2},
+		{"lsf22_mono_32k.mp3", 22050, 1},
+		{"lsf24_joint_48k.mp3", 24000, 2},
+		{"mpeg25_8k_mono_16k.mp3", 8000, 1},
+		{"mpeg25_11k_joint_24k.mp3", 11025, 2},
+		{"mpeg25_12k_stereo_32k.mp3", 12000, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(filepath.Join("..", "mp3dec", "testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Measure(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := refs[tt.file].Trimmed
+			if m.SampleRate != tt.rate || m.Channels != tt.ch || m.Frames != want || want == 0 {
+				t.Fatalf("%d Hz, %d channels, %d samples; want %d Hz, %d channels, %d samples", m.SampleRate, m.Channels, m.Frames, tt.rate, tt.ch, want)
+			}
+			if m.ConcealedFrames != 0 || m.IntegratedLUFS > -5 || m.IntegratedLUFS < -40 {
+				t.Fatalf("concealed %d, integrated %.2f LUFS", m.ConcealedFrames, m.IntegratedLUFS)
+			}
+		})
+	}
 }

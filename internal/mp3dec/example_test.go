@@ -39,5 +39,5 @@ func ExampleDecoder_DecodeFrame() {
 		peak = math.Max(peak, math.Abs(v))
 	}
 	fmt.Printf("%d samples, peak %.2f\n", len(pcm), peak)
-	// Output: 34560 samples, peak 0.42
+	// Output: 34560 samples, peak 0.43
 }

@@ -1,6 +1,7 @@
 // Command blockstats summarises decoded audio for the decoder tests (see ../gen.sh): it reads
 // interleaved float64 samples on standard input and prints one JSON line with the RMS and peak
-// of every block of 576 samples of each channel. With -merge it reads such lines and prints
+// of every block of 576 samples of each channel, and the given number of samples per channel of
+// ffmpeg's ordinary (trimmed) decode. With -merge it reads such lines and prints
 // them as one JSON object keyed by file name.
 package main
 
@@ -23,6 +24,7 @@ type fileStats struct {
 	Name     string         `json:"name"`
 	Channels int            `json:"channels"`
 	Samples  int            `json:"samples"` // per channel
+	Trimmed  int            `json:"trimmed"` // per channel, in ffmpeg's ordinary decode
 	Blocks   [][][2]float64 `json:"blocks"`
 }
 
@@ -57,8 +59,12 @@ func main() {
 		fmt.Println("}")
 		return
 	}
-	if len(os.Args) != 3 {
-		fail(errors.New("usage: blockstats name channels < f64le, or blockstats -merge"))
+	if len(os.Args) != 4 {
+		fail(errors.New("usage: blockstats name channels trimmed-samples < f64le, or blockstats -merge"))
+	}
+	trimmed, err := strconv.Atoi(os.Args[3])
+	if err != nil {
+		fail(fmt.Errorf("trimmed samples %q", os.Args[3]))
 	}
 	ch, err := strconv.Atoi(os.Args[2])
 	if err != nil || ch < 1 {
@@ -72,7 +78,7 @@ func main() {
 	for i := range pcm {
 		pcm[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
 	}
-	s := fileStats{Name: os.Args[1], Channels: ch, Samples: len(pcm) / ch}
+	s := fileStats{Name: os.Args[1], Channels: ch, Samples: len(pcm) / ch, Trimmed: trimmed}
 	for b := 0; b*576 < s.Samples; b++ {
 		block := make([][2]float64, ch)
 		n := min(576, s.Samples-b*576)
