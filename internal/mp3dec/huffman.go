@@ -2,9 +2,9 @@ package mp3dec
 
 import "encoding/binary"
 
-// bitReader reads a byte slice as a big-endian bit stream. The slice must be followed by at
-// least 16 readable bytes (the bit stream's owner keeps zero padding there), so that peeks
-// near the end need no checks; callers bound pos themselves.
+// bitReader reads a byte slice as a big-endian bit stream. The bit stream's owner keeps zero
+// padding after the data, and callers bound pos against the data's end themselves; reading
+// past the slice gives zero bits, never a panic.
 type bitReader struct {
 	buf []byte // data and padding
 	pos int    // in bits
@@ -12,7 +12,21 @@ type bitReader struct {
 
 // peek returns the next n bits (n ≤ 32) without consuming them.
 func (r *bitReader) peek(n int) uint32 {
-	v := binary.BigEndian.Uint64(r.buf[r.pos>>3:])
+	i := r.pos >> 3
+	if i+8 > len(r.buf) {
+		return r.peekSlow(n)
+	}
+	v := binary.BigEndian.Uint64(r.buf[i:])
+	return uint32((v << (r.pos & 7)) >> (64 - n))
+}
+
+// peekSlow is peek near or past the end of the slice, with zeros beyond it.
+func (r *bitReader) peekSlow(n int) uint32 {
+	var b [8]byte
+	if i := r.pos >> 3; i < len(r.buf) {
+		copy(b[:], r.buf[i:])
+	}
+	v := binary.BigEndian.Uint64(b[:])
 	return uint32((v << (r.pos & 7)) >> (64 - n))
 }
 
