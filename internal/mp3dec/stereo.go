@@ -53,9 +53,10 @@ func (b *bitstream) stereo(out *frameSpectra, g int, h mpegaudio.Header, lay *ba
 	gi := &b.info[g][1]
 	sf := &b.sf[g][1]
 	// applyIS processes lines from..to of a band with intensity position p, or with mid/side
-	// when p is illegal.
+	// when p is illegal: at or above the largest value (7 for MPEG-1, where a 4-bit scale
+	// factor may hold more; the band's largest coded value for MPEG-2), as ffmpeg decides.
 	applyIS := func(from, to, p, illegal int) {
-		if p == illegal || p < 0 {
+		if p >= illegal || p < 0 {
 			if ms {
 				midSide(l, r, from, to)
 			}

@@ -33,6 +33,7 @@ func TestStereo(t *testing.T) {
 		{"MPEG-1 intensity, position 6 (all left)", 1, 44100, 1, 100, 6, 0, 0, [2]float64{v, 0.25}, [2]float64{v, 0}},
 		{"MPEG-1 intensity and mid/side, position 7 is illegal", 1, 44100, 3, 100, 7, 0, 0,
 			[2]float64{(v + 0.25) / math.Sqrt2, (v - 0.25) / math.Sqrt2}, [2]float64{v / math.Sqrt2, v / math.Sqrt2}},
+		{"MPEG-1 intensity, position 12 (a 4-bit scale factor) is illegal", 1, 44100, 1, 100, 12, 0, 0, [2]float64{v, 0.25}, [2]float64{v, 0}},
 		{"MPEG-2 intensity, odd position scales left", 2, 22050, 1, 100, 3, 0, 7,
 			[2]float64{v, 0.25}, [2]float64{v * math.Pow(2, -0.25*2), v}},
 		{"MPEG-2 intensity, even position scales right, scale 1", 2, 22050, 1, 100, 2, 1, 7,
