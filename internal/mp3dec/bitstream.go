@@ -399,6 +399,18 @@ func (b *bitstream) readScaleFactorsLSF(r *bitReader, c int, h mpegaudio.Header)
 var linbitsOf = [32]int{16: 1, 17: 2, 18: 3, 19: 4, 20: 6, 21: 8, 22: 10, 23: 13,
 	24: 4, 25: 5, 26: 6, 27: 7, 28: 8, 29: 9, 30: 11, 31: 13}
 
+// codeTableOf is the table whose codes table number tn uses: tables 16 to 23 share table 16's
+// codes and tables 24 to 31 table 24's; they differ in linbits.
+func codeTableOf(tn int) int {
+	switch {
+	case tn >= 24:
+		return 24
+	case tn >= 16:
+		return 16
+	}
+	return tn
+}
+
 // readHuffman decodes one channel's Huffman data into b.is and returns the number of lines
 // coded (big_values pairs and count1 quadruples).
 func (b *bitstream) readHuffman(r *bitReader, gi *granuleInfo, end int, lay *bandLayout) (int, error) {
@@ -415,14 +427,7 @@ func (b *bitstream) readHuffman(r *bitReader, gi *granuleInfo, end int, lay *ban
 			}
 			continue
 		}
-		codeTable := tn
-		switch {
-		case tn >= 24:
-			codeTable = 24
-		case tn >= 16:
-			codeTable = 16
-		}
-		t := &pairTables[codeTable]
+		t := &pairTables[codeTableOf(tn)]
 		if t.entries == nil {
 			return 0, fmt.Errorf("%w: Huffman table %d", ErrCorrupt, tn)
 		}

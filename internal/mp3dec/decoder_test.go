@@ -20,7 +20,8 @@ type blockStats struct {
 }
 
 // TestMatchesFFmpeg decodes every MP3 fixture (those of internal/audio and testdata's: MPEG-1,
-// 2 and 2.5, mono, stereo, joint, dual channel, CRC, VBR, short blocks, no reservoir) and holds
+// 2 and 2.5, mono, stereo, joint, dual channel, CRC, VBR, short blocks, no reservoir, and the
+// crafted ones with intensity stereo, mixed blocks, scfsi and every count1 table) and holds
 // every block's RMS and peak to those of ffmpeg's float decoder within 2·10⁻⁵ of full scale
 // (ffmpeg computes in float32; single samples differ by about 5·10⁻⁶).
 func TestMatchesFFmpeg(t *testing.T) {

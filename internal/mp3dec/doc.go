@@ -19,4 +19,18 @@
 //   - Samples are not clipped: a loud encode may exceed full scale, and a meter of true peak
 //     must see by how much.
 //   - Free-format streams and layers I and II are not decoded (ErrNotFrame).
+//
+// Where ffmpeg 5.1, the reference the tests hold the decoder to, departs from the standard, the
+// decoder follows the standard; the fixtures cover only what the two agree on:
+//
+//   - A short block adds all 18 overlap samples of the granule before it. ffmpeg drops the last
+//     six when they come from a long window, which happens after the two long subbands of a
+//     mixed block and after an encoder that switches to short blocks without a start block.
+//     mpg123 adds them, as the standard does.
+//   - An MPEG-2 intensity-stereo position is illegal when it is the largest value its band's
+//     scale-factor length can hold (ISO/IEC 13818-3); such bands get mid/side or nothing.
+//     ffmpeg takes every position below 16 as legal and every position from 16 up as illegal.
+//
+// The one exception is the band table at 24 kHz, where ffmpeg, mpg123 and LAME agree with each
+// other against the printed table (see tables.go).
 package mp3dec

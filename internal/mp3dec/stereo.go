@@ -53,8 +53,8 @@ func (b *bitstream) stereo(out *frameSpectra, g int, h mpegaudio.Header, lay *ba
 	gi := &b.info[g][1]
 	sf := &b.sf[g][1]
 	// applyIS processes lines from..to of a band with intensity position p, or with mid/side
-	// when p is illegal: at or above the largest value (7 for MPEG-1, where a 4-bit scale
-	// factor may hold more; the band's largest coded value for MPEG-2), as ffmpeg decides.
+	// when p is illegal: 7 and above for MPEG-1 (a 4-bit scale factor may hold more; ffmpeg
+	// decides so too), and for MPEG-2 the largest value of the band's length (see doc.go).
 	applyIS := func(from, to, p, illegal int) {
 		if p >= illegal || p < 0 {
 			if ms {

@@ -2,7 +2,9 @@
 # Makes the MP3 fixtures of the decoder tests with the LAME command-line encoder (Debian: apt-get
 # install lame ffmpeg), covering what the fixtures of internal/audio do not: MPEG-2 and 2.5 sample
 # rates, mono, simple, joint and dual-channel stereo, CRC protection, VBR, no bit reservoir, and
-# transients that make the encoder switch to short blocks. Then it stores ffmpeg's decode of every
+# transients that make the encoder switch to short blocks. LAME writes neither intensity stereo
+# nor mixed blocks: the crafted_*.mp3 fixtures that cover them come from the tests' own encoder
+# of chosen values (craft_test.go), MPEG-1 and MPEG-2. Then it stores ffmpeg's decode of every
 # MP3 fixture (these and internal/audio's) as block statistics in ffmpeg.json: ffmpeg's float
 # decoder is the reference the tests hold the decoder to. -flags2 +skip_manual keeps the encoder
 # delay and padding in ffmpeg's output, so both decodes start at the first audio frame.
@@ -31,6 +33,7 @@ make mpeg25_12k_stereo_32k.mp3 12 -m s -b 32
 make s32_dual_crc_128k.mp3 32 -m d -b 128 -p
 make s44_joint_vbr.mp3 44.1 -m j -V 2
 make s48_mono_nores_64k.mp3 48 -m m -b 64 --nores
+(cd .. && go test -count=1 -run '^TestCraftedFixtures$' . -args -update-crafted)
 (cd .. && for f in testdata/*.mp3 ../audio/testdata/formats/*.mp3; do
   ch=$(ffprobe -v error -select_streams a:0 -show_entries stream=channels -of csv=p=0 "$f")
   # Samples per channel of ffmpeg's ordinary decode, with the LAME tag's delay and padding cut.
