@@ -11,7 +11,8 @@ import (
 // filter bank hold state): it must never panic, must append a whole frame of samples or
 // nothing, and must fail only with its documented errors.
 func FuzzDecodeFrame(f *testing.F) {
-	for _, name := range []string{"../audio/testdata/formats/speech_s44.mp3", "testdata/lsf22_mono_32k.mp3", "testdata/s32_dual_crc_128k.mp3"} {
+	for _, name := range []string{"../audio/testdata/formats/speech_s44.mp3", "testdata/lsf22_mono_32k.mp3", "testdata/s32_dual_crc_128k.mp3",
+		"testdata/crafted_is_mixed_44k.mp3", "testdata/crafted_is_mixed_lsf22k.mp3"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
