@@ -411,16 +411,20 @@ func codeTableOf(tn int) int {
 	return tn
 }
 
+// regionEnds returns the lines where big_values regions 0, 1 and 2 end: the regions the side
+// information sets, cut at the end of the big_values pairs.
+func regionEnds(gi *granuleInfo) [3]int {
+	bigEnd := 2 * gi.bigValues
+	return [3]int{min(gi.region1, bigEnd), min(max(gi.region2, gi.region1), bigEnd), bigEnd}
+}
+
 // readHuffman decodes one channel's Huffman data into b.is and returns the number of lines
 // coded (big_values pairs and count1 quadruples).
 func (b *bitstream) readHuffman(r *bitReader, gi *granuleInfo, end int, lay *bandLayout) (int, error) {
 	is := &b.is
-	bigEnd := 2 * gi.bigValues
-	bounds := [3]int{min(gi.region1, bigEnd), min(max(gi.region2, gi.region1), bigEnd), bigEnd}
 	i := 0
-	for reg := range 3 {
+	for reg, stop := range regionEnds(gi) {
 		tn := gi.tables[reg]
-		stop := bounds[reg]
 		if tn == 0 {
 			for ; i < stop; i++ {
 				is[i] = 0

@@ -74,6 +74,9 @@ type craftChannel struct {
 	sf     scaleFactors
 	values [576]int
 	c1End  int // end of the count1 region
+	// lsfFields are an MPEG-2 granule's scale factors as written: value and bit length, in
+	// partition order.
+	lsfFields [][2]int
 }
 
 // blockPattern is the sequence of block kinds the crafted granules cycle through: the
@@ -155,7 +158,7 @@ func (fx craftedFixture) frame(rng *rand.Rand, n int, cov *craftCoverage) []byte
 		for g := range granules {
 			for c := range 2 {
 				start := main.bits
-				fx.writeChannel(&main, &ch[g][c], g, scfsi[c], c == 1 && modeExt&1 == 1, &fc)
+				fx.writeChannel(&main, &ch[g][c], g, scfsi[c], &fc)
 				part23[g][c] = main.bits - start
 			}
 		}
@@ -168,7 +171,7 @@ func (fx craftedFixture) frame(rng *rand.Rand, n int, cov *craftCoverage) []byte
 		// Header: sync, version, layer III, no CRC, bit rate, sample rate index 0, no
 		// padding, joint stereo, mode extension.
 		w.put(0x7ff, 11)
-		w.put(map[int]int{1: 3, 2: 2}[fx.version], 2)
+		w.put(4-fx.version, 2) // 3 for MPEG-1, 2 for MPEG-2
 		w.put(1, 2)
 		w.put(1, 1)
 		w.put(fx.bitrate, 4)
@@ -321,16 +324,17 @@ func (fx craftedFixture) channel(rng *rand.Rand, lay *bandLayout, blockType int,
 		gi.region1 = lay.longStart[ch.r0+1]
 		gi.region2 = lay.longStart[ch.r0+ch.r1+2]
 	}
-	bounds := [4]int{0, min(gi.region1, bigEnd), min(max(gi.region2, gi.region1), bigEnd), bigEnd}
-	for reg := range 3 {
+	from := 0
+	for reg, to := range regionEnds(gi) {
 		if blockType != 0 && reg == 2 {
 			break
 		}
 		largest := 0
-		for i := bounds[reg]; i < bounds[reg+1]; i++ {
+		for i := from; i < to; i++ {
 			largest = max(largest, abs(ch.values[i]))
 		}
 		gi.tables[reg] = pickTable(rng, largest)
+		from = to
 	}
 	// Scale factors.
 	if fx.version == 1 {
@@ -393,6 +397,7 @@ func (fx craftedFixture) lsfScaleFactors(rng *rand.Rand, ch *craftChannel, inten
 		}
 		for range count {
 			v := rng.IntN(limit)
+			ch.lsfFields = append(ch.lsfFields, [2]int{v, slen[p]})
 			if long < longBands {
 				ch.sf.long[long] = v
 				long++
@@ -451,7 +456,7 @@ func (fx craftedFixture) countIntensity(ch *craftChannel, lay *bandLayout, cov *
 }
 
 // writeChannel writes a channel's scale factors and Huffman data.
-func (fx craftedFixture) writeChannel(w *bitWriter, ch *craftChannel, g int, scfsi [4]bool, intensity bool, cov *craftCoverage) {
+func (fx craftedFixture) writeChannel(w *bitWriter, ch *craftChannel, g int, scfsi [4]bool, cov *craftCoverage) {
 	gi := &ch.gi
 	if fx.version == 1 {
 		slen := slenMPEG1[gi.sfCompress]
@@ -479,20 +484,20 @@ func (fx craftedFixture) writeChannel(w *bitWriter, ch *craftChannel, g int, scf
 			}
 		}
 	} else {
-		fx.writeLSFScaleFactors(w, ch, intensity)
-	}
-	bigEnd := 2 * gi.bigValues
-	bounds := [4]int{0, min(gi.region1, bigEnd), min(max(gi.region2, gi.region1), bigEnd), bigEnd}
-	for reg := range 3 {
-		tn := gi.tables[reg]
-		if tn == 0 {
-			continue
-		}
-		for i := bounds[reg]; i < bounds[reg+1]; i += 2 {
-			putPair(w, tn, ch.values[i], ch.values[i+1], cov)
+		for _, f := range ch.lsfFields {
+			w.put(f[0], f[1])
 		}
 	}
-	for i := bigEnd; i < ch.c1End; i += 4 {
+	from := 0
+	for reg, to := range regionEnds(gi) {
+		if tn := gi.tables[reg]; tn != 0 {
+			for i := from; i < to; i += 2 {
+				putPair(w, tn, ch.values[i], ch.values[i+1], cov)
+			}
+		}
+		from = to
+	}
+	for i := 2 * gi.bigValues; i < ch.c1End; i += 4 {
 		q := 0
 		for k := range 4 {
 			q = q<<1 | b2i(ch.values[i+k] != 0)
@@ -506,39 +511,6 @@ func (fx craftedFixture) writeChannel(w *bitWriter, ch *craftChannel, g int, scf
 			if v := ch.values[i+k]; v != 0 {
 				w.put(b2i(v < 0), 1)
 			}
-		}
-	}
-}
-
-// writeLSFScaleFactors writes an MPEG-2 granule's scale factors in their partitions.
-func (fx craftedFixture) writeLSFScaleFactors(w *bitWriter, ch *craftChannel, intensity bool) {
-	sfc := ch.gi.sfCompress
-	var slen [4]int
-	table := 0
-	switch {
-	case intensity:
-		h := sfc >> 1
-		slen, table = [4]int{h / 36, h % 36 / 6, h % 6, 0}, 3
-	case sfc < 400:
-		slen = [4]int{(sfc >> 4) / 5, (sfc >> 4) % 5, sfc & 15 >> 2, sfc & 3}
-	case sfc < 500:
-		sfc -= 400
-		slen, table = [4]int{(sfc >> 2) / 5, (sfc >> 2) % 5, sfc & 3, 0}, 1
-	default:
-		sfc -= 500
-		slen, table = [4]int{sfc / 3, sfc % 3, 0, 0}, 2
-	}
-	kind, longBands, first := lsfKind(&ch.gi, &layouts[rateIndex(fx.rate)])
-	long, short := 0, 3*first
-	for p, count := range lsfPartitions[table][kind] {
-		for range count {
-			if long < longBands {
-				w.put(ch.sf.long[long], slen[p])
-				long++
-				continue
-			}
-			w.put(ch.sf.short[short/3][short%3], slen[p])
-			short++
 		}
 	}
 }
