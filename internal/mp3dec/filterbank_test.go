@@ -267,13 +267,16 @@ func TestGranuleMatchesReference(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(9, 10))
 	// A sequence of granules as an encoder switches windows: normal, start, short, stop,
-	// mixed, normal, with spectra that end at various lines.
+	// mixed, normal, with spectra that end at various lines; then a short block straight after
+	// a normal one and after a mixed one, where all 18 overlap samples of the long window
+	// count (ffmpeg drops the last six; see doc.go).
 	blocks := []struct {
 		blockType int
 		mixed     bool
 		lines     int
 	}{{0, false, 576}, {1, false, 400}, {2, false, 300}, {3, false, 576}, {0, false, 17},
-		{1, false, 200}, {2, true, 576}, {3, false, 100}, {0, false, 0}, {0, false, 450}}
+		{1, false, 200}, {2, true, 576}, {3, false, 100}, {0, false, 0}, {0, false, 450},
+		{2, false, 300}, {2, true, 500}, {2, false, 400}, {3, false, 576}}
 	var fb filterBank
 	var ref fbRefGranule
 	for _, stereo := range []bool{false, true} {

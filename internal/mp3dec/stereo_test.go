@@ -39,6 +39,9 @@ func TestStereo(t *testing.T) {
 		{"MPEG-2 intensity, even position scales right, scale 1", 2, 22050, 1, 100, 2, 1, 7,
 			[2]float64{v, 0.25}, [2]float64{v, v * math.Pow(2, -0.5*1)}},
 		{"MPEG-2 intensity, illegal position", 2, 22050, 1, 100, 7, 0, 7, [2]float64{v, 0.25}, [2]float64{v, 0}},
+		// ffmpeg takes positions from 16 up as illegal; the standard only the band's largest.
+		{"MPEG-2 intensity, position 20 of a 5-bit band is legal", 2, 22050, 1, 100, 20, 0, 31,
+			[2]float64{v, 0.25}, [2]float64{v, v * math.Pow(2, -0.25*10)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
