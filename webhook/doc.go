@@ -13,7 +13,7 @@
 //   - Parse decodes a verified body into an Event: the envelope (Type, Timestamp, Test) and
 //     typed data for the five event types. Report events carry the same client.Result type as
 //     REST for their issues. Unknown event types are returned with their raw data, not refused.
-//   - Handler does the whole job for net/http: limits and reads the body, verifies, parses,
+//   - NewHandler returns an http.Handler that does the whole job for net/http: limits and reads the body, verifies, parses,
 //     skips test events if asked, drops deliveries already processed, and calls your function.
 //
 // # Built on the standard-webhooks library

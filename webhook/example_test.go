@@ -110,11 +110,11 @@ func ExampleParse() {
 	//   intro_music (info): Intro longer than 30 s
 }
 
-func ExampleHandler() {
+func ExampleNewHandler() {
 	sent := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 	now := func() time.Time { return sent.Add(2 * time.Second) } // fixed for the example
 
-	h, err := webhook.Handler(secret,
+	h, err := webhook.NewHandler(secret,
 		func(ctx context.Context, e webhook.Event) error {
 			d, _ := webhook.DeliveryFromContext(ctx)
 			// Keep this short: the sender waits 10 seconds. Enqueue, then return.
@@ -170,7 +170,7 @@ func ExampleNewMemoryStore() {
 	fmt.Println("seen an hour later:", seen)
 
 	// Hand it to a Handler with WithDedupStore(store).
-	_, err = webhook.Handler(secret, func(context.Context, webhook.Event) error { return nil }, webhook.WithDedupStore(store))
+	_, err = webhook.NewHandler(secret, func(context.Context, webhook.Event) error { return nil }, webhook.WithDedupStore(store))
 	fmt.Println(err)
 	// Output:
 	// seen at once: true

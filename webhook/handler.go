@@ -32,7 +32,7 @@ var (
 	ErrDedupStore = errors.New("webhook: dedup store failed")
 )
 
-// HandlerOption configures Handler.
+// HandlerOption configures NewHandler.
 type HandlerOption func(*handlerConfig)
 
 type handlerConfig struct {
@@ -100,7 +100,7 @@ func DeliveryFromContext(ctx context.Context) (d Delivery, ok bool) {
 	return d, ok
 }
 
-// Handler returns an http.Handler that receives the service's webhooks for the endpoint whose
+// NewHandler returns an http.Handler that receives the service's webhooks for the endpoint whose
 // signing secret is secret, and calls fn once per delivery that verifies, parses and has not
 // been processed before. The package documentation lists every status it answers with.
 //
@@ -109,9 +109,9 @@ func DeliveryFromContext(ctx context.Context) (d Delivery, ok bool) {
 // from fn means the event is handled: the id is marked in the DedupStore and 200 is answered.
 // An error means it is not: nothing is marked and 500 is answered, so the sender retries.
 //
-// Handler fails when secret is invalid (see NewVerifier), fn is nil, or an option is invalid
+// NewHandler fails when secret is invalid (see NewVerifier), fn is nil, or an option is invalid
 // (ErrInvalidOption).
-func Handler(secret string, fn func(ctx context.Context, e Event) error, opts ...HandlerOption) (http.Handler, error) {
+func NewHandler(secret string, fn func(ctx context.Context, e Event) error, opts ...HandlerOption) (http.Handler, error) {
 	if fn == nil {
 		return nil, fmt.Errorf("%w: nil callback", ErrInvalidOption)
 	}

@@ -64,7 +64,7 @@ func newTestHandler(t *testing.T, clock *fakeClock, fn func(context.Context, Eve
 			*hooks = append(*hooks, hookCall{status, err})
 		}),
 	}
-	h, err := Handler(refSecret, fn, append(base, opts...)...)
+	h, err := NewHandler(refSecret, fn, append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,7 +495,7 @@ func TestHandlerErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h, err := Handler(tt.secret, tt.fn, tt.opts...)
+			h, err := NewHandler(tt.secret, tt.fn, tt.opts...)
 			if !errors.Is(err, tt.want) || h != nil {
 				t.Fatalf("Handler = %v, %v; want nil, %v", h, err, tt.want)
 			}

@@ -119,7 +119,7 @@ func run(ctx context.Context, out io.Writer, addr, publicURL string, subscribe b
 		}
 		return nil
 	}
-	h, err := webhook.Handler(secret, handle, webhook.WithTimeout(8*time.Second))
+	h, err := webhook.NewHandler(secret, handle, webhook.WithTimeout(8*time.Second))
 	if err != nil {
 		return err
 	}
