@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -23,8 +22,9 @@ var (
 	ErrBodyTooLarge = errors.New("webhook: body too large")
 	// ErrMethodNotAllowed: the request is not a POST; answered 405.
 	ErrMethodNotAllowed = errors.New("webhook: method not allowed")
-	// ErrInFlight: a delivery with the same webhook-id is being processed right now; answered
-	// 409 so that the sender retries later, when the outcome of the first is known.
+	// ErrInFlight: a delivery with the same webhook-id is being processed right now, by this
+	// process or another sharing the DedupStore; answered 409 with Retry-After so that the
+	// sender retries later, when the outcome of the first is known.
 	ErrInFlight = errors.New("webhook: delivery with this webhook-id already in progress")
 	// ErrCallback wraps the error the callback returned; answered 500 so the sender retries.
 	ErrCallback = errors.New("webhook: callback failed")
@@ -43,6 +43,7 @@ type handlerConfig struct {
 	ignoreTest   bool
 	timeout      time.Duration
 	timeoutSet   bool
+	claimTTL     time.Duration
 	onError      func(r *http.Request, status int, err error)
 }
 
@@ -73,6 +74,16 @@ func WithIgnoreTestEvents() HandlerOption { return func(c *handlerConfig) { c.ig
 func WithTimeout(d time.Duration) HandlerOption {
 	return func(c *handlerConfig) { c.timeout, c.timeoutSet = d, true }
 }
+
+// DefaultClaimTTL is how long a Handler's claim on a webhook-id lasts by default: well over the
+// sender's 10-second wait, and well under its first retry (about 10 minutes later), so that the
+// retry of a delivery whose receiver died mid-callback is processed.
+const DefaultClaimTTL = 2 * time.Minute
+
+// WithClaimTTL sets how long the claim on a delivery's webhook-id lasts while the callback runs
+// (DefaultClaimTTL by default). It must exceed the callback's longest run: once it expires, a
+// redelivery may run the callback concurrently. d must be positive.
+func WithClaimTTL(d time.Duration) HandlerOption { return func(c *handlerConfig) { c.claimTTL = d } }
 
 // WithErrorHook sets a function called with every request answered with an error status,
 // the status and the reason (wrapping the package's sentinels), for logging and metrics. It is
@@ -105,9 +116,10 @@ func DeliveryFromContext(ctx context.Context) (d Delivery, ok bool) {
 // been processed before. The package documentation lists every status it answers with.
 //
 // fn should return quickly: the sender waits 10 seconds, then counts the attempt as failed and
-// retries about 10 minutes later. Enqueue slow work and return; see WithTimeout. A nil error
-// from fn means the event is handled: the id is marked in the DedupStore and 200 is answered.
-// An error means it is not: nothing is marked and 500 is answered, so the sender retries.
+// retries about 10 minutes later. Enqueue slow work and return; see WithTimeout. fn runs only
+// under a claim on the webhook-id in the DedupStore (see DedupStore). A nil error from fn means
+// the event is handled: the id is completed and 200 is answered. An error means it is not: the
+// claim is released and 500 is answered, so the sender's retry runs fn again.
 //
 // NewHandler fails when secret is invalid (see NewVerifier), fn is nil, or an option is invalid
 // (ErrInvalidOption).
@@ -115,7 +127,7 @@ func NewHandler(secret string, fn func(ctx context.Context, e Event) error, opts
 	if fn == nil {
 		return nil, fmt.Errorf("%w: nil callback", ErrInvalidOption)
 	}
-	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes}
+	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, claimTTL: DefaultClaimTTL}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -124,6 +136,9 @@ func NewHandler(secret string, fn func(ctx context.Context, e Event) error, opts
 	}
 	if cfg.timeoutSet && cfg.timeout <= 0 {
 		return nil, fmt.Errorf("%w: WithTimeout(%v) is not positive", ErrInvalidOption, cfg.timeout)
+	}
+	if cfg.claimTTL <= 0 {
+		return nil, fmt.Errorf("%w: WithClaimTTL(%v) is not positive", ErrInvalidOption, cfg.claimTTL)
 	}
 	v, err := NewVerifier(secret, cfg.verifierOpts...)
 	if err != nil {
@@ -138,17 +153,20 @@ func NewHandler(secret string, fn func(ctx context.Context, e Event) error, opts
 			return nil, err
 		}
 	}
-	return &handler{cfg: cfg, v: v, store: store, fn: fn, inFlight: make(map[string]struct{})}, nil
+	return &handler{cfg: cfg, v: v, store: store, fn: fn, retryAfter: retryAfterSeconds(cfg.claimTTL)}, nil
 }
 
 type handler struct {
-	cfg   handlerConfig
-	v     *Verifier
-	store DedupStore
-	fn    func(context.Context, Event) error
+	cfg        handlerConfig
+	v          *Verifier
+	store      DedupStore
+	fn         func(context.Context, Event) error
+	retryAfter string
+}
 
-	mu       sync.Mutex
-	inFlight map[string]struct{}
+// retryAfterSeconds is the Retry-After of a 409: the claim's TTL, rounded up to seconds.
+func retryAfterSeconds(d time.Duration) string {
+	return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10)
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -188,20 +206,41 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.Header.Get(HeaderID)
-	if !h.claim(id) {
-		h.fail(w, r, http.StatusConflict, ErrInFlight)
-		return
-	}
-	defer h.release(id)
-	seen, err := h.store.Seen(r.Context(), id)
+	status, token, err := h.store.Claim(r.Context(), id, h.cfg.claimTTL)
 	if err != nil {
-		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: Seen: %w", ErrDedupStore, err))
+		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: Claim: %w", ErrDedupStore, err))
 		return
 	}
-	if seen {
+	switch status {
+	case Claimed:
+	case AlreadyDone:
 		ok(w, "duplicate delivery")
 		return
+	case InProgress:
+		w.Header().Set("Retry-After", h.retryAfter)
+		h.fail(w, r, http.StatusConflict, ErrInFlight)
+		return
+	default:
+		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: Claim returned %v", ErrDedupStore, status))
+		return
 	}
+	handled := false
+	defer func() {
+		if handled {
+			return
+		}
+		// The callback failed or panicked: give the id back so that the sender's retry runs
+		// it in full. The request may be over; the release must still happen.
+		if err := h.store.Release(context.WithoutCancel(r.Context()), id, token); err != nil && h.cfg.onError != nil {
+			h.cfg.onError(r, http.StatusInternalServerError, fmt.Errorf("%w: Release: %w", ErrDedupStore, err))
+		}
+	}()
+	handled = h.run(w, r, id, arrived, e)
+}
+
+// run calls the callback under the claim and answers; it returns true when the event is handled
+// (the id is then completed), false when the claim must be released.
+func (h *handler) run(w http.ResponseWriter, r *http.Request, id string, arrived time.Time, e Event) (handled bool) {
 	ts, _ := strconv.ParseInt(r.Header.Get(HeaderTimestamp), 10, 64) // verified above
 	ctx := context.WithValue(r.Context(), deliveryKey{}, Delivery{ID: id, Timestamp: time.Unix(ts, 0).UTC()})
 	if h.cfg.timeout > 0 {
@@ -211,33 +250,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := h.fn(ctx, e); err != nil {
 		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: %w", ErrCallback, err))
-		return
+		return false
 	}
 	// The event is handled even if the sender hung up meanwhile: record it so that the retry
 	// that follows is recognised.
-	if err := h.store.Mark(context.WithoutCancel(r.Context()), id); err != nil && h.cfg.onError != nil {
+	if err := h.store.Complete(context.WithoutCancel(r.Context()), id); err != nil && h.cfg.onError != nil {
 		// Answering 500 would make the sender retry an event already handled; the only cost
-		// of 200 is that a later redelivery would not be recognised.
-		h.cfg.onError(r, http.StatusOK, fmt.Errorf("%w: Mark: %w", ErrDedupStore, err))
+		// of 200 is that a redelivery after the claim expired would not be recognised.
+		h.cfg.onError(r, http.StatusOK, fmt.Errorf("%w: Complete: %w", ErrDedupStore, err))
 	}
 	ok(w, "ok")
-}
-
-// claim marks id as being processed; false when it already is.
-func (h *handler) claim(id string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, busy := h.inFlight[id]; busy {
-		return false
-	}
-	h.inFlight[id] = struct{}{}
 	return true
-}
-
-func (h *handler) release(id string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	delete(h.inFlight, id)
 }
 
 // fail answers status with a short plain-text reason. The callback's own error is not sent
