@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -53,14 +54,39 @@ func (st State) clone() State {
 var ErrCorruptState = errors.New("poller: corrupt stored state")
 
 // MemoryStore is a Store in memory, for tests and for processes that re-seed the watermark on
-// every start. It is safe for concurrent use.
+// every start. It is safe for concurrent use. It is also a LeaseStore, so that several pollers
+// of one process sharing it poll one at a time; its lease runs on its own clock (time.Now by
+// default, WithLeaseClock).
 type MemoryStore struct {
-	mu sync.Mutex
-	st State
+	now func() time.Time
+
+	mu      sync.Mutex
+	st      State
+	holder  string
+	token   int64
+	expires time.Time
+}
+
+// MemoryStoreOption configures NewMemoryStore.
+type MemoryStoreOption func(*MemoryStore)
+
+// WithLeaseClock sets the clock the MemoryStore's lease expires on (time.Now by default).
+func WithLeaseClock(now func() time.Time) MemoryStoreOption {
+	return func(m *MemoryStore) {
+		if now != nil {
+			m.now = now
+		}
+	}
 }
 
 // NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{} }
+func NewMemoryStore(opts ...MemoryStoreOption) *MemoryStore {
+	m := &MemoryStore{now: time.Now}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
 
 // Load returns a copy of the state last saved.
 func (m *MemoryStore) Load(context.Context) (State, error) {
@@ -75,6 +101,78 @@ func (m *MemoryStore) Save(_ context.Context, st State) error {
 	defer m.mu.Unlock()
 	m.st = st.clone()
 	return nil
+}
+
+// AcquireLease implements LeaseStore.
+func (m *MemoryStore) AcquireLease(_ context.Context, holder string, ttl time.Duration) (Lease, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	live := m.holder != "" && now.Before(m.expires)
+	if live && m.holder != holder {
+		return Lease{}, &LeaseHeldError{Holder: m.holder, Remaining: m.expires.Sub(now)}
+	}
+	if !live {
+		m.token++
+		m.holder = holder
+	}
+	m.expires = now.Add(ttl)
+	return Lease{Holder: holder, Token: m.token}, nil
+}
+
+// held reports whether l is the unexpired lease; the caller holds mu.
+func (m *MemoryStore) held(l Lease) bool {
+	return m.holder == l.Holder && m.token == l.Token && m.now().Before(m.expires)
+}
+
+// RenewLease implements LeaseStore.
+func (m *MemoryStore) RenewLease(_ context.Context, l Lease, ttl time.Duration) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.held(l) {
+		return ErrLeaseLost
+	}
+	m.expires = m.now().Add(ttl)
+	return nil
+}
+
+// ReleaseLease implements LeaseStore.
+func (m *MemoryStore) ReleaseLease(_ context.Context, l Lease) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.holder == l.Holder && m.token == l.Token {
+		m.holder = ""
+	}
+	return nil
+}
+
+// SaveFenced implements LeaseStore.
+func (m *MemoryStore) SaveFenced(_ context.Context, l Lease, st State) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.held(l) {
+		return ErrLeaseLost
+	}
+	m.st = st.clone()
+	return nil
+}
+
+// MarshalState encodes st as FileStore's JSON document (with its version), for Stores that keep
+// the state as one value. An invalid st is refused.
+func MarshalState(st State) ([]byte, error) {
+	if err := st.check(); err != nil {
+		return nil, fmt.Errorf("poller: refusing to encode the state: %w", err)
+	}
+	return json.Marshal(fileState{Version: fileVersion, State: st})
+}
+
+// UnmarshalState decodes a document of MarshalState; anything else is an error wrapping
+// ErrCorruptState.
+func UnmarshalState(data []byte) (State, error) {
+	if len(data) > maxStateFile {
+		return State{}, fmt.Errorf("%w: larger than %d bytes", ErrCorruptState, maxStateFile)
+	}
+	return parseState(data)
 }
 
 // fileVersion is the version of the file store's format.
@@ -208,10 +306,7 @@ func (st State) check() error {
 
 // Save writes st atomically (see FileStore). An invalid st is refused and nothing is written.
 func (s *FileStore) Save(_ context.Context, st State) error {
-	if err := st.check(); err != nil {
-		return fmt.Errorf("poller: file store: refusing to save: %w", err)
-	}
-	data, err := json.Marshal(fileState{Version: fileVersion, State: st})
+	data, err := MarshalState(st)
 	if err != nil {
 		return fmt.Errorf("poller: file store: %w", err)
 	}
