@@ -95,7 +95,8 @@ func (m *MemoryStore) Load(context.Context) (State, error) {
 	return m.st.clone(), nil
 }
 
-// Save keeps a copy of st.
+// Save keeps a copy of st, as it is: tests store any state, even an invalid one, to see how
+// the poller reads it.
 func (m *MemoryStore) Save(_ context.Context, st State) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -1,0 +1,80 @@
+package pollerredis_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/poller"
+	"github.com/podqa/podqa-go/poller/pollerredis"
+)
+
+func newStore(t testing.TB, rdb redis.UniversalClient) (*pollerredis.Store, string) {
+	t.Helper()
+	prefix := "{" + servicetest.Name("podqa-test:") + "}:"
+	s, err := pollerredis.New(rdb, pollerredis.WithKeyPrefix(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, prefix
+}
+
+func TestContract(t *testing.T) {
+	t.Parallel()
+	rdb := servicetest.Redis(t)
+	prefixes := map[poller.Store]string{}
+	storetest.Poller(t, storetest.PollerHarness{
+		New: func(t *testing.T) poller.Store {
+			s, p := newStore(t, rdb)
+			prefixes[s] = p
+			return s
+		},
+		Corrupt: func(t *testing.T, s poller.Store, data []byte) {
+			if err := rdb.Set(context.Background(), prefixes[s]+"state", data, 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+		},
+		Elapse: func(t *testing.T, d time.Duration) { servicetest.RedisElapse(t, rdb, d) },
+		Short:  300 * time.Millisecond,
+	})
+}
+
+func TestNewErrors(t *testing.T) {
+	t.Parallel()
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never dialled
+	defer rdb.Close()
+	if s, err := pollerredis.New(nil); !errors.Is(err, poller.ErrInvalidOption) || s != nil {
+		t.Errorf("nil client: %v, %v", s, err)
+	}
+	if s, err := pollerredis.New(rdb, pollerredis.WithKeyPrefix("")); !errors.Is(err, poller.ErrInvalidOption) || s != nil {
+		t.Errorf("empty prefix: %v, %v", s, err)
+	}
+}
+
+// TestServerDown: every call is a clear error with Redis unreachable.
+func TestServerDown(t *testing.T) {
+	t.Parallel()
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: time.Second})
+	defer rdb.Close()
+	s, _ := newStore(t, rdb)
+	ctx := context.Background()
+	l := poller.Lease{Holder: "a", Token: 1}
+	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
+	for name, err := range map[string]error{
+		"Load":         func() error { _, err := s.Load(ctx); return err }(),
+		"Save":         s.Save(ctx, st),
+		"AcquireLease": func() error { _, err := s.AcquireLease(ctx, "a", time.Second); return err }(),
+		"RenewLease":   s.RenewLease(ctx, l, time.Second),
+		"SaveFenced":   s.SaveFenced(ctx, l, st),
+		"ReleaseLease": s.ReleaseLease(ctx, l),
+	} {
+		if err == nil || errors.Is(err, poller.ErrLeaseLost) || errors.Is(err, poller.ErrLeaseHeld) {
+			t.Errorf("%s with the server down: %v", name, err)
+		}
+	}
+}
