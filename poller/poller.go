@@ -340,15 +340,25 @@ type pollRun struct {
 func (p *Poller) poll(ctx context.Context, h Handler, lease *Lease) PollResult {
 	run := &pollRun{since: p.watermark, failedNow: map[string]bool{}}
 	run.res.Since = client.FormatTime(run.since)
-	p.page(ctx, run, func(items []client.ReportListItem) bool { return p.deliver(ctx, h, run, items) })
+	p.page(ctx, run, func(items []client.ReportListItem, more bool) bool {
+		before := run.res.Delivered
+		if !p.deliver(ctx, h, run, items) {
+			return false
+		}
+		if lease != nil && more && run.res.Delivered > before {
+			return p.checkpoint(ctx, run, lease)
+		}
+		return true
+	})
 	p.commit(ctx, run, lease)
 	run.res.Err = errors.Join(run.errs...)
 	return run.res
 }
 
-// page reads every page of the listing from run.since, handing each to deliver, which returns
-// false to stop. It waits out a short Retry-After; any other failure ends paging in run.stop.
-func (p *Poller) page(ctx context.Context, run *pollRun, deliver func([]client.ReportListItem) bool) {
+// page reads every page of the listing from run.since, handing each to deliver (with whether
+// more pages follow), which returns false to stop. It waits out a short Retry-After; any other
+// failure ends paging in run.stop.
+func (p *Poller) page(ctx context.Context, run *pollRun, deliver func(items []client.ReportListItem, more bool) bool) {
 	rateWaits, offset := 0, 0
 	for {
 		sent := p.cfg.clock.Now()
@@ -375,7 +385,7 @@ func (p *Poller) page(ctx context.Context, run *pollRun, deliver func([]client.R
 		if run.res.Pages == 1 {
 			run.started = sent // a wait for a Retry-After before it does not count as paging time
 		}
-		if !deliver(page.Items) {
+		if !deliver(page.Items, page.HasMore && len(page.Items) > 0) {
 			return
 		}
 		if !page.HasMore || len(page.Items) == 0 {
@@ -429,6 +439,21 @@ func (p *Poller) deliver(ctx context.Context, h Handler, run *pollRun, items []c
 		}
 		p.seen[it.ID] = at
 		run.res.Delivered++
+	}
+	return true
+}
+
+// checkpoint saves, under a lease, the reports delivered so far with the old watermark after
+// a page that is not the last, so that a poller taking over from one that died mid-poll
+// delivers again at most the reports of the page it died in. A failure stops the poll.
+func (p *Poller) checkpoint(ctx context.Context, run *pollRun, lease *Lease) bool {
+	err := leaseLost(ctx)
+	if err == nil {
+		err = p.leases.SaveFenced(ctx, *lease, p.state())
+	}
+	if err != nil {
+		run.stop = fmt.Errorf("saving the reports delivered so far: %w", err)
+		return false
 	}
 	return true
 }

@@ -38,3 +38,13 @@ func TestMemoryStoreContract(t *testing.T) {
 		Short:  time.Second,
 	})
 }
+
+// TestMemoryStoreReceivers runs the three-instance proof on one in-process MemoryStore.
+func TestMemoryStoreReceivers(t *testing.T) {
+	t.Parallel()
+	s, err := webhook.NewMemoryStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Receivers(t, s, 1000)
+}

@@ -90,3 +90,10 @@ func TestNewErrors(t *testing.T) {
 		t.Errorf("server down: %v, %v", s, err)
 	}
 }
+
+// TestReceivers: three receivers on one PostgreSQL store behind a duplicating front (see
+// storetest.Receivers).
+func TestReceivers(t *testing.T) {
+	t.Parallel()
+	storetest.Receivers(t, newStore(t, servicetest.Postgres(t)), 1000)
+}

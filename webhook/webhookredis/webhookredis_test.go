@@ -88,3 +88,10 @@ func TestForeignValue(t *testing.T) {
 		t.Fatalf("Claim = %v, %v; want ErrDedupStore", st, err)
 	}
 }
+
+// TestReceivers: three receivers on one Redis store behind a duplicating front (see
+// storetest.Receivers).
+func TestReceivers(t *testing.T) {
+	t.Parallel()
+	storetest.Receivers(t, newStore(t, servicetest.Redis(t)), 1000)
+}
