@@ -1,6 +1,7 @@
 package poller_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -52,4 +53,17 @@ func TestFileStoreContract(t *testing.T) {
 			}
 		},
 	})
+}
+
+// TestMemoryStorePollers runs the three-poller proof on one in-process MemoryStore, with and
+// without a poller dying mid-page.
+func TestMemoryStorePollers(t *testing.T) {
+	t.Parallel()
+	for _, kill := range []bool{false, true} {
+		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
+			t.Parallel()
+			s := poller.NewMemoryStore()
+			storetest.Pollers(t, func(*testing.T) poller.LeaseStore { return s }, 300*time.Millisecond, 5000, kill)
+		})
+	}
 }

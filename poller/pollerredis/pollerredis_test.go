@@ -3,6 +3,7 @@ package pollerredis_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -76,5 +77,25 @@ func TestServerDown(t *testing.T) {
 		if err == nil || errors.Is(err, poller.ErrLeaseLost) || errors.Is(err, poller.ErrLeaseHeld) {
 			t.Errorf("%s with the server down: %v", name, err)
 		}
+	}
+}
+
+// TestPollers: three pollers on one Redis store against the fake with 5,000 reports, with and
+// without the lease holder dying mid-page (see storetest.Pollers).
+func TestPollers(t *testing.T) {
+	t.Parallel()
+	rdb := servicetest.Redis(t)
+	for _, kill := range []bool{false, true} {
+		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
+			t.Parallel()
+			prefix := "{" + servicetest.Name("podqa-test:") + "}:"
+			storetest.Pollers(t, func(t *testing.T) poller.LeaseStore {
+				s, err := pollerredis.New(rdb, pollerredis.WithKeyPrefix(prefix))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}, time.Second, 5000, kill)
+		})
 	}
 }
