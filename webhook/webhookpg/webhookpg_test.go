@@ -69,6 +69,30 @@ func TestCreateConcurrently(t *testing.T) {
 	}
 }
 
+// TestServerDown: a store whose server went away fails every call clearly, and a Handler on it
+// answers 500.
+func TestServerDown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := servicetest.PostgresURL(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newStore(t, pool)
+	pool.Close() // the store's pool is gone: every call fails as with the server down
+	if _, _, err := s.Claim(ctx, "msg", time.Minute); err == nil {
+		t.Fatal("Claim succeeded with the pool closed")
+	}
+	if err := s.Complete(ctx, "msg"); err == nil {
+		t.Fatal("Complete succeeded with the pool closed")
+	}
+	if err := s.Release(ctx, "msg", "tok"); err == nil {
+		t.Fatal("Release succeeded with the pool closed")
+	}
+	storetest.HandlerStoreDown(t, s)
+}
+
 func TestNewErrors(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

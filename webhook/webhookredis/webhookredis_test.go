@@ -68,6 +68,7 @@ func TestServerDown(t *testing.T) {
 	if err := s.Release(ctx, "msg", "tok"); err == nil {
 		t.Fatal("Release succeeded with the server down")
 	}
+	storetest.HandlerStoreDown(t, s)
 }
 
 // TestForeignValue: a key under the prefix that is neither a claim nor a completion is an
