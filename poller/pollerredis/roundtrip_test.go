@@ -90,4 +90,3 @@ func BenchmarkSaveFenced(b *testing.B) {
 		}
 	}
 }
-
