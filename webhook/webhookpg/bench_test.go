@@ -53,3 +53,21 @@ func BenchmarkBareInsert(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkClaim is Claim alone (committed asynchronously), to split BenchmarkClaimComplete.
+func BenchmarkClaim(b *testing.B) {
+	pool := servicetest.Postgres(b)
+	ctx := context.Background()
+	s, err := webhookpg.New(ctx, pool, webhookpg.WithTable(servicetest.Name("podqa_bench_")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if st, _, err := s.Claim(ctx, "msg_"+strconv.Itoa(i), time.Minute); err != nil || st != webhook.Claimed {
+			b.Fatal(st, err)
+		}
+		i++
+	}
+}

@@ -15,6 +15,14 @@
 //   - Complete: INSERT … ON CONFLICT (id) DO UPDATE SET token = NULL and the done expiry.
 //   - Release: DELETE … WHERE id and token match.
 //
+// Claims commit asynchronously (synchronous_commit off for the claim's own transaction only):
+// a claim is a short-lived lock, and waiting for its WAL flush cost as much as the rest of the
+// claim. If the PostgreSQL server crashes within its WAL writer's delay (200 ms by default) of a
+// claim, the claim may be lost as if it had expired, so a copy of that delivery arriving right
+// after the crash could run the callback a second time. Completions and releases commit as the
+// server is configured (synchronously by default): a completion, once Complete returned, is never
+// lost.
+//
 // Expired rows are not read as claims or completions but stay until Sweep deletes them; call
 // it now and then (hourly, say) from one instance.
 package webhookpg
@@ -73,14 +81,18 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error
 		return nil, fmt.Errorf("%w: webhookpg: WithDoneTTL(%v) is under a microsecond", webhook.ErrInvalidOption, s.doneTTL)
 	}
 	t := pgx.Identifier(strings.Split(s.table, ".")).Sanitize()
-	s.claimSQL = `WITH claim AS (
+	// The claim commits asynchronously (set_config(…, true) lasts until this statement's
+	// transaction commits): see the package documentation.
+	s.claimSQL = `WITH cfg AS (
+	SELECT set_config('synchronous_commit', 'off', true) AS v
+), claim AS (
 	INSERT INTO ` + t + ` AS d (id, token, expires_at)
 	VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 microsecond')
 	ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
 	WHERE d.expires_at <= clock_timestamp()
 	RETURNING 1
 )
-SELECT 1 FROM claim
+SELECT 1 FROM claim, cfg
 UNION ALL
 SELECT CASE WHEN token IS NULL THEN 2 ELSE 3 END FROM ` + t + `
 WHERE id = $1 AND expires_at > clock_timestamp() AND NOT EXISTS (SELECT 1 FROM claim)`
