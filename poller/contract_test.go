@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,23 +11,9 @@ import (
 	"github.com/podqa/podqa-go/poller"
 )
 
-// manualClock drives the MemoryStore's lease in its contract run.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 func TestMemoryStoreContract(t *testing.T) {
 	t.Parallel()
-	clock := &manualClock{now: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)}
+	clock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	storetest.Poller(t, storetest.PollerHarness{
 		New: func(*testing.T) poller.Store { return poller.NewMemoryStore(poller.WithLeaseClock(clock.Now)) },
 		// Corrupt is nil: a MemoryStore holds decoded states only, so none can be corrupt.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/poller"
 )
 
@@ -17,7 +18,7 @@ func TestLostLeaseIsFencedOut(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	ids := h.seedReports(time.Minute, time.Minute+time.Second)
-	leaseClock := &manualClock{now: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)}
+	leaseClock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	store := poller.NewMemoryStore(poller.WithLeaseClock(leaseClock.Now))
 	a := h.newPoller(store, poller.WithHolder("a"), poller.WithLeaseTTL(time.Minute))
 	b := h.newPoller(store, poller.WithHolder("b"), poller.WithLeaseTTL(time.Minute))

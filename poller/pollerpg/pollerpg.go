@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/podqa/podqa-go/internal/pgtable"
 	"github.com/podqa/podqa-go/poller"
 )
 
@@ -68,7 +69,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error
 	case s.name == "":
 		return nil, fmt.Errorf("%w: pollerpg: empty row name", poller.ErrInvalidOption)
 	}
-	t := pgx.Identifier(strings.Split(s.table, ".")).Sanitize()
+	t := pgtable.Quote(s.table)
 	s.loadSQL = `SELECT state FROM ` + t + ` WHERE name = $1`
 	s.saveSQL = `INSERT INTO ` + t + ` (name, state) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET state = EXCLUDED.state`
 	s.acquireSQL = `WITH got AS (
@@ -90,19 +91,13 @@ WHERE name = $1 AND holder IS NOT NULL AND holder <> $2 AND expires_at > clock_t
 WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()`
 	s.releaseSQL = `UPDATE ` + t + ` SET holder = NULL, expires_at = NULL WHERE name = $1 AND holder = $2 AND token = $3`
 	s.fencedSQL = `UPDATE ` + t + ` SET state = $4 WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()`
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "podqa-pollerpg:"+t); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+t+` (
+	err := pgtable.Create(ctx, pool, t, `CREATE TABLE IF NOT EXISTS `+t+` (
 	name text PRIMARY KEY,
 	state text,
 	holder text,
 	token bigint NOT NULL DEFAULT 0,
 	expires_at timestamptz
 )`)
-		return err
-	})
 	if err != nil {
 		return nil, fmt.Errorf("pollerpg: creating table %s: %w", t, err)
 	}

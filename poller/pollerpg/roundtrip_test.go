@@ -4,13 +4,12 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/poller"
+	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/poller/pollerpg"
 )
 
@@ -50,53 +49,15 @@ func newTracedStore(tb testing.TB) (*pollerpg.Store, *countTracer) {
 func TestOneRoundTrip(t *testing.T) {
 	t.Parallel()
 	s, tracer := newTracedStore(t)
-	ctx := context.Background()
-	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
-	l, err := s.AcquireLease(ctx, "a", time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, call := range map[string]func() error{
-		"RenewLease": func() error { return s.RenewLease(ctx, l, time.Minute) },
-		"SaveFenced": func() error { return s.SaveFenced(ctx, l, st) },
-	} {
-		before := tracer.n.Load()
-		if err := call(); err != nil {
-			t.Fatal(err)
-		}
-		if n := tracer.n.Load() - before; n != 1 {
-			t.Errorf("%s sent %d statements, want 1", name, n)
-		}
-	}
+	storetest.OneRoundTrip(t, s, tracer.n.Load)
 }
 
 func BenchmarkRenewLease(b *testing.B) {
 	s, _ := newTracedStore(b)
-	ctx := context.Background()
-	l, err := s.AcquireLease(ctx, "a", time.Minute)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := s.RenewLease(ctx, l, time.Minute); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.BenchLease(b, s, false)
 }
 
 func BenchmarkSaveFenced(b *testing.B) {
 	s, _ := newTracedStore(b)
-	ctx := context.Background()
-	l, err := s.AcquireLease(ctx, "a", time.Minute)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := s.SaveFenced(ctx, l, st); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.BenchLease(b, s, true)
 }

@@ -63,21 +63,7 @@ func TestServerDown(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: time.Second})
 	defer rdb.Close()
 	s, _ := newStore(t, rdb)
-	ctx := context.Background()
-	l := poller.Lease{Holder: "a", Token: 1}
-	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
-	for name, err := range map[string]error{
-		"Load":         func() error { _, err := s.Load(ctx); return err }(),
-		"Save":         s.Save(ctx, st),
-		"AcquireLease": func() error { _, err := s.AcquireLease(ctx, "a", time.Second); return err }(),
-		"RenewLease":   s.RenewLease(ctx, l, time.Second),
-		"SaveFenced":   s.SaveFenced(ctx, l, st),
-		"ReleaseLease": s.ReleaseLease(ctx, l),
-	} {
-		if err == nil || errors.Is(err, poller.ErrLeaseLost) || errors.Is(err, poller.ErrLeaseHeld) {
-			t.Errorf("%s with the server down: %v", name, err)
-		}
-	}
+	storetest.PollerStoreDown(t, s)
 }
 
 // TestPollers: three pollers on one Redis store against the fake with 5,000 reports, with and

@@ -9,30 +9,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/webhook"
-	"github.com/podqa/podqa-go/webhook/webhookpg"
 )
 
 // BenchmarkClaimComplete is one delivery's de-duplication: Claim, then Complete.
 func BenchmarkClaimComplete(b *testing.B) {
-	pool := servicetest.Postgres(b)
-	ctx := context.Background()
-	s, err := webhookpg.New(ctx, pool, webhookpg.WithTable(servicetest.Name("podqa_bench_")))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		id := "msg_" + strconv.Itoa(i)
-		i++
-		if st, _, err := s.Claim(ctx, id, time.Minute); err != nil || st != webhook.Claimed {
-			b.Fatal(st, err)
-		}
-		if err := s.Complete(ctx, id); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.BenchClaimComplete(b, newStore(b, servicetest.Postgres(b)))
 }
 
 // BenchmarkBareInsert is the floor: one INSERT … ON CONFLICT DO NOTHING on the same server, into
@@ -56,12 +39,8 @@ func BenchmarkBareInsert(b *testing.B) {
 
 // BenchmarkClaim is Claim alone (committed asynchronously), to split BenchmarkClaimComplete.
 func BenchmarkClaim(b *testing.B) {
-	pool := servicetest.Postgres(b)
+	s := newStore(b, servicetest.Postgres(b))
 	ctx := context.Background()
-	s, err := webhookpg.New(ctx, pool, webhookpg.WithTable(servicetest.Name("podqa_bench_")))
-	if err != nil {
-		b.Fatal(err)
-	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

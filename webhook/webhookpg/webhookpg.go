@@ -37,6 +37,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/podqa/podqa-go/internal/pgtable"
 	"github.com/podqa/podqa-go/webhook"
 )
 
@@ -80,7 +81,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error
 	case s.doneTTL < time.Microsecond:
 		return nil, fmt.Errorf("%w: webhookpg: WithDoneTTL(%v) is under a microsecond", webhook.ErrInvalidOption, s.doneTTL)
 	}
-	t := pgx.Identifier(strings.Split(s.table, ".")).Sanitize()
+	t := pgtable.Quote(s.table)
 	// The claim commits asynchronously (set_config(…, true) lasts until this statement's
 	// transaction commits): see the package documentation.
 	s.claimSQL = `WITH cfg AS (
@@ -103,20 +104,11 @@ ON CONFLICT (id) DO UPDATE SET token = NULL, expires_at = EXCLUDED.expires_at`
 	s.releaseSQL = `DELETE FROM ` + t + ` WHERE id = $1 AND token = $2`
 	s.sweepSQL = `DELETE FROM ` + t + ` WHERE expires_at <= clock_timestamp()`
 	index := pgx.Identifier{strings.ReplaceAll(s.table, ".", "_") + "_expires_at"}.Sanitize()
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "podqa-webhookpg:"+t); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+t+` (
+	err := pgtable.Create(ctx, pool, t, `CREATE TABLE IF NOT EXISTS `+t+` (
 	id text PRIMARY KEY,
 	token text,
 	expires_at timestamptz NOT NULL
-)`); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `CREATE INDEX IF NOT EXISTS `+index+` ON `+t+` (expires_at)`)
-		return err
-	})
+)`, `CREATE INDEX IF NOT EXISTS `+index+` ON `+t+` (expires_at)`)
 	if err != nil {
 		return nil, fmt.Errorf("webhookpg: creating table %s: %w", t, err)
 	}

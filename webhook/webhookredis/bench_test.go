@@ -7,26 +7,12 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/webhook"
+	"github.com/podqa/podqa-go/internal/storetest"
 )
 
 // BenchmarkClaimComplete is one delivery's de-duplication: Claim, then Complete.
 func BenchmarkClaimComplete(b *testing.B) {
-	rdb := servicetest.Redis(b)
-	s := newStore(&testing.T{}, rdb)
-	ctx := context.Background()
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		id := "msg_" + strconv.Itoa(i)
-		i++
-		if st, _, err := s.Claim(ctx, id, time.Minute); err != nil || st != webhook.Claimed {
-			b.Fatal(st, err)
-		}
-		if err := s.Complete(ctx, id); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.BenchClaimComplete(b, newStore(b, servicetest.Redis(b)))
 }
 
 // BenchmarkBareSetNX is the floor: one SET key value NX PX on the same server.
