@@ -67,6 +67,19 @@ func PollerStoreDown(t *testing.T, s poller.LeaseStore) {
 	}
 }
 
+// BenchClaim measures Claim alone on s, a fresh id each time.
+func BenchClaim(b *testing.B, s webhook.DedupStore) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if st, _, err := s.Claim(ctx, "msg_"+strconv.Itoa(i), time.Minute); err != nil || st != webhook.Claimed {
+			b.Fatal(st, err)
+		}
+		i++
+	}
+}
+
 // BenchClaimComplete measures one delivery's de-duplication on s: Claim, then Complete.
 func BenchClaimComplete(b *testing.B, s webhook.DedupStore) {
 	ctx := context.Background()

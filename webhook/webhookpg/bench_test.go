@@ -4,13 +4,11 @@ import (
 	"context"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
 	"github.com/podqa/podqa-go/internal/storetest"
-	"github.com/podqa/podqa-go/webhook"
 )
 
 // BenchmarkClaimComplete is one delivery's de-duplication: Claim, then Complete.
@@ -39,14 +37,5 @@ func BenchmarkBareInsert(b *testing.B) {
 
 // BenchmarkClaim is Claim alone (committed asynchronously), to split BenchmarkClaimComplete.
 func BenchmarkClaim(b *testing.B) {
-	s := newStore(b, servicetest.Postgres(b))
-	ctx := context.Background()
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if st, _, err := s.Claim(ctx, "msg_"+strconv.Itoa(i), time.Minute); err != nil || st != webhook.Claimed {
-			b.Fatal(st, err)
-		}
-		i++
-	}
+	storetest.BenchClaim(b, newStore(b, servicetest.Postgres(b)))
 }

@@ -15,6 +15,11 @@ func BenchmarkClaimComplete(b *testing.B) {
 	storetest.BenchClaimComplete(b, newStore(b, servicetest.Redis(b)))
 }
 
+// BenchmarkClaim is Claim alone, to split BenchmarkClaimComplete.
+func BenchmarkClaim(b *testing.B) {
+	storetest.BenchClaim(b, newStore(b, servicetest.Redis(b)))
+}
+
 // BenchmarkBareSetNX is the floor: one SET key value NX PX on the same server.
 func BenchmarkBareSetNX(b *testing.B) {
 	rdb := servicetest.Redis(b)
