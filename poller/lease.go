@@ -176,12 +176,12 @@ func (p *Poller) renew(ls LeaseStore, h *hold, lastOK time.Time) {
 	}
 }
 
-// end stops renewing h and, if release, gives the lease up.
+// end stops renewing h and, if release and the lease was not lost, gives the lease up.
 func (p *Poller) end(ls LeaseStore, h *hold, release bool) {
-	lost := context.Cause(h.ctx)
+	lost := leaseLost(h.ctx) != nil
 	h.cancel(context.Canceled)
 	<-h.done
-	if release && (lost == nil) {
+	if release && !lost {
 		ctx, cancel := context.WithTimeout(context.Background(), p.cfg.lease.ttl)
 		defer cancel()
 		_ = ls.ReleaseLease(ctx, h.lease) // if it fails, the lease expires after its TTL

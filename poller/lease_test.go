@@ -100,3 +100,34 @@ func TestStoreDownKeepsWatermark(t *testing.T) {
 	}
 	rec2.check(t, ids)
 }
+
+// TestRunReleasesTheLease: a Run that returns gives the lease up, so another poller takes it at
+// once instead of after the TTL; a Run that does not hold it waits.
+func TestRunReleasesTheLease(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	store := poller.NewMemoryStore()
+	a := h.newPoller(store, poller.WithHolder("a"), poller.WithIntervalUnbounded(time.Minute), poller.WithJitter(0))
+	polled := make(chan struct{})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error)
+	var once sync.Once
+	// A pause after the first poll says A holds the lease; then stop A.
+	h.clk.mu.Lock()
+	h.clk.onSleep = func(int) { once.Do(func() { close(polled) }) }
+	h.clk.mu.Unlock()
+	go func() {
+		done <- a.Run(ctx, newRecorder().handle)
+	}()
+	<-polled
+	if _, err := store.AcquireLease(t.Context(), "b", time.Minute); !errors.Is(err, poller.ErrLeaseHeld) {
+		t.Fatalf("B took the lease while A runs: %v", err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v", err)
+	}
+	if _, err := store.AcquireLease(t.Context(), "b", time.Minute); err != nil {
+		t.Fatalf("B cannot take the lease after A's Run returned: %v", err)
+	}
+}
