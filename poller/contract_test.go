@@ -48,7 +48,7 @@ func TestMemoryStorePollers(t *testing.T) {
 		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
 			t.Parallel()
 			s := poller.NewMemoryStore()
-			storetest.Pollers(t, func(*testing.T) poller.LeaseStore { return s }, 300*time.Millisecond, 5000, kill)
+			storetest.Pollers(t, func(*testing.T) poller.LeaseStore { return s }, time.Second, 5000, kill)
 		})
 	}
 }

@@ -34,8 +34,8 @@ func (c fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 type killable struct {
 	poller.LeaseStore
 	dead atomic.Bool
-	// saved runs after every fenced save that succeeded.
-	saved func()
+	// saved runs after every fenced save that succeeded; acquired after every lease granted.
+	saved, acquired func()
 }
 
 var errDead = errors.New("storetest: this poller's process is dead")
@@ -58,7 +58,11 @@ func (k *killable) AcquireLease(ctx context.Context, holder string, ttl time.Dur
 	if k.dead.Load() {
 		return poller.Lease{}, errDead
 	}
-	return k.LeaseStore.AcquireLease(ctx, holder, ttl)
+	l, err := k.LeaseStore.AcquireLease(ctx, holder, ttl)
+	if err == nil && k.acquired != nil {
+		k.acquired()
+	}
+	return l, err
 }
 
 func (k *killable) RenewLease(ctx context.Context, l poller.Lease, ttl time.Duration) error {
@@ -88,10 +92,10 @@ func (k *killable) SaveFenced(ctx context.Context, l poller.Lease, st poller.Sta
 
 // PollersResult is what Pollers measured.
 type PollersResult struct {
-	// Twice counts the reports delivered twice; Takeover is the time from the kill to the
-	// first delivery by another poller (zero without a kill).
-	Twice    int
-	Takeover time.Duration
+	// Twice counts the reports delivered twice; Takeover is the time from the kill to another
+	// poller taking the lease, FirstDelivery to its first delivery (zero without a kill).
+	Twice                   int
+	Takeover, FirstDelivery time.Duration
 	// KilledPage counts the reports the killed poller delivered in the page it died in.
 	KilledPage int
 }
@@ -125,7 +129,8 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 		inHandler  atomic.Int32
 		killedAt   time.Time
 		killedIdx  = -1
-		takeover   time.Duration
+		takeover   time.Duration // kill → another poller holds the lease
+		firstAfter time.Duration // kill → another poller's first delivery
 		sinceSave  = [3]map[string]bool{{}, {}, {}} // per poller, reports delivered since its last save
 		pageOfKill map[string]bool                  // the dead poller's, when it died
 		all        = make(chan struct{})
@@ -138,6 +143,12 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 			// A checkpoint (after a page) or a commit stored what was delivered so far.
 			mu.Lock()
 			clear(sinceSave[i])
+			mu.Unlock()
+		}, acquired: func() {
+			mu.Lock()
+			if killedIdx >= 0 && killedIdx != i && takeover == 0 {
+				takeover = time.Since(killedAt)
+			}
 			mu.Unlock()
 		}}
 		c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
@@ -170,8 +181,8 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 				cancels[i]()
 				return errDead
 			}
-			if killedIdx >= 0 && killedIdx != i && takeover == 0 {
-				takeover = time.Since(killedAt)
+			if killedIdx >= 0 && killedIdx != i && firstAfter == 0 {
+				firstAfter = time.Since(killedAt)
 			}
 			got[cpl.Item.ID]++
 			byPoller[i]++
@@ -200,7 +211,7 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 
 	mu.Lock()
 	defer mu.Unlock()
-	res := PollersResult{Takeover: takeover}
+	res := PollersResult{Takeover: takeover, FirstDelivery: firstAfter}
 	for _, id := range ids {
 		switch got[id] {
 		case 0:
@@ -220,6 +231,8 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 		t.Fatal("no poller was killed")
 	}
 	res.KilledPage = len(pageOfKill)
+	// The holder renewed at most a third of the TTL before dying, so its lease ran out at most
+	// a TTL after; the margin is for the round trips and the scheduler of a loaded machine.
 	if takeover == 0 || takeover > ttl+ttl/2 {
 		t.Errorf("takeover after %v, want within the TTL %v (plus round trips)", takeover, ttl)
 	}
@@ -231,7 +244,7 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 	if res.Twice != len(pageOfKill) || res.Twice > poller.PageSize {
 		t.Errorf("%d reports delivered twice, want exactly the %d the dead poller delivered in its last page (at most %d)", res.Twice, len(pageOfKill), poller.PageSize)
 	}
-	t.Logf("%d reports; poller %d killed mid-page after delivering %d reports of that page; taken over after %v (TTL %v); %d reports delivered twice; deliveries by poller %v",
-		n, killedIdx, len(pageOfKill), takeover, ttl, res.Twice, byPoller)
+	t.Logf("%d reports; poller %d killed mid-page after delivering %d reports of that page; lease taken over after %v (TTL %v), first delivery after %v; %d reports delivered twice; deliveries by poller %v",
+		n, killedIdx, len(pageOfKill), takeover, ttl, firstAfter, res.Twice, byPoller)
 	return res
 }
