@@ -129,8 +129,8 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 		inHandler  atomic.Int32
 		killedAt   time.Time
 		killedIdx  = -1
-		takeover   time.Duration // kill → another poller holds the lease
-		firstAfter time.Duration // kill → another poller's first delivery
+		takeover   time.Duration                    // kill → another poller holds the lease
+		firstAfter time.Duration                    // kill → another poller's first delivery
 		sinceSave  = [3]map[string]bool{{}, {}, {}} // per poller, reports delivered since its last save
 		pageOfKill map[string]bool                  // the dead poller's, when it died
 		all        = make(chan struct{})
