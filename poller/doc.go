@@ -63,7 +63,7 @@
 // # Several replicas: the lease
 //
 // A poller whose Store is a LeaseStore (pollerpg.New on PostgreSQL, pollerredis.New on Redis,
-// or a MemoryStore shared in one process) polls only while it holds the store's lease, so that
+// or a MemoryLeaseStore shared in one process) polls only while it holds the store's lease, so that
 // of N replicas sharing the store exactly one polls at a time:
 //
 //   - The lease has a TTL (WithLeaseTTL, 15 s by default) measured on the store's clock (the

@@ -56,7 +56,7 @@ func (e *LeaseHeldError) Is(target error) bool { return target == ErrLeaseHeld }
 // the lease's token changed, stops when it can no longer renew, and saves with SaveFenced.
 // Every TTL is measured on the store's clock (the database server's), so the pollers' clocks
 // never decide. Subpackages pollerpg (PostgreSQL) and pollerredis (Redis) implement it; so does
-// MemoryStore, for pollers sharing one process.
+// MemoryLeaseStore, for pollers sharing one process.
 type LeaseStore interface {
 	Store
 	// AcquireLease gives holder the lease for ttl when it is free or expired, with a new

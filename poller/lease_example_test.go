@@ -14,7 +14,7 @@ import (
 func ExampleLeaseStore() {
 	ctx := context.Background()
 	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	var store poller.LeaseStore = poller.NewMemoryStore(poller.WithLeaseClock(func() time.Time { return now }))
+	var store poller.LeaseStore = poller.NewMemoryLeaseStore(poller.WithLeaseClock(func() time.Time { return now }))
 	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
 
 	a, _ := store.AcquireLease(ctx, "replica-a", 15*time.Second)

@@ -19,7 +19,7 @@ func TestLostLeaseIsFencedOut(t *testing.T) {
 	h := newHarness(t)
 	ids := h.seedReports(time.Minute, time.Minute+time.Second)
 	leaseClock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	store := poller.NewMemoryStore(poller.WithLeaseClock(leaseClock.Now))
+	store := poller.NewMemoryLeaseStore(poller.WithLeaseClock(leaseClock.Now))
 	a := h.newPoller(store, poller.WithHolder("a"), poller.WithLeaseTTL(time.Minute))
 	b := h.newPoller(store, poller.WithHolder("b"), poller.WithLeaseTTL(time.Minute))
 	h.advance(2 * time.Minute)
@@ -54,10 +54,10 @@ func TestLostLeaseIsFencedOut(t *testing.T) {
 	}
 }
 
-// failingLeases is a MemoryStore whose fenced saves fail while failing is set, as when the
+// failingLeases is a MemoryLeaseStore whose fenced saves fail while failing is set, as when the
 // database is unreachable.
 type failingLeases struct {
-	*poller.MemoryStore
+	*poller.MemoryLeaseStore
 	mu      sync.Mutex
 	failing bool
 }
@@ -69,7 +69,7 @@ func (f *failingLeases) SaveFenced(ctx context.Context, l poller.Lease, st polle
 	if failing {
 		return errors.New("dial tcp 127.0.0.1:5432: connection refused")
 	}
-	return f.MemoryStore.SaveFenced(ctx, l, st)
+	return f.MemoryLeaseStore.SaveFenced(ctx, l, st)
 }
 
 // TestStoreDownKeepsWatermark: with the store unreachable at save time the poll reports the
@@ -79,7 +79,7 @@ func TestStoreDownKeepsWatermark(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	ids := h.seedReports(time.Minute)
-	store := &failingLeases{MemoryStore: poller.NewMemoryStore(), failing: true}
+	store := &failingLeases{MemoryLeaseStore: poller.NewMemoryLeaseStore(), failing: true}
 	p := h.newPoller(store)
 	h.advance(2 * time.Minute)
 	rec := newRecorder()
@@ -106,7 +106,7 @@ func TestStoreDownKeepsWatermark(t *testing.T) {
 func TestRunReleasesTheLease(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	store := poller.NewMemoryStore()
+	store := poller.NewMemoryLeaseStore()
 	a := h.newPoller(store, poller.WithHolder("a"), poller.WithIntervalUnbounded(time.Minute), poller.WithJitter(0))
 	polled := make(chan struct{})
 	ctx, cancel := context.WithCancel(t.Context())

@@ -1,6 +1,7 @@
 package poller
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -528,7 +529,8 @@ func (p *Poller) state() State {
 		st.Seen = append(st.Seen, SeenReport{ID: id, UpdatedAt: client.FormatTime(at)})
 	}
 	slices.SortFunc(st.Seen, func(a, b SeenReport) int {
-		return strings.Compare(a.UpdatedAt+a.ID, b.UpdatedAt+b.ID)
+		// The fixed form has one length, so this is the order of UpdatedAt+ID as text.
+		return cmp.Or(strings.Compare(a.UpdatedAt, b.UpdatedAt), strings.Compare(a.ID, b.ID))
 	})
 	return st
 }

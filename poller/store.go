@@ -54,39 +54,15 @@ func (st State) clone() State {
 var ErrCorruptState = errors.New("poller: corrupt stored state")
 
 // MemoryStore is a Store in memory, for tests and for processes that re-seed the watermark on
-// every start. It is safe for concurrent use. It is also a LeaseStore, so that several pollers
-// of one process sharing it poll one at a time; its lease runs on its own clock (time.Now by
-// default, WithLeaseClock).
+// every start. It is safe for concurrent use. For several pollers of one process sharing a
+// state, use MemoryLeaseStore.
 type MemoryStore struct {
-	now func() time.Time
-
-	mu      sync.Mutex
-	st      State
-	holder  string
-	token   int64
-	expires time.Time
-}
-
-// MemoryStoreOption configures NewMemoryStore.
-type MemoryStoreOption func(*MemoryStore)
-
-// WithLeaseClock sets the clock the MemoryStore's lease expires on (time.Now by default).
-func WithLeaseClock(now func() time.Time) MemoryStoreOption {
-	return func(m *MemoryStore) {
-		if now != nil {
-			m.now = now
-		}
-	}
+	mu sync.Mutex
+	st State
 }
 
 // NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore(opts ...MemoryStoreOption) *MemoryStore {
-	m := &MemoryStore{now: time.Now}
-	for _, o := range opts {
-		o(m)
-	}
-	return m
-}
+func NewMemoryStore() *MemoryStore { return &MemoryStore{} }
 
 // Load returns a copy of the state last saved.
 func (m *MemoryStore) Load(context.Context) (State, error) {
@@ -104,8 +80,41 @@ func (m *MemoryStore) Save(_ context.Context, st State) error {
 	return nil
 }
 
+// MemoryLeaseStore is a MemoryStore with a lease: a LeaseStore for several pollers of one
+// process sharing one state, so that they poll one at a time, and for tests of the lease. Its
+// lease runs on its own clock (time.Now by default, WithLeaseClock). It is safe for concurrent
+// use.
+type MemoryLeaseStore struct {
+	MemoryStore
+	now     func() time.Time
+	holder  string
+	token   int64
+	expires time.Time
+}
+
+// MemoryLeaseStoreOption configures NewMemoryLeaseStore.
+type MemoryLeaseStoreOption func(*MemoryLeaseStore)
+
+// WithLeaseClock sets the clock the lease expires on (time.Now by default); nil keeps it.
+func WithLeaseClock(now func() time.Time) MemoryLeaseStoreOption {
+	return func(m *MemoryLeaseStore) {
+		if now != nil {
+			m.now = now
+		}
+	}
+}
+
+// NewMemoryLeaseStore returns an empty MemoryLeaseStore.
+func NewMemoryLeaseStore(opts ...MemoryLeaseStoreOption) *MemoryLeaseStore {
+	m := &MemoryLeaseStore{now: time.Now}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
 // AcquireLease implements LeaseStore.
-func (m *MemoryStore) AcquireLease(_ context.Context, holder string, ttl time.Duration) (Lease, error) {
+func (m *MemoryLeaseStore) AcquireLease(_ context.Context, holder string, ttl time.Duration) (Lease, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
@@ -122,12 +131,12 @@ func (m *MemoryStore) AcquireLease(_ context.Context, holder string, ttl time.Du
 }
 
 // held reports whether l is the unexpired lease; the caller holds mu.
-func (m *MemoryStore) held(l Lease) bool {
+func (m *MemoryLeaseStore) held(l Lease) bool {
 	return m.holder == l.Holder && m.token == l.Token && m.now().Before(m.expires)
 }
 
 // RenewLease implements LeaseStore.
-func (m *MemoryStore) RenewLease(_ context.Context, l Lease, ttl time.Duration) error {
+func (m *MemoryLeaseStore) RenewLease(_ context.Context, l Lease, ttl time.Duration) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.held(l) {
@@ -138,7 +147,7 @@ func (m *MemoryStore) RenewLease(_ context.Context, l Lease, ttl time.Duration) 
 }
 
 // ReleaseLease implements LeaseStore.
-func (m *MemoryStore) ReleaseLease(_ context.Context, l Lease) error {
+func (m *MemoryLeaseStore) ReleaseLease(_ context.Context, l Lease) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.holder == l.Holder && m.token == l.Token {
@@ -148,7 +157,7 @@ func (m *MemoryStore) ReleaseLease(_ context.Context, l Lease) error {
 }
 
 // SaveFenced implements LeaseStore.
-func (m *MemoryStore) SaveFenced(_ context.Context, l Lease, st State) error {
+func (m *MemoryLeaseStore) SaveFenced(_ context.Context, l Lease, st State) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.held(l) {
