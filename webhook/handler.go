@@ -231,7 +231,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		// The callback failed or panicked: give the id back so that the sender's retry runs
 		// it in full. The request may be over; the release must still happen.
-		if err := h.store.Release(context.WithoutCancel(r.Context()), id, token); err != nil && h.cfg.onError != nil {
+		ctx, cancel := afterRequest(r)
+		defer cancel()
+		if err := h.store.Release(ctx, id, token); err != nil && h.cfg.onError != nil {
 			h.cfg.onError(r, http.StatusInternalServerError, fmt.Errorf("%w: Release: %w", ErrDedupStore, err))
 		}
 	}()
@@ -254,13 +256,24 @@ func (h *handler) run(w http.ResponseWriter, r *http.Request, id string, arrived
 	}
 	// The event is handled even if the sender hung up meanwhile: record it so that the retry
 	// that follows is recognised.
-	if err := h.store.Complete(context.WithoutCancel(r.Context()), id); err != nil && h.cfg.onError != nil {
+	done, cancel := afterRequest(r)
+	defer cancel()
+	if err := h.store.Complete(done, id); err != nil && h.cfg.onError != nil {
 		// Answering 500 would make the sender retry an event already handled; the only cost
 		// of 200 is that a redelivery after the claim expired would not be recognised.
 		h.cfg.onError(r, http.StatusOK, fmt.Errorf("%w: Complete: %w", ErrDedupStore, err))
 	}
 	ok(w, "ok")
 	return true
+}
+
+// storeGrace bounds the store calls made whether or not the sender still waits (Complete,
+// Release), so that a store that hangs cannot hold a request's goroutine for ever.
+const storeGrace = 10 * time.Second
+
+// afterRequest is the context of a store call that must happen even if the sender hung up.
+func afterRequest(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(r.Context()), storeGrace)
 }
 
 // fail answers status with a short plain-text reason. The callback's own error is not sent
