@@ -493,7 +493,10 @@ func (p *Poller) commit(ctx context.Context, run *pollRun, lease *Lease) {
 	}
 	err := leaseLost(ctx)
 	if err == nil {
-		err = p.leases.SaveFenced(context.WithoutCancel(ctx), *lease, p.state())
+		// Saved even if the poll was cancelled, but never later than the lease could last.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.cfg.lease.ttl)
+		err = p.leases.SaveFenced(sctx, *lease, p.state())
+		cancel()
 	}
 	if err != nil {
 		// Nothing of this poll is known to be stored: forget it, so that the next poll under a
