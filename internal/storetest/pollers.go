@@ -14,10 +14,14 @@ import (
 	"github.com/podqa/podqa-go/poller"
 )
 
-// fakeClock is a poller.Clock on the fake's manual clock: the poller's pauses move the fake.
-type fakeClock struct{ srv *fakeserver.Server }
+// fakeClock is a poller.Clock on the fake's manual clock, read with a skew: the poller's pauses
+// move the fake.
+type fakeClock struct {
+	srv  *fakeserver.Server
+	skew time.Duration
+}
 
-func (c fakeClock) Now() time.Time { return c.srv.Now() }
+func (c fakeClock) Now() time.Time { return c.srv.Now().Add(c.skew) }
 
 func (c fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
@@ -102,8 +106,9 @@ type PollersResult struct {
 
 // Pollers is the proof for a shared LeaseStore: three pollers, each with its own store
 // from newStore (sharing the same data), run against a fake with n reports completing every
-// 100 ms of fake time, polling every 30 s of fake time (so most polls read several pages). It
-// checks that at no moment two pollers run handlers, and that every report is delivered.
+// 100 ms of fake time, polling every 30 s of fake time (so most polls read several pages), their
+// clocks ten TTLs apart from one another. It checks that at no moment two pollers run handlers,
+// and that every report is delivered.
 //
 // Without kill, no report may be delivered twice. With kill, the poller delivering the
 // (n/3+50)th report dies in the middle of that page, without releasing the lease: another must
@@ -155,7 +160,10 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := poller.New(c, stores[i], poller.WithClock(fakeClock{srv}), poller.WithStartTime(start),
+		// The pollers' clocks disagree by far more than the TTL: only the store's clock may
+		// decide who holds the lease.
+		skew := time.Duration(i-1) * 10 * ttl
+		p, err := poller.New(c, stores[i], poller.WithClock(fakeClock{srv, skew}), poller.WithStartTime(start),
 			poller.WithIntervalUnbounded(30*time.Second), poller.WithJitter(0), poller.WithLeaseTTL(ttl),
 			poller.WithHolder(fmt.Sprint("poller-", i)))
 		if err != nil {
