@@ -224,35 +224,29 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: Claim returned %v", ErrDedupStore, status))
 		return
 	}
-	handled := false
-	defer func() {
-		if handled {
-			return
-		}
-		// The callback failed or panicked: give the id back so that the sender's retry runs
-		// it in full. The request may be over; the release must still happen.
+	// The claim is released when the callback fails, before answering, so that an immediate
+	// retry finds the id free; and when it panics (the deferred call), so that the sender's
+	// retry runs it in full. The request may be over; the release must still happen.
+	released := false
+	release := func() {
+		released = true
 		ctx, cancel := afterRequest(r)
 		defer cancel()
 		if err := h.store.Release(ctx, id, token); err != nil && h.cfg.onError != nil {
 			h.cfg.onError(r, http.StatusInternalServerError, fmt.Errorf("%w: Release: %w", ErrDedupStore, err))
 		}
-	}()
-	handled = h.run(w, r, id, arrived, e)
-}
-
-// run calls the callback under the claim and answers; it returns true when the event is handled
-// (the id is then completed), false when the claim must be released.
-func (h *handler) run(w http.ResponseWriter, r *http.Request, id string, arrived time.Time, e Event) (handled bool) {
-	ts, _ := strconv.ParseInt(r.Header.Get(HeaderTimestamp), 10, 64) // verified above
-	ctx := context.WithValue(r.Context(), deliveryKey{}, Delivery{ID: id, Timestamp: time.Unix(ts, 0).UTC()})
-	if h.cfg.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, arrived.Add(h.cfg.timeout))
-		defer cancel()
 	}
-	if err := h.fn(ctx, e); err != nil {
-		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: %w", ErrCallback, err))
-		return false
+	handled := false
+	defer func() {
+		if !handled && !released {
+			release()
+		}
+	}()
+	var err2 error
+	if handled, err2 = h.run(r, id, arrived, e); !handled {
+		release()
+		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: %w", ErrCallback, err2))
+		return
 	}
 	// The event is handled even if the sender hung up meanwhile: record it so that the retry
 	// that follows is recognised.
@@ -264,7 +258,22 @@ func (h *handler) run(w http.ResponseWriter, r *http.Request, id string, arrived
 		h.cfg.onError(r, http.StatusOK, fmt.Errorf("%w: Complete: %w", ErrDedupStore, err))
 	}
 	ok(w, "ok")
-	return true
+}
+
+// run calls the callback under the claim; handled is true when it returned nil, and err is its
+// error otherwise.
+func (h *handler) run(r *http.Request, id string, arrived time.Time, e Event) (handled bool, err error) {
+	ts, _ := strconv.ParseInt(r.Header.Get(HeaderTimestamp), 10, 64) // verified above
+	ctx := context.WithValue(r.Context(), deliveryKey{}, Delivery{ID: id, Timestamp: time.Unix(ts, 0).UTC()})
+	if h.cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, arrived.Add(h.cfg.timeout))
+		defer cancel()
+	}
+	if err := h.fn(ctx, e); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // storeGrace bounds the store calls made whether or not the sender still waits (Complete,

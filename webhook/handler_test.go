@@ -457,8 +457,8 @@ func TestHandlerDedupStoreFailures(t *testing.T) {
 	h, hooks = newTestHandler(t, clock, rec.fn, WithDedupStore(store))
 	resp = deliver(t, h, clock, "msg_fail", payloadCompleted)
 	rec.setFail(nil)
-	if resp.Code != http.StatusInternalServerError || len(*hooks) != 2 || !errors.Is((*hooks)[1].err, ErrDedupStore) {
-		t.Fatalf("Release failure: status %d, hooks %+v", resp.Code, *hooks)
+	if resp.Code != http.StatusInternalServerError || len(*hooks) != 2 || !errors.Is((*hooks)[0].err, ErrDedupStore) || !errors.Is((*hooks)[1].err, ErrCallback) {
+		t.Fatalf("Release failure: status %d, hooks %+v; want the release's error, then the callback's", resp.Code, *hooks)
 	}
 
 	// A store answering an unknown status is a store failure, and the callback does not run.
