@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,7 +118,19 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		testTwoReceivers(t, bin, srv, seed, feed.FeedURL, servicetest.RedisURL(t))
 	})
 	t.Run("webhook-receiver two instances on postgres", func(t *testing.T) {
-		testTwoReceivers(t, bin, srv, seed, feed.FeedURL, servicetest.PostgresURL(t))
+		// A schema of its own, so that the default table of an earlier run is not shared.
+		schema := servicetest.Name("podqa_example_")
+		if _, err := servicetest.Postgres(t).Exec(context.Background(), `CREATE SCHEMA `+schema); err != nil {
+			t.Fatal(err)
+		}
+		u, err := url.Parse(servicetest.PostgresURL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("search_path", schema)
+		u.RawQuery = q.Encode()
+		testTwoReceivers(t, bin, srv, seed, feed.FeedURL, u.String())
 	})
 }
 
