@@ -82,7 +82,8 @@ const DefaultClaimTTL = 2 * time.Minute
 
 // WithClaimTTL sets how long the claim on a delivery's webhook-id lasts while the callback runs
 // (DefaultClaimTTL by default). It must exceed the callback's longest run: once it expires, a
-// redelivery may run the callback concurrently. d must be positive.
+// redelivery may run the callback concurrently. d must be positive, and above WithTimeout's
+// deadline when both are given.
 func WithClaimTTL(d time.Duration) HandlerOption { return func(c *handlerConfig) { c.claimTTL = d } }
 
 // WithErrorHook sets a function called with every request answered with an error status,
@@ -139,6 +140,10 @@ func NewHandler(secret string, fn func(ctx context.Context, e Event) error, opts
 	}
 	if cfg.claimTTL <= 0 {
 		return nil, fmt.Errorf("%w: WithClaimTTL(%v) is not positive", ErrInvalidOption, cfg.claimTTL)
+	}
+	if cfg.timeoutSet && cfg.timeout >= cfg.claimTTL {
+		// The claim would expire while the callback may still run.
+		return nil, fmt.Errorf("%w: WithTimeout(%v) is not below the claim TTL %v (WithClaimTTL)", ErrInvalidOption, cfg.timeout, cfg.claimTTL)
 	}
 	v, err := NewVerifier(secret, cfg.verifierOpts...)
 	if err != nil {

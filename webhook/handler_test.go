@@ -553,6 +553,7 @@ func TestHandlerErrors(t *testing.T) {
 		{"zero body limit", refSecret, fn, []HandlerOption{WithMaxBodyBytes(0)}, ErrInvalidOption},
 		{"zero timeout", refSecret, fn, []HandlerOption{WithTimeout(0)}, ErrInvalidOption},
 		{"zero claim TTL", refSecret, fn, []HandlerOption{WithClaimTTL(0)}, ErrInvalidOption},
+		{"timeout not below the claim TTL", refSecret, fn, []HandlerOption{WithTimeout(time.Minute), WithClaimTTL(time.Minute)}, ErrInvalidOption},
 		{"negative timeout", refSecret, fn, []HandlerOption{WithTimeout(-time.Second)}, ErrInvalidOption},
 		{"nil store", refSecret, fn, []HandlerOption{WithDedupStore(nil)}, ErrInvalidOption},
 		{"bad tolerance", refSecret, fn, []HandlerOption{WithVerifierOptions(WithTolerance(0))}, ErrInvalidOption},
