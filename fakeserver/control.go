@@ -166,6 +166,8 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("PUT /_fake/series/{id}/standard", s.handleSetSeriesStandard)
 	mux.HandleFunc("POST /_fake/workspaces/{id}/reports", s.handleSeedReports)
 	mux.HandleFunc("POST /_fake/transcripts", s.handleScriptTranscript)
+	mux.HandleFunc("GET /_fake/requests", s.handleListRequests)
+	mux.HandleFunc("DELETE /_fake/requests", s.handleClearRequests)
 	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Control call"))
 	})

@@ -49,6 +49,8 @@ type Server struct {
 	// wrap it to count renderings).
 	audioCache *audioCache
 	synthesize func(io.Writer, HostedEpisode) error
+	// journal keeps the most recent API requests (see WithJournalSize).
+	journal *journal
 }
 
 type options struct {
@@ -70,6 +72,8 @@ type options struct {
 	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
 	// tests set it, to keep generated URLs off the network.
 	outbound http.RoundTripper
+	// journalSize is how many requests the journal keeps; 0 turns it off.
+	journalSize int
 }
 
 // Option configures New.
@@ -107,7 +111,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 
 // New starts a fake listening on loopback and returns it; Close stops it.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -116,6 +120,9 @@ func New(opts ...Option) (*Server, error) {
 	}
 	if o.audioCache < 0 {
 		return nil, errors.New("fakeserver: the hosted audio cache budget must not be negative")
+	}
+	if o.journalSize < 0 {
+		return nil, errors.New("fakeserver: the journal size must not be negative")
 	}
 	if o.adminToken == "" {
 		o.adminToken = randomHex(16)
@@ -147,6 +154,7 @@ func New(opts ...Option) (*Server, error) {
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(randomHex(32)),
 		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
+		journal:   newJournal(o.journalSize, uuid.New()),
 	}
 	s.synthesize = synthesizeEpisode
 	if o.audioCache > 0 {
