@@ -2,8 +2,6 @@ package fakeserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/google/uuid"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
 // DefaultAnalysisPace is the fake-clock time one hour of audio takes to analyse, after the
@@ -51,6 +50,8 @@ type Server struct {
 	synthesize func(io.Writer, HostedEpisode) error
 	// journal keeps the most recent API requests (see WithJournalSize).
 	journal *journal
+	// rand mints every id, key, token and secret (see WithSeed).
+	rand *seeded.Source
 }
 
 type options struct {
@@ -74,6 +75,9 @@ type options struct {
 	outbound http.RoundTripper
 	// journalSize is how many requests the journal keeps; 0 turns it off.
 	journalSize int
+	// seed, when seeded, makes every minted value follow from it (see WithSeed).
+	seed   uint64
+	seeded bool
 }
 
 // Option configures New.
@@ -124,8 +128,13 @@ func New(opts ...Option) (*Server, error) {
 	if o.journalSize < 0 {
 		return nil, errors.New("fakeserver: the journal size must not be negative")
 	}
-	if o.adminToken == "" {
-		o.adminToken = randomHex(16)
+	src := seeded.Random()
+	if o.seeded {
+		src = seeded.New(o.seed)
+	}
+	// Drawn even when an option names the token, so that ids do not depend on it.
+	if token := src.Hex(16); o.adminToken == "" {
+		o.adminToken = token
 	}
 	if o.logger == nil {
 		o.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -152,15 +161,18 @@ func New(opts ...Option) (*Server, error) {
 		listener:  ln,
 		url:       "http://" + ln.Addr().String(),
 		serveErr:  make(chan error, 1),
-		uploadKey: []byte(randomHex(32)),
+		uploadKey: []byte(src.Hex(32)),
 		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
-		journal:   newJournal(o.journalSize, uuid.New()),
+		journal:   newJournal(o.journalSize, src.UUID()),
+		rand:      src,
 	}
 	s.synthesize = synthesizeEpisode
 	if o.audioCache > 0 {
 		s.audioCache = newAudioCache(o.audioCache)
 	}
-	s.core = core.New(clk, s.newDeps(o))
+	deps := s.newDeps(o)
+	deps.Rand = src
+	s.core = core.New(clk, deps)
 	s.setupWebhooks()
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
@@ -200,10 +212,4 @@ func (s *Server) Close() error {
 		err = serveErr
 	}
 	return err
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
-	return hex.EncodeToString(b)
 }

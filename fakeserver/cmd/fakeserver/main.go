@@ -21,6 +21,8 @@
 //	-analysis-pace              fake-clock time one hour of audio takes to analyse (default 5m)
 //	-webhook-timeout            time a webhook receiver has to answer one attempt (default 10s)
 //	-log-level                  debug, info, warn or error (default info)
+//	-seed                       integer: every id, key, secret, token and webhook-id follows from it
+//	-journal-size               requests the request journal keeps, oldest dropped (default 10000; 0 off)
 package main
 
 import (
@@ -31,8 +33,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -68,6 +72,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	pace := fs.Duration("analysis-pace", fakeserver.DefaultAnalysisPace, "fake-clock time one hour of audio takes to analyse; 0 finishes on the next tick")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
+	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
+	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; 0 turns it off")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -76,6 +82,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if *webhookTimeout <= 0 {
 		return fmt.Errorf("-webhook-timeout must be more than 0, not %s", *webhookTimeout)
+	}
+	if *journalSize < 0 {
+		return fmt.Errorf("-journal-size must not be negative, not %d", *journalSize)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -89,6 +98,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fakeserver.WithAnalysisPace(*pace),
 		fakeserver.WithLogger(logger),
 		fakeserver.WithWebhookTimeout(*webhookTimeout),
+		fakeserver.WithJournalSize(*journalSize),
+	}
+	if *seedFlag != "" {
+		n, err := strconv.ParseUint(*seedFlag, 10, 64)
+		if err != nil {
+			return fmt.Errorf("-seed must be an integer from 0 to %d, not %q", uint64(math.MaxUint64), *seedFlag)
+		}
+		opts = append(opts, fakeserver.WithSeed(n))
 	}
 	switch *clockMode {
 	case "real":

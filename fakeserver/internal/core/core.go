@@ -9,9 +9,7 @@
 package core
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
+	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
 // KeyPrefix begins every API key the fake mints, as on the service.
@@ -103,6 +102,9 @@ type Core struct {
 	standards []Standard
 	stds      standardState
 
+	// rand mints every id, key, token and secret (Deps.Rand, or a random source).
+	rand *seeded.Source
+
 	mu         sync.RWMutex
 	accounts   map[uuid.UUID]*Account
 	workspaces map[uuid.UUID]*Workspace
@@ -128,9 +130,14 @@ type Core struct {
 
 // New returns an empty core on clock c, reaching the world through deps.
 func New(c *clock.Clock, deps Deps) *Core {
+	src := deps.Rand
+	if src == nil {
+		src = seeded.Random()
+	}
 	return &Core{
 		clock:        c,
 		deps:         deps,
+		rand:         src,
 		analyses:     newAnalysisPool(),
 		standards:    BuiltinStandards(),
 		stds:         newStandardState(),
@@ -206,13 +213,13 @@ func (c *Core) CreateWorkspace(in NewWorkspace) (Workspace, error) {
 		return cloneWorkspace(ws), nil
 	}
 	owner := c.newAccountLocked("Owner of " + name)
-	ws := &Workspace{ID: uuid.New(), Type: Organisation, Name: name, Owners: []uuid.UUID{owner.ID}, Plan: plan}
+	ws := &Workspace{ID: c.rand.UUID(), Type: Organisation, Name: name, Owners: []uuid.UUID{owner.ID}, Plan: plan}
 	c.workspaces[ws.ID] = ws
 	return cloneWorkspace(ws), nil
 }
 
 func (c *Core) newAccountLocked(display string) *Account {
-	id := uuid.New()
+	id := c.rand.UUID()
 	first, last, _ := strings.Cut(display, " ")
 	acct := &Account{
 		ID:        id,
@@ -257,7 +264,7 @@ func (c *Core) RemoveOwners(id uuid.UUID) error {
 // shown once and never stored. A legacy key has no prefix, like keys made before the prefix
 // existed.
 func (c *Core) CreateAPIKey(workspace uuid.UUID, description string, legacy bool) (APIKey, string, error) {
-	secret := randomToken(24)
+	secret := c.rand.Token(24)
 	key := KeyPrefix + secret
 	if legacy {
 		key = secret
@@ -268,7 +275,7 @@ func (c *Core) CreateAPIKey(workspace uuid.UUID, description string, legacy bool
 		return APIKey{}, "", ErrNotFound("Workspace")
 	}
 	rec := &APIKey{
-		ID:          uuid.New(),
+		ID:          c.rand.UUID(),
 		Workspace:   workspace,
 		Description: description,
 		MaskedKey:   maskKey(key),
@@ -352,7 +359,7 @@ func (c *Core) actingAccountLocked(ws *Workspace) (*Account, bool) {
 // CreateSession opens a browser session for the user of a personal workspace and returns the
 // value of its sessionid cookie.
 func (c *Core) CreateSession(personal uuid.UUID) (string, error) {
-	token := randomToken(24)
+	token := c.rand.Token(24)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ws, ok := c.workspaces[personal]
@@ -391,12 +398,6 @@ func maskKey(key string) string {
 		head = key[:min(shown, len(key))]
 	}
 	return head + "…"
-}
-
-func randomToken(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
-	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 func cloneWorkspace(ws *Workspace) Workspace {

@@ -137,7 +137,7 @@ func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFee
 	}
 	e := c.seeEpisodeLocked(s, fe, now)
 	r := &Report{
-		ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
+		ID: c.rand.UUID(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
 		OriginalFilename: fileNameOf(fe.AudioURL), Personal: ws.Type == Personal,
 		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws, s),
 	}

@@ -228,7 +228,7 @@ func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpo
 	if err := c.CheckEndpoint(ws, in); err != nil {
 		return Endpoint{}, "", err
 	}
-	secret, key := webhooks.NewSecret()
+	secret, key := webhooks.NewSecret(c.rand)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.wh.init()
@@ -245,7 +245,7 @@ func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpo
 		}
 	}
 	ep := &Endpoint{
-		ID: uuid.New(), Workspace: ws, URL: in.URL, Events: events, Enabled: true,
+		ID: c.rand.UUID(), Workspace: ws, URL: in.URL, Events: events, Enabled: true,
 		ViaREST: viaREST, CreatedAt: c.clock.Now(), key: key,
 	}
 	if in.SeriesID != nil {
@@ -409,7 +409,7 @@ func sendOrFail(ctx context.Context, send func(context.Context, []webhooks.Attem
 func (c *Core) newDeliveryLocked(ep *Endpoint, typ string, body []byte, test bool, now time.Time) *Delivery {
 	c.wh.seq++
 	d := &Delivery{
-		ID: uuid.New(), Endpoint: ep.ID, EventType: typ, MessageID: webhooks.NewMessageID(), Test: test,
+		ID: c.rand.UUID(), Endpoint: ep.ID, EventType: typ, MessageID: webhooks.NewMessageID(c.rand), Test: test,
 		Status: DeliveryPending, CreatedAt: now, Body: body, seq: c.wh.seq,
 	}
 	ep.log = append(ep.log, d)
