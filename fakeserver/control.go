@@ -166,6 +166,7 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("PUT /_fake/series/{id}/standard", s.handleSetSeriesStandard)
 	mux.HandleFunc("POST /_fake/workspaces/{id}/reports", s.handleSeedReports)
 	mux.HandleFunc("POST /_fake/transcripts", s.handleScriptTranscript)
+	mux.HandleFunc("POST /_fake/reset", s.handleReset)
 	mux.HandleFunc("GET /_fake/requests", s.handleListRequests)
 	mux.HandleFunc("DELETE /_fake/requests", s.handleClearRequests)
 	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {

@@ -19,7 +19,18 @@ const demoAllowance = 12000
 
 // SeedDemo creates the personal workspace named Demo, with enough credits for a quick start, and
 // a key for it. The program seeds it at start.
+//
+// Reset makes the Demo workspace again, with the same ids and key, once SeedDemo has made it.
 func (s *Server) SeedDemo() (Seed, error) {
+	s.start.mu.Lock()
+	if s.start.demo == nil {
+		s.start.demo = s.rand.Save()
+	}
+	s.start.mu.Unlock()
+	return s.seedDemo()
+}
+
+func (s *Server) seedDemo() (Seed, error) {
 	allowance := float64(demoAllowance)
 	limit := 10
 	ws, err := s.CreateWorkspace(WorkspaceSpec{Type: "personal", Name: "Demo", PlanAllowance: &allowance, PodcastLimit: &limit})

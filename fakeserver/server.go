@@ -52,6 +52,8 @@ type Server struct {
 	journal *journal
 	// rand mints every id, key, token and secret (see WithSeed).
 	rand *seeded.Source
+	// start is what Reset rebuilds.
+	start startState
 }
 
 type options struct {
@@ -78,6 +80,8 @@ type options struct {
 	// seed, when seeded, makes every minted value follow from it (see WithSeed).
 	seed   uint64
 	seeded bool
+	// fixtures is the start state to load (see WithFixtures).
+	fixtures *Fixtures
 }
 
 // Option configures New.
@@ -166,6 +170,7 @@ func New(opts ...Option) (*Server, error) {
 		journal:   newJournal(o.journalSize, src.UUID()),
 		rand:      src,
 	}
+	s.start.rand = src.Save()
 	s.synthesize = synthesizeEpisode
 	if o.audioCache > 0 {
 		s.audioCache = newAudioCache(o.audioCache)
@@ -180,6 +185,13 @@ func New(opts ...Option) (*Server, error) {
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),
+	}
+	if err := s.loadStartFixtures(); err != nil {
+		_ = ln.Close()
+		clk.Close()
+		s.core.Close()
+		s.hooks.sender.Close()
+		return nil, err
 	}
 	go func() { s.serveErr <- s.httpServer.Serve(ln) }()
 	return s, nil

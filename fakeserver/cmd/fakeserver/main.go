@@ -22,6 +22,7 @@
 //	-webhook-timeout            time a webhook receiver has to answer one attempt (default 10s)
 //	-log-level                  debug, info, warn or error (default info)
 //	-seed                       integer: every id, key, secret, token and webhook-id follows from it
+//	-fixtures                   JSON file of start state (workspaces, keys, endpoints, standards, feeds)
 //	-journal-size               requests the request journal keeps, oldest dropped (default 10000; 0 off)
 package main
 
@@ -59,6 +60,8 @@ type startLine struct {
 	AdminToken  string `json:"admin_token"`
 	WorkspaceID string `json:"workspace_id"`
 	APIKey      string `json:"api_key"`
+	// Fixtures maps the refs of -fixtures to ids and feed URLs; absent without -fixtures.
+	Fixtures *fakeserver.FixtureIDs `json:"fixtures,omitempty"`
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
@@ -73,6 +76,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
 	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
+	fixturesFile := fs.String("fixtures", "", "JSON file of start state: workspaces, keys, webhook endpoints, standards, hosted feeds")
 	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; 0 turns it off")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -99,6 +103,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fakeserver.WithLogger(logger),
 		fakeserver.WithWebhookTimeout(*webhookTimeout),
 		fakeserver.WithJournalSize(*journalSize),
+	}
+	if *fixturesFile != "" {
+		f, err := readFixtures(*fixturesFile)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, fakeserver.WithFixtures(f))
 	}
 	if *seedFlag != "" {
 		n, err := strconv.ParseUint(*seedFlag, 10, 64)
@@ -143,13 +154,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		_ = srv.Close()
 		return fmt.Errorf("seed the Demo workspace: %w", err)
 	}
-	line, _ := json.Marshal(startLine{
+	line := startLine{
 		BaseURL:     srv.URL(),
 		AdminToken:  srv.AdminToken(),
 		WorkspaceID: seed.WorkspaceID,
 		APIKey:      seed.APIKey,
-	})
-	if _, err := fmt.Fprintf(stdout, "%s\n", line); err != nil {
+	}
+	if *fixturesFile != "" {
+		ids := srv.Fixtures()
+		line.Fixtures = &ids
+	}
+	encoded, _ := json.Marshal(line)
+	if _, err := fmt.Fprintf(stdout, "%s\n", encoded); err != nil {
 		_ = srv.Close()
 		return err
 	}
@@ -161,4 +177,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	<-ctx.Done()
 	logger.Info("fakeserver stopping")
 	return srv.Close()
+}
+
+// readFixtures loads a fixtures file; its errors name the file's bad entry by JSON path.
+func readFixtures(name string) (fakeserver.Fixtures, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return fakeserver.Fixtures{}, fmt.Errorf("fixtures: %w", err)
+	}
+	defer file.Close()
+	return fakeserver.LoadFixtures(file)
 }

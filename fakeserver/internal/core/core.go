@@ -10,6 +10,7 @@ package core
 
 import (
 	"crypto/sha256"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -104,6 +105,8 @@ type Core struct {
 
 	// rand mints every id, key, token and secret (Deps.Rand, or a random source).
 	rand *seeded.Source
+	// gen counts resets; work that outlives one checks it (see Reset).
+	gen uint64
 
 	mu         sync.RWMutex
 	accounts   map[uuid.UUID]*Account
@@ -134,26 +137,15 @@ func New(c *clock.Clock, deps Deps) *Core {
 	if src == nil {
 		src = seeded.Random()
 	}
-	return &Core{
-		clock:        c,
-		deps:         deps,
-		rand:         src,
-		analyses:     newAnalysisPool(),
-		standards:    BuiltinStandards(),
-		stds:         newStandardState(),
-		catalogs:     map[uuid.UUID]*catalog{},
-		series:       map[uuid.UUID]*Series{},
-		episodes:     map[uuid.UUID]*Episode{},
-		reports:      map[uuid.UUID]*Report{},
-		reportIdx:    map[uuid.UUID]*reportIndex{},
-		ledgers:      map[uuid.UUID]*ledger{},
-		reservations: map[uuid.UUID]*Reservation{},
-		accounts:     map[uuid.UUID]*Account{},
-		workspaces:   map[uuid.UUID]*Workspace{},
-		keys:         map[uuid.UUID]*APIKey{},
-		keyDigests:   map[[sha256.Size]byte]uuid.UUID{},
-		sessions:     map[[sha256.Size]byte]uuid.UUID{},
+	core := &Core{
+		clock:     c,
+		deps:      deps,
+		rand:      src,
+		analyses:  newAnalysisPool(),
+		standards: BuiltinStandards(),
 	}
+	core.initStateLocked()
+	return core
 }
 
 // Clock returns the clock every time rule of the core reads.
@@ -269,10 +261,21 @@ func (c *Core) CreateAPIKey(workspace uuid.UUID, description string, legacy bool
 	if legacy {
 		key = secret
 	}
+	rec, err := c.AddAPIKey(workspace, description, key)
+	return rec, key, err
+}
+
+// AddAPIKey stores a key whose text the caller chose (fixtures do); a key already in use is a
+// conflict.
+func (c *Core) AddAPIKey(workspace uuid.UUID, description, key string) (APIKey, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.workspaces[workspace]; !ok {
-		return APIKey{}, "", ErrNotFound("Workspace")
+		return APIKey{}, ErrNotFound("Workspace")
+	}
+	digest := sha256.Sum256([]byte(key))
+	if _, taken := c.keyDigests[digest]; taken {
+		return APIKey{}, errorf(http.StatusConflict, CodeConflict, "This key is already in use.")
 	}
 	rec := &APIKey{
 		ID:          c.rand.UUID(),
@@ -280,11 +283,11 @@ func (c *Core) CreateAPIKey(workspace uuid.UUID, description string, legacy bool
 		Description: description,
 		MaskedKey:   maskKey(key),
 		CreatedAt:   c.clock.Now(),
-		digest:      sha256.Sum256([]byte(key)),
+		digest:      digest,
 	}
 	c.keys[rec.ID] = rec
 	c.keyDigests[rec.digest] = rec.ID
-	return *rec, key, nil
+	return *rec, nil
 }
 
 // SetKeyDisabled disables or re-enables a key.
