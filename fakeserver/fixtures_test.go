@@ -114,7 +114,7 @@ func TestFixturesRefusedByTheFake(t *testing.T) {
 	}
 	tests := []struct {
 		name, doc, want string
-		private    bool
+		private         bool
 	}{
 		{"unknown standard", ws(`,"standards":[{"ref":"s","name":"S","based_on":"Loud"}]`), "fixtures: workspaces[0].standards[0]:", false},
 		{"unknown default", ws(`,"default_standard":"nope"`), "fixtures: workspaces[0].default_standard:", false},

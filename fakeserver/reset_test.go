@@ -92,7 +92,9 @@ func TestResetLeavesOnlyTheStartState(t *testing.T) {
 	}
 }
 
-func contains(body []byte, s string) bool { return s == "" || json.Valid(body) && string(body) != "" && strings.Contains(string(body), s) }
+func contains(body []byte, s string) bool {
+	return s == "" || json.Valid(body) && string(body) != "" && strings.Contains(string(body), s)
+}
 
 // TestResetWaitsForADeliveryInFlight resets while a webhook attempt is on the wire: the reset
 // waits for it, nothing panics, and the delivery is not in the new state.
