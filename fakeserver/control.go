@@ -172,7 +172,7 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Control call"))
 	})
-	return s.requireAdmin(mux)
+	return s.requireAdmin(s.validateControl(mux))
 }
 
 func (s *Server) requireAdmin(next http.Handler) http.Handler {

@@ -10,4 +10,5 @@ func (s *Server) publicControlRoutes(mux *http.ServeMux) {
 		w.Header().Set("Cache-Control", "no-store")
 		_, _ = w.Write([]byte("ok"))
 	})
+	mux.HandleFunc("GET /_fake/openapi.json", s.handleControlOpenAPI)
 }
