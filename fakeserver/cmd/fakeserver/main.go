@@ -21,8 +21,8 @@
 //	-analysis-pace              fake-clock time one hour of audio takes to analyse (default 5m)
 //	-webhook-timeout            time a webhook receiver has to answer one attempt (default 10s)
 //	-log-level                  debug, info, warn or error (default info)
-//	-seed                       integer: every id, key, secret, token and webhook-id follows from it
-//	-fixtures                   JSON file of start state (workspaces, keys, endpoints, standards, feeds)
+//	-seed                       integer: every id, key, secret, token and webhook-id follows from it (env FAKESERVER_SEED)
+//	-fixtures                   JSON file of start state: workspaces, keys, endpoints, standards, feeds (env FAKESERVER_FIXTURES)
 //	-journal-size               requests the request journal keeps, oldest dropped (default 10000; 0 off)
 package main
 
@@ -103,6 +103,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fakeserver.WithLogger(logger),
 		fakeserver.WithWebhookTimeout(*webhookTimeout),
 		fakeserver.WithJournalSize(*journalSize),
+	}
+	// Service containers (GitHub Actions services) take no arguments: the environment stands in.
+	if *seedFlag == "" {
+		*seedFlag = getenv("FAKESERVER_SEED")
+	}
+	if *fixturesFile == "" {
+		*fixturesFile = getenv("FAKESERVER_FIXTURES")
 	}
 	if *fixturesFile != "" {
 		f, err := readFixtures(*fixturesFile)

@@ -54,6 +54,29 @@ func TestSeedFlagRepeatsTheStart(t *testing.T) {
 		t.Fatalf("another seed, same start: %+v / %+v", a, c)
 	}
 	getMe(t, a)
+
+	// The environment stands in for the flag (service containers take no arguments).
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-clock", "manual", "-start", "2026-02-03T04:05:06Z"}, pw, io.Discard,
+			func(name string) string { return map[string]string{"FAKESERVER_SEED": "42"}[name] })
+		pw.Close()
+	}()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromEnv startLine
+	if err := json.Unmarshal([]byte(first), &fromEnv); err != nil || fromEnv.APIKey != a.APIKey {
+		t.Fatalf("FAKESERVER_SEED=42 start %q, want the key of -seed 42 %q (%v)", first, a.APIKey, err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestSeedAndJournalFlagErrors(t *testing.T) {
