@@ -2,6 +2,8 @@ package fakeserver
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"testing"
 )
 
@@ -17,6 +19,34 @@ func BenchmarkGetCompletedReport16ClientsJournal(b *testing.B) {
 			transport := &http.Transport{MaxIdleConnsPerHost: 64}
 			b.Cleanup(transport.CloseIdleConnections)
 			getParallel(b, &http.Client{Transport: transport}, srv.URL()+path, key)
+		})
+	}
+}
+
+// BenchmarkGetCompletedReportHandlerJournal is the same request served in process (the fake's
+// handler, no sockets), with the journal on and off: the journal's own cost without the
+// network's noise.
+func BenchmarkGetCompletedReportHandlerJournal(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		size int
+	}{{"journal=on", DefaultJournalSize}, {"journal=off", 0}} {
+		b.Run(bc.name, func(b *testing.B) {
+			srv, key, path := completedReport(b, WithoutRateLimits(), WithJournalSize(bc.size))
+			h := srv.Handler()
+			b.ReportAllocs()
+			b.SetParallelism(16 / runtime.GOMAXPROCS(0))
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					req := httptest.NewRequest("GET", path, nil)
+					req.Header.Set("Authorization", "Bearer "+key)
+					rec := httptest.NewRecorder()
+					h.ServeHTTP(rec, req)
+					if rec.Code != http.StatusOK {
+						b.Fatalf("%d %s", rec.Code, rec.Body)
+					}
+				}
+			})
 		})
 	}
 }
