@@ -230,21 +230,13 @@ func (b *journalBody) Read(p []byte) (int, error) {
 // journalRecorder keeps the status and, for an error answer, the start of the body (to read its
 // error code).
 type journalRecorder struct {
-	http.ResponseWriter
-	status int
+	statusRecorder
 	// peekOK also keeps the start of a 200 answer (GraphQL reports errors in one).
 	peekOK  bool
 	errBody []byte
 }
 
 const maxErrorPeek = 4 << 10
-
-func (r *journalRecorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
 
 func (r *journalRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
@@ -253,10 +245,8 @@ func (r *journalRecorder) Write(b []byte) (int, error) {
 	if (r.status >= 400 || (r.peekOK && r.status == http.StatusOK)) && len(r.errBody) < maxErrorPeek {
 		r.errBody = append(r.errBody, b[:min(len(b), maxErrorPeek-len(r.errBody))]...)
 	}
-	return r.ResponseWriter.Write(b)
+	return r.statusRecorder.Write(b)
 }
-
-func (r *journalRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // errorCode reads the code of the REST envelope, or of the first GraphQL error.
 func answerErrorCode(status int, body []byte) string {
@@ -298,7 +288,7 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			body = &journalBody{ReadCloser: r.Body}
 			r.Body = body
 		}
-		rec := &journalRecorder{ResponseWriter: w, peekOK: r.URL.Path == "/api/graphql"}
+		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, peekOK: r.URL.Path == "/api/graphql"}
 		next.ServeHTTP(rec, r)
 		e := JournalEntry{
 			At:                 at,
