@@ -94,6 +94,8 @@ func scenario(t *testing.T, srv *Server, demo Seed) string {
 	step("POST", fmt.Sprintf("/_fake/webhook-endpoints/%s/test", ep["id"]), ctl, "")
 	step("GET", "/_fake/webhook-deliveries", ctl, "")
 	step("GET", "/_fake/emails?workspace_id="+demo.WorkspaceID, ctl, "")
+	step("POST", "/_fake/faults", ctl, `{"path_prefix":"/api/rest/v1/series","status":500,"count":1}`)
+	step("GET", "/api/rest/v1/series", key, "")
 	hooks.mu.Lock()
 	fmt.Fprintf(&out, "deliveries: %q\n", hooks.seen)
 	hooks.mu.Unlock()

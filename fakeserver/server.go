@@ -160,7 +160,7 @@ func New(opts ...Option) (*Server, error) {
 	s := &Server{
 		opts:      o,
 		clock:     clk,
-		faults:    &faults{},
+		faults:    &faults{newID: src.UUID},
 		log:       o.logger,
 		listener:  ln,
 		url:       "http://" + ln.Addr().String(),
