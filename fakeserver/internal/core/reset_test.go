@@ -11,6 +11,23 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
 )
 
+// stallAnalysis makes deps' measurements wait: entered closes when one starts, and it goes on
+// once release is closed (or its context ends).
+func stallAnalysis(deps *Deps) (entered, release chan struct{}) {
+	measureOne := deps.Analyze
+	entered, release = make(chan struct{}), make(chan struct{})
+	deps.Analyze = func(ctx context.Context, r io.Reader, name string) (Measurement, error) {
+		close(entered)
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return Measurement{}, ctx.Err()
+		}
+		return measureOne(ctx, r, name)
+	}
+	return entered, release
+}
+
 // TestResetDropsAMeasurementInFlight: on the real clock a measurement runs off the clock; a
 // reset while it runs keeps what it finds out of the new state (no measurement recorded, no
 // completion scheduled), and a workspace made after the reset is untouched.
@@ -20,13 +37,7 @@ func TestResetDropsAMeasurementInFlight(t *testing.T) {
 	t.Cleanup(clk.Close)
 	w := newWorld()
 	deps := w.deps(0)
-	measureOne := deps.Analyze
-	entered, release := make(chan struct{}), make(chan struct{})
-	deps.Analyze = func(ctx context.Context, r io.Reader, name string) (Measurement, error) {
-		close(entered)
-		<-release
-		return measureOne(ctx, r, name)
-	}
+	entered, release := stallAnalysis(&deps)
 	c := New(clk, deps)
 	ws := mustWorkspace(t, c, Personal, "Ada")
 	_, key := mustKey(t, c, ws.ID, false)
