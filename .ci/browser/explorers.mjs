@@ -27,6 +27,13 @@ function startFake() {
 async function restExplorer(page, start) {
   await page.goto(`${start.base_url}/api/rest/v1/docs`);
   await page.locator(".swagger-ui .info .title").waitFor();
+  // The page shows the server its requests go to: this fake, not the service's default.
+  const computed = (await page.locator(".swagger-ui .servers .computed-url code").first().innerText()).trim();
+  const variable = await page.locator(".swagger-ui .servers input").first().inputValue();
+  if (computed !== `${start.base_url}/api/rest/v1` || variable !== start.base_url) {
+    throw new Error(`REST explorer: shows server ${computed} (base_url ${variable}), want ${start.base_url}/api/rest/v1`);
+  }
+  console.log(`REST explorer: shows the computed server URL ${computed}`);
   // Authorize with the seeded key, as a user would.
   await page.locator("button.authorize").first().click();
   const bearer = page.locator(".auth-container").filter({ hasText: "bearerAuth" });
