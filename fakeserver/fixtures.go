@@ -390,7 +390,7 @@ func (s *Server) loadStartFixtures() error {
 			ep := fmt.Sprintf("%s.webhook_endpoints[%d]", p, j)
 			in := core.NewEndpoint{URL: e.URL, Events: e.Events, Secret: e.Secret}
 			if err := s.checkWebhookURL(context.Background(), e.URL); err != nil {
-				return fixtureErr(ep+".url", "refused by the webhook URL policy (a local receiver needs -allow-private-webhook-urls)")
+				return fixtureErr(ep+".url", "refused by the webhook URL policy (a local receiver needs -allow-private-urls)")
 			}
 			created, _, err := s.core.CreateEndpoint(wsID, in, false)
 			if err != nil {

@@ -27,7 +27,7 @@ func TestFixturesLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, _ := NewTest(t, WithFixtures(f), WithPrivateWebhookURLs(true), WithSeed(3))
+	srv, _ := NewTest(t, WithFixtures(f), WithPrivateURLs(true), WithSeed(3))
 	ids := srv.Fixtures()
 	if ids.Workspaces["acme"] == "" || ids.APIKeys["ci"] == "" || ids.APIKeys["minted"] == "" || ids.WebhookEndpoints["hook"] == "" ||
 		ids.Standards["brand"] == "" || !strings.HasPrefix(ids.Feeds["show"].FeedURL, srv.URL()+"/_feeds/") {
@@ -130,7 +130,7 @@ func TestFixturesRefusedByTheFake(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv, err := New(WithFixtures(f), WithPrivateWebhookURLs(tt.private))
+			srv, err := New(WithFixtures(f), WithPrivateURLs(tt.private))
 			if err == nil {
 				srv.Close()
 			}

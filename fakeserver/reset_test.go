@@ -13,7 +13,7 @@ import (
 
 func TestResetRepeatsTheScenario(t *testing.T) {
 	t.Parallel()
-	srv, demo := NewTest(t, WithSeed(11), WithPrivateWebhookURLs(true), WithAnalysisPace(0))
+	srv, demo := NewTest(t, WithSeed(11), WithPrivateURLs(true), WithAnalysisPace(0))
 	token := srv.AdminToken()
 	first := scenario(t, srv, demo)
 	status, _, body := call(t, srv, "POST", "/_fake/reset", admin(srv), "")
@@ -100,7 +100,7 @@ func contains(body []byte, s string) bool {
 // waits for it, nothing panics, and the delivery is not in the new state.
 func TestResetWaitsForADeliveryInFlight(t *testing.T) {
 	t.Parallel()
-	srv, demo := NewTest(t, WithPrivateWebhookURLs(true), WithAnalysisPace(0))
+	srv, demo := NewTest(t, WithPrivateURLs(true), WithAnalysisPace(0))
 	arrived, release := make(chan struct{}), make(chan struct{})
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		close(arrived)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 )
 
 // routes assembles the fake's handler: the control API, the REST API, webhook subscription,
@@ -27,6 +28,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("/webhook/subscribe", s.journaled(s.injectFaults(http.HandlerFunc(s.handleSubscribeRoute))))
 	mux.Handle("/webhook/subscribe/", s.journaled(s.injectFaults(http.HandlerFunc(s.handleUnsubscribeRoute))))
 	mux.Handle("/api/graphql", s.journaled(s.injectFaults(s.graphqlRoutes())))
+	mux.Handle("GET "+graphiql.AssetsPrefix, graphiql.Assets())
 	mux.HandleFunc("GET /schema.graphql", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write(contractfiles.SchemaGraphQL())

@@ -109,7 +109,7 @@ func scenario(t *testing.T, srv *Server, demo Seed) string {
 func TestSameSeedSameAnswers(t *testing.T) {
 	t.Parallel()
 	run := func(seed uint64, seeded bool) (string, Seed, string) {
-		opts := []Option{WithPrivateWebhookURLs(true), WithAnalysisPace(0)}
+		opts := []Option{WithPrivateURLs(true), WithAnalysisPace(0)}
 		if seeded {
 			opts = append(opts, WithSeed(seed))
 		}

@@ -67,6 +67,7 @@ type options struct {
 	noRateLimits bool
 	// resolver and webhookBudget configure webhook delivery (see WithResolver, WithWebhookTimeout).
 	resolver      Resolver
+	dialer        Dialer
 	webhookBudget time.Duration
 	// audioCache is the byte budget of rendered hosted audio (see WithHostedAudioCache).
 	audioCache int64
@@ -103,9 +104,16 @@ func WithRealClock() Option { return func(o *options) { o.manual = false } }
 // WithAdminToken sets the bearer token of the control API (default: random).
 func WithAdminToken(token string) Option { return func(o *options) { o.adminToken = token } }
 
-// WithPrivateWebhookURLs lets webhook endpoints point at loopback and private addresses, which
-// the service refuses; tests with a local receiver need it.
-func WithPrivateWebhookURLs(allow bool) Option { return func(o *options) { o.allowPrivate = allow } }
+// WithPrivateURLs lets webhook endpoints, feed URLs and enclosure URLs point at loopback,
+// private and other internal addresses, which the service cannot reach and so refuses; tests
+// with their own receiver or feed server on loopback need it (NewTest sets it). The fake's own
+// hosted feeds work either way.
+func WithPrivateURLs(allow bool) Option { return func(o *options) { o.allowPrivate = allow } }
+
+// WithPrivateWebhookURLs is the former name of WithPrivateURLs.
+//
+// Deprecated: use WithPrivateURLs, which covers feed URLs too.
+func WithPrivateWebhookURLs(allow bool) Option { return WithPrivateURLs(allow) }
 
 // WithAnalysisPace sets the fake-clock time one hour of audio takes to analyse (default
 // DefaultAnalysisPace); 0 finishes analyses on the next tick.

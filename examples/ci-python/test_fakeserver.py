@@ -87,7 +87,7 @@ class FakeServerSuite(unittest.TestCase):
 
         cls.proc = subprocess.Popen(
             [binary, "-addr", "127.0.0.1:0", "-clock", "manual", "-start", START, "-seed", SEED,
-             "-fixtures", path, "-allow-private-webhook-urls", "-log-level", "warn"],
+             "-fixtures", path, "-allow-private-urls", "-log-level", "warn"],
             stdout=subprocess.PIPE, text=True)
         line = cls.proc.stdout.readline()
         if not line:

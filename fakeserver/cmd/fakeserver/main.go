@@ -17,7 +17,8 @@
 //	-clock                      real, or manual: time then moves only through the control API
 //	-start                      RFC 3339 start instant of a manual clock (default now)
 //	-admin-token                control API token (default random; env FAKESERVER_ADMIN_TOKEN)
-//	-allow-private-webhook-urls accept loopback and private webhook URLs
+//	-allow-private-urls         reach loopback and private addresses: webhook receivers, feeds
+//	                            and enclosures (-allow-private-webhook-urls is its former name)
 //	-analysis-pace              fake-clock time one hour of audio takes to analyse (default 5m)
 //	-webhook-timeout            time a webhook receiver has to answer one attempt (default 10s)
 //	-log-level                  debug, info, warn or error (default info)
@@ -71,7 +72,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	clockMode := fs.String("clock", "real", "real, or manual: time then moves only through the control API")
 	startAt := fs.String("start", "", "RFC 3339 start instant of a manual clock (default now)")
 	adminToken := fs.String("admin-token", "", "control API bearer token (default random; env FAKESERVER_ADMIN_TOKEN overrides)")
-	allowPrivate := fs.Bool("allow-private-webhook-urls", false, "accept loopback and private webhook URLs")
+	allowPrivate := fs.Bool("allow-private-urls", false, "reach loopback and private addresses: webhook receivers, feeds and enclosures (the service refuses them)")
+	// The flag's first name, kept working: both set the same switch.
+	fs.BoolVar(allowPrivate, "allow-private-webhook-urls", false, "former name of -allow-private-urls")
 	pace := fs.Duration("analysis-pace", fakeserver.DefaultAnalysisPace, "fake-clock time one hour of audio takes to analyse; 0 finishes on the next tick")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
@@ -98,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 
 	opts := []fakeserver.Option{
 		fakeserver.WithAddr(*addr),
-		fakeserver.WithPrivateWebhookURLs(*allowPrivate),
+		fakeserver.WithPrivateURLs(*allowPrivate),
 		fakeserver.WithAnalysisPace(*pace),
 		fakeserver.WithLogger(logger),
 		fakeserver.WithWebhookTimeout(*webhookTimeout),
