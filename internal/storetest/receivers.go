@@ -25,7 +25,7 @@ import (
 // it first. It checks that every event's callback succeeded exactly once, that each failed one
 // was processed by a later attempt, once, and that every delivery ended succeeded.
 func Receivers(t *testing.T, store webhook.DedupStore, n int) {
-	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateWebhookURLs(true))
+	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateURLs(true))
 	ctx := context.Background()
 
 	var (
