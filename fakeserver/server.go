@@ -33,8 +33,10 @@ type Server struct {
 	httpServer *http.Server
 	listener   net.Listener
 	transport  *http.Transport
-	url        string
-	serveErr   chan error
+	// outbound are the transports of feed and audio fetches, which reach the fake itself too.
+	outbound []*http.Transport
+	url      string
+	serveErr chan error
 	// uploadKey signs upload URLs.
 	uploadKey []byte
 	hosting   hosting
@@ -223,6 +225,12 @@ func (s *Server) AdminToken() string { return s.opts.adminToken }
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// Our own clients' idle connections go first: one that a transport dialled but never used
+	// looks new to the server, and Shutdown would wait five seconds for it.
+	s.transport.CloseIdleConnections()
+	for _, t := range s.outbound {
+		t.CloseIdleConnections()
+	}
 	err := s.httpServer.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
 	s.clock.Close()
