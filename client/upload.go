@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/podqa/podqa-go/internal/errval"
 	"github.com/podqa/podqa-go/internal/probe"
 )
 
@@ -30,7 +30,7 @@ type UploadParams struct {
 
 // ErrUnknownDuration is returned by Upload when Duration is zero and the audio's length cannot
 // be read from the file; give Duration.
-var ErrUnknownDuration = errors.New("podqa: the audio's duration could not be measured")
+var ErrUnknownDuration = errval.New("client.ErrUnknownDuration", "podqa: the audio's duration could not be measured")
 
 // Upload sends audio to the service and creates its report, the three steps of the upload flow
 // in one call: it reserves an upload (POST /uploads), PUTs the bytes to the signed URL with
