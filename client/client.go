@@ -40,6 +40,7 @@ type Client struct {
 	policy     RetryPolicy
 	userAgent  string
 	log        *slog.Logger // nil: no logging
+	mw         *middlewares // nil: no middleware (WithMiddleware)
 
 	// now and sleep are the clock; tests replace them so that no wait is slept.
 	now   func() time.Time
