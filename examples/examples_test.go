@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,13 +104,30 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		" PASSED Pilot (updated ", " FAILED Too quiet (updated ", " PASSED Local take (updated ", "delivered 5, watermark ",
 	})
 	runExample(t, bin, srv.URL(), seed.APIKey, "poller", []string{"-once", "-state", state}, 0, []string{"delivered 0, watermark "})
-	runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
+	out := runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
 		"belongs to a UserType", "Example Show (", "newest complete reports:", "checks passed", "loudness_lufs",
+		"explicit_flag", "metadata",
 	})
+	// Every check is printed, not only the numeric ones: "N of M checks passed", then M lines.
+	var passes, total int
+	var lines []string
+	for line := range strings.Lines(out) {
+		if _, after, ok := strings.Cut(line, ": "); ok && strings.HasSuffix(line, " checks passed\n") {
+			_, _ = fmt.Sscanf(after, "%d of %d checks passed", &passes, &total)
+			lines = nil
+			continue
+		}
+		if total > 0 && strings.HasPrefix(line, "  ") {
+			lines = append(lines, line)
+		}
+	}
+	if total == 0 || len(lines) != total {
+		t.Errorf("graphql printed %d checks of %d:\n%s", len(lines), total, out)
+	}
 }
 
 // runExample runs one example program against the fake and checks its exit status and output.
-func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []string, exitCode int, want []string) {
+func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []string, exitCode int, want []string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -132,6 +150,7 @@ func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []strin
 			t.Errorf("%s: stdout lacks %q:\n%s\nstderr:\n%s", program, w, stdout.String(), stderr.String())
 		}
 	}
+	return stdout.String()
 }
 
 // testWebhookReceiver starts the receiver, which subscribes itself, has the fake finish a report
