@@ -82,7 +82,11 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		{name: "quickstart", program: "quickstart", want: []string{"workspace: Demo (personal, " + seed.WorkspaceID + ")", "available (plan 12000, "}},
 		{name: "report-from-feed passing", program: "report-from-feed", args: []string{"-episode", "1", feed.FeedURL}, want: []string{"Pilot: COMPLETE", "verdict: PASSED"}},
 		{name: "report-from-feed failing", program: "report-from-feed", args: []string{feed.FeedURL}, want: []string{"Too quiet: COMPLETE", "verdict: FAILED", "required Integrated loudness (loudness_lufs): "}},
-		{name: "upload", program: "upload", args: []string{wavPath}, want: []string{"estimated credits 100", "Local take: PASSED, credits charged 100", "loudness_lufs"}},
+		{name: "upload", program: "upload", args: []string{wavPath}, want: []string{"for 12s of audio (measured), estimated credits 100", "Local take: PASSED, credits charged 100", "loudness_lufs"}},
+		{name: "upload -sample", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "1", filepath.Join(t.TempDir(), "episode.wav")}, want: []string{
+			`saved "Pilot" to `, "for 20s of audio (measured), estimated credits 100", ": PASSED, credits charged 100",
+		}},
+		{name: "upload -sample past the oldest", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "2", filepath.Join(t.TempDir(), "none.wav")}, exitCode: 1},
 		{name: "testing", program: "testing", args: []string{feed.FeedURL}, exitCode: 1, want: []string{"Too quiet: FAILED", "loudness_lufs: "}},
 	}
 	// The programs that create reports run side by side; the readers run once they are done.
@@ -101,7 +105,7 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state.json")
 	since := client.FormatTime(began)
 	runExample(t, bin, srv.URL(), seed.APIKey, "poller", []string{"-once", "-state", state, "-since", since}, 0, []string{
-		" PASSED Pilot (updated ", " FAILED Too quiet (updated ", " PASSED Local take (updated ", "delivered 5, watermark ",
+		" PASSED Pilot (updated ", " FAILED Too quiet (updated ", " PASSED Local take (updated ", "delivered 6, watermark ",
 	})
 	runExample(t, bin, srv.URL(), seed.APIKey, "poller", []string{"-once", "-state", state}, 0, []string{"delivered 0, watermark "})
 	out := runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
