@@ -67,6 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	allowPrivate := fs.Bool("allow-private-webhook-urls", false, "accept loopback and private webhook URLs")
 	pace := fs.Duration("analysis-pace", fakeserver.DefaultAnalysisPace, "fake-clock time one hour of audio takes to analyse; 0 finishes on the next tick")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	envFile := fs.String("env-file", "", "also write the start line's values as shell exports (PODQA_BASE_URL, PODQA_API_KEY, PODQA_ADMIN_TOKEN, PODQA_WORKSPACE_ID) to this file, for `. file`; removed on stop")
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -126,12 +127,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		_ = srv.Close()
 		return fmt.Errorf("seed the Demo workspace: %w", err)
 	}
-	line, _ := json.Marshal(startLine{
+	start := startLine{
 		BaseURL:     srv.URL(),
 		AdminToken:  srv.AdminToken(),
 		WorkspaceID: seed.WorkspaceID,
 		APIKey:      seed.APIKey,
-	})
+	}
+	// The env file is in place before the line is printed, so that a reader of the line finds it.
+	if *envFile != "" {
+		if err := writeEnvFile(*envFile, start); err != nil {
+			_ = srv.Close()
+			return err
+		}
+		defer os.Remove(*envFile)
+	}
+	line, _ := json.Marshal(start)
 	if _, err := fmt.Fprintf(stdout, "%s\n", line); err != nil {
 		_ = srv.Close()
 		return err

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -150,5 +151,51 @@ func TestRunInProcess(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not stop after cancel")
+	}
+}
+
+// -env-file writes the start line's values as shell exports before the line is printed, quoted
+// for any admin token, and removes the file on stop.
+func TestEnvFile(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatalf("the env file is checked by sourcing it with sh: %v", err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "podqa.env")
+	token := `it's "odd" $HOME`
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-admin-token", token, "-env-file", path}, pw, io.Discard, func(string) string { return "" })
+		pw.Close()
+	}()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line startLine
+	if err := json.Unmarshal([]byte(first), &line); err != nil {
+		t.Fatalf("line %q: %v", first, err)
+	}
+	out, err := exec.Command(sh, "-c", `. "$1" && printf '%s\n' "$PODQA_BASE_URL" "$PODQA_API_KEY" "$PODQA_ADMIN_TOKEN" "$PODQA_WORKSPACE_ID"`, "sh", path).Output()
+	if err != nil {
+		t.Fatalf("sourcing the env file: %v", err)
+	}
+	want := strings.Join([]string{line.BaseURL, line.APIKey, token, line.WorkspaceID}, "\n") + "\n"
+	if string(out) != want {
+		t.Fatalf("sourced:\n%s\nwant:\n%s", out, want)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("env file mode: %v %v", fi, err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run returned %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the env file outlived the fake: %v", err)
 	}
 }
