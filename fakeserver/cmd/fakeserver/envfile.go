@@ -41,7 +41,8 @@ func writeEnvFile(path string, line startLine) error {
 	return nil
 }
 
-// shellQuote quotes s for a POSIX shell: single quotes, each ' written as '\”.
+// shellQuote quotes s for a POSIX shell: in single quotes, each single quote inside closed,
+// escaped with a backslash and reopened.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
