@@ -2,8 +2,6 @@ package fakeserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/google/uuid"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
 // DefaultAnalysisPace is the fake-clock time one hour of audio takes to analyse, after the
@@ -49,6 +48,12 @@ type Server struct {
 	// wrap it to count renderings).
 	audioCache *audioCache
 	synthesize func(io.Writer, HostedEpisode) error
+	// journal keeps the most recent API requests (see WithJournalSize).
+	journal *journal
+	// rand mints every id, key, token and secret (see WithSeed).
+	rand *seeded.Source
+	// start is what Reset rebuilds.
+	start startState
 }
 
 type options struct {
@@ -62,6 +67,7 @@ type options struct {
 	noRateLimits bool
 	// resolver and webhookBudget configure webhook delivery (see WithResolver, WithWebhookTimeout).
 	resolver      Resolver
+	dialer        Dialer
 	webhookBudget time.Duration
 	// audioCache is the byte budget of rendered hosted audio (see WithHostedAudioCache).
 	audioCache int64
@@ -70,6 +76,13 @@ type options struct {
 	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
 	// tests set it, to keep generated URLs off the network.
 	outbound http.RoundTripper
+	// journalSize is how many requests the journal keeps; 0 turns it off.
+	journalSize int
+	// seed, when seeded, makes every minted value follow from it (see WithSeed).
+	seed   uint64
+	seeded bool
+	// fixtures is the start state to load (see WithFixtures).
+	fixtures *Fixtures
 }
 
 // Option configures New.
@@ -91,9 +104,16 @@ func WithRealClock() Option { return func(o *options) { o.manual = false } }
 // WithAdminToken sets the bearer token of the control API (default: random).
 func WithAdminToken(token string) Option { return func(o *options) { o.adminToken = token } }
 
-// WithPrivateWebhookURLs lets webhook endpoints point at loopback and private addresses, which
-// the service refuses; tests with a local receiver need it.
-func WithPrivateWebhookURLs(allow bool) Option { return func(o *options) { o.allowPrivate = allow } }
+// WithPrivateURLs lets webhook endpoints, feed URLs and enclosure URLs point at loopback,
+// private and other internal addresses, which the service cannot reach and so refuses; tests
+// with their own receiver or feed server on loopback need it (NewTest sets it). The fake's own
+// hosted feeds work either way.
+func WithPrivateURLs(allow bool) Option { return func(o *options) { o.allowPrivate = allow } }
+
+// WithPrivateWebhookURLs is the former name of WithPrivateURLs.
+//
+// Deprecated: use WithPrivateURLs, which covers feed URLs too.
+func WithPrivateWebhookURLs(allow bool) Option { return WithPrivateURLs(allow) }
 
 // WithAnalysisPace sets the fake-clock time one hour of audio takes to analyse (default
 // DefaultAnalysisPace); 0 finishes analyses on the next tick.
@@ -107,7 +127,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 
 // New starts a fake listening on loopback and returns it; Close stops it.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -117,8 +137,16 @@ func New(opts ...Option) (*Server, error) {
 	if o.audioCache < 0 {
 		return nil, errors.New("fakeserver: the hosted audio cache budget must not be negative")
 	}
-	if o.adminToken == "" {
-		o.adminToken = randomHex(16)
+	if o.journalSize < 0 {
+		return nil, errors.New("fakeserver: the journal size must not be negative")
+	}
+	src := seeded.Random()
+	if o.seeded {
+		src = seeded.New(o.seed)
+	}
+	// Drawn even when an option names the token, so that ids do not depend on it.
+	if token := src.Hex(16); o.adminToken == "" {
+		o.adminToken = token
 	}
 	if o.logger == nil {
 		o.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -140,19 +168,24 @@ func New(opts ...Option) (*Server, error) {
 	s := &Server{
 		opts:      o,
 		clock:     clk,
-		faults:    &faults{},
+		faults:    &faults{newID: src.UUID},
 		log:       o.logger,
 		listener:  ln,
 		url:       "http://" + ln.Addr().String(),
 		serveErr:  make(chan error, 1),
-		uploadKey: []byte(randomHex(32)),
+		uploadKey: []byte(src.Hex(32)),
 		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
+		journal:   newJournal(o.journalSize, src.UUID()),
+		rand:      src,
 	}
+	s.start.rand = src.Save()
 	s.synthesize = synthesizeEpisode
 	if o.audioCache > 0 {
 		s.audioCache = newAudioCache(o.audioCache)
 	}
-	s.core = core.New(clk, s.newDeps(o))
+	deps := s.newDeps(o)
+	deps.Rand = src
+	s.core = core.New(clk, deps)
 	s.setupWebhooks()
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
@@ -160,6 +193,13 @@ func New(opts ...Option) (*Server, error) {
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),
+	}
+	if err := s.loadStartFixtures(); err != nil {
+		_ = ln.Close()
+		clk.Close()
+		s.core.Close()
+		s.hooks.sender.Close()
+		return nil, err
 	}
 	go func() { s.serveErr <- s.httpServer.Serve(ln) }()
 	return s, nil
@@ -192,10 +232,4 @@ func (s *Server) Close() error {
 		err = serveErr
 	}
 	return err
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
-	return hex.EncodeToString(b)
 }

@@ -46,7 +46,7 @@ func (c *Core) Reserve(p Principal, fileName, fileType string, durationMs int) (
 	if err := c.requireCreditsLocked(c.workspaces[p.Workspace.ID], EstimateCredits(durationMs), now); err != nil {
 		return Reservation{}, err
 	}
-	r := &Reservation{ID: uuid.New(), Workspace: p.Workspace.ID, FileName: fileName, FileType: fileType, DurationMs: durationMs, MintedAt: now}
+	r := &Reservation{ID: c.rand.UUID(), Workspace: p.Workspace.ID, FileName: fileName, FileType: fileType, DurationMs: durationMs, MintedAt: now}
 	c.reservations[r.ID] = r
 	return *r, nil
 }
