@@ -167,24 +167,15 @@ func TestEnvFile(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the env file is checked by sourcing it with sh: %v", err)
 	}
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
 	path := filepath.Join(t.TempDir(), "podqa.env")
+	// Registered first, so run after the program has stopped.
+	t.Cleanup(func() {
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("the env file outlived the fake: %v", err)
+		}
+	})
 	token := `it's "odd" $HOME`
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-admin-token", token, "-env-file", path}, pw, io.Discard, func(string) string { return "" })
-		pw.Close()
-	}()
-	first, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var line startLine
-	if err := json.Unmarshal([]byte(first), &line); err != nil {
-		t.Fatalf("line %q: %v", first, err)
-	}
+	line := startProgram(t, []string{"-addr", "127.0.0.1:0", "-admin-token", token, "-env-file", path})
 	out, err := exec.Command(sh, "-c", `. "$1" && printf '%s\n' "$PODQA_BASE_URL" "$PODQA_API_KEY" "$PODQA_ADMIN_TOKEN" "$PODQA_WORKSPACE_ID"`, "sh", path).Output()
 	if err != nil {
 		t.Fatalf("sourcing the env file: %v", err)
@@ -195,12 +186,5 @@ func TestEnvFile(t *testing.T) {
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("env file mode: %v %v", fi, err)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("run returned %v", err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Fatalf("the env file outlived the fake: %v", err)
 	}
 }
