@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -155,16 +156,20 @@ type tour struct {
 
 // prelude loads the state of the previous commands and maps `go run ./examples/X` and
 // `go run ./fakeserver/cmd/fakeserver` to the binaries built once, run from a scratch directory.
-// Servers get -addr 127.0.0.1:0, as CI shares the machine; outputs are compared port-blind.
+// Servers get -addr 127.0.0.1:0, as CI shares the machine; outputs are compared port-blind. A
+// background command's program replaces its shell ($EXEC), so that the kill-on-parent-death
+// signal reaches the program itself if the test binary dies without cleaning up.
 const preludeScript = `set -a
+mode=$EXEC
 [ -f "$STATE" ] && . "$STATE"
+EXEC=$mode
 go() {
   if [ "$1" != run ]; then command go "$@"; return; fi
   shift
   case "$1" in
-  ./fakeserver/cmd/fakeserver) shift; "$BIN/fakeserver" -addr 127.0.0.1:0 "$@" ;;
-  ./examples/webhook-receiver) shift; "$BIN/webhook-receiver" -addr 127.0.0.1:0 "$@" ;;
-  ./examples/*) p=${1#./examples/}; shift; "$BIN/$p" "$@" ;;
+  ./fakeserver/cmd/fakeserver) shift; $EXEC "$BIN/fakeserver" -addr 127.0.0.1:0 "$@" ;;
+  ./examples/webhook-receiver) shift; $EXEC "$BIN/webhook-receiver" -addr 127.0.0.1:0 "$@" ;;
+  ./examples/*) p=${1#./examples/}; shift; $EXEC "$BIN/$p" "$@" ;;
   *) echo "readmetest: no binary for go run $1" >&2; return 127 ;;
   esac
 }
@@ -202,11 +207,13 @@ func newTour(t *testing.T) *tour {
 	return tr
 }
 
-func (tr *tour) shell(ctx context.Context, script string) *exec.Cmd {
+func (tr *tour) shell(ctx context.Context, script string, env ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "bash", "-c", ". \"$PRELUDE\"\n"+script)
 	cmd.Dir = tr.dir
-	cmd.Env = append(tr.env, "PRELUDE="+tr.prelude)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Env = slices.Concat(tr.env, []string{"PRELUDE=" + tr.prelude, "EXEC="}, env)
+	// Its own process group, so that Ctrl-C and kills reach everything it started; killed if
+	// the test binary dies.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	return cmd
 }
@@ -271,7 +278,7 @@ func (tr *tour) await(b *background, what string, ok func([]string) bool) {
 
 // start starts a background command and waits for the output the README shows for it.
 func (tr *tour) start(c command) {
-	cmd := tr.shell(context.Background(), c.text)
+	cmd := tr.shell(context.Background(), c.text, "EXEC=exec")
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	var stderr bytes.Buffer
