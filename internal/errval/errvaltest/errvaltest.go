@@ -14,8 +14,9 @@ import (
 	"testing"
 )
 
-// ExportedErrVars returns the names of the exported package-level variables named Err… declared
-// in the non-test Go files of dir.
+// ExportedErrVars returns the names of the exported package-level error variables declared in
+// the non-test Go files of dir: those named Err…, declared with type error, or made by
+// errors.New, fmt.Errorf or errval.New.
 func ExportedErrVars(t testing.TB, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -38,8 +39,9 @@ func ExportedErrVars(t testing.TB, dir string) []string {
 				continue
 			}
 			for _, s := range gd.Specs {
-				for _, n := range s.(*ast.ValueSpec).Names {
-					if n.IsExported() && strings.HasPrefix(n.Name, "Err") {
+				vs := s.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if n.IsExported() && (strings.HasPrefix(n.Name, "Err") || isErrorSpec(vs, i)) {
 						names = append(names, n.Name)
 					}
 				}
@@ -89,4 +91,32 @@ func Check(t *testing.T, dir, pkg string, vars map[string]error) {
 			}
 		})
 	}
+}
+
+// isErrorSpec reports whether the i-th name of vs is declared as an error: with type error, or
+// initialised by errors.New, fmt.Errorf or errval.New.
+func isErrorSpec(vs *ast.ValueSpec, i int) bool {
+	if id, ok := vs.Type.(*ast.Ident); ok && id.Name == "error" {
+		return true
+	}
+	if i >= len(vs.Values) {
+		return false
+	}
+	call, ok := vs.Values[i].(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	switch pkg.Name + "." + sel.Sel.Name {
+	case "errors.New", "fmt.Errorf", "errval.New":
+		return true
+	}
+	return false
 }
