@@ -59,6 +59,14 @@
 //   - WaitForReport sizes its pauses from stats.time_remaining, treats a negative remaining time
 //     as still working, honours Retry-After and gives up at a ceiling.
 //
+// # Watching what the client sends
+//
+// WithMiddleware puts functions around every HTTP request the client sends, each attempt of a
+// retried call included (Attempt gives its number), and sees each response or error: for logs,
+// metrics and tracing, without wrapping the http.RoundTripper by hand (see ExampleWithMiddleware).
+// Without it the client takes no extra step. Every exported error value prints its message with
+// %v and its name (such as client.ErrNotFound) with %#v.
+//
 // # Testing against the fake
 //
 // The fakeserver package of this module is an in-memory fake of the whole service. Point a

@@ -59,12 +59,13 @@ func (c *Client) send(ctx context.Context, kind callKind, req *http.Request) (*h
 		req.Header.Set("Accept", "application/json")
 	}
 	req.Header.Set("User-Agent", c.userAgent)
+	req, hc := c.withMiddleware(req, st)
 	rreq, err := retryablehttp.FromRequest(req)
 	if err != nil {
 		return nil, st, fmt.Errorf("podqa: %s: %w", st.op, err)
 	}
 	rc := &retryablehttp.Client{
-		HTTPClient: c.http,
+		HTTPClient: hc,
 		// checkRetry enforces MaxAttempts itself; this only keeps go-retryablehttp from
 		// stopping first.
 		RetryMax:     c.policy.MaxAttempts,
