@@ -1,9 +1,11 @@
 package fakeserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"time"
 
@@ -48,7 +50,12 @@ func (s *Server) graphqlRoutes() http.Handler {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write(gqlfiles.ExplorerPage())
 		case http.MethodPost:
-			r.Body = http.MaxBytesReader(w, r.Body, maxAPIBody)
+			body, err := readBody(r, maxAPIBody)
+			if err != nil {
+				writeGraphQLRefusal(w, err)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 			api.ServeHTTP(w, r)
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
@@ -64,17 +71,27 @@ func requireJSONQuery(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, _ := json.Marshal(map[string]any{
-			"errors": []map[string]any{{
-				"message":    "Content-Type must be application/json.",
-				"extensions": map[string]any{"code": core.CodeValidation},
-			}},
-			"data": nil,
-		})
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write(append(body, '\n'))
+		writeGraphQLRefusal(w, core.ErrValidation("Content-Type must be application/json."))
 	})
+}
+
+// writeGraphQLRefusal answers a request refused before execution in GraphQL's shape: one errors
+// entry whose extensions.code is the REST code, with the refusal's HTTP status.
+func writeGraphQLRefusal(w http.ResponseWriter, err error) {
+	var e *core.Error
+	if !errors.As(err, &e) {
+		e = errInternal
+	}
+	body, _ := json.Marshal(map[string]any{
+		"errors": []map[string]any{{
+			"message":    e.Message,
+			"extensions": map[string]any{"code": e.Code},
+		}},
+		"data": nil,
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(append(body, '\n'))
 }
 
 // errInternal is what a caller sees of a failure inside the fake; the detail goes to the log.

@@ -22,6 +22,9 @@ import (
 // with Content-Type equal to file_type and no Authorization header, within 15 minutes.
 func (a *restAPI) CreateUpload(ctx context.Context, req restserver.CreateUploadRequestObject) (restserver.CreateUploadResponseObject, error) {
 	b := req.Body
+	if err := checkFileType(b.FileType); err != nil {
+		return nil, err
+	}
 	res, err := a.s.core.Reserve(principalFrom(ctx), b.FileName, b.FileType, int(b.DurationMs))
 	if err != nil {
 		return nil, err
@@ -41,6 +44,17 @@ func (s *Server) uploadURL(id uuid.UUID, fileType string, expires time.Time) str
 	q.Set("expires", strconv.FormatInt(expires.Unix(), 10))
 	q.Set("signature", s.uploadSignature(id, fileType, expires.Unix()))
 	return s.url + "/_uploads/" + id.String() + "?" + q.Encode()
+}
+
+// checkFileType refuses a file_type that cannot be sent back as a Content-Type header: a reservation
+// for it could never be matched by a PUT.
+func checkFileType(ft string) error {
+	for i := 0; i < len(ft); i++ {
+		if c := ft[i]; c < 0x20 || c >= 0x7f {
+			return core.ErrValidation("file_type must be a MIME type of printable ASCII, such as audio/mpeg; it holds byte 0x%02x at %d.", c, i)
+		}
+	}
+	return nil
 }
 
 // uploadRefusal answers the upload URL's refusals in the REST envelope.
@@ -80,6 +94,9 @@ func (s *Server) acceptUpload(r *http.Request) error {
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, core.MaxUploadBytes))
 	if err != nil {
 		return core.ErrValidation("The upload could not be read in full: %v.", err)
+	}
+	if len(body) == 0 {
+		return core.ErrValidation("The upload is empty: PUT the audio file's bytes to the upload URL.")
 	}
 	return s.core.StoreUpload(id, body)
 }
