@@ -218,7 +218,14 @@
 //     absent; track_num as written, such as "7" or "7/12"), chapters as {start, end, title} with
 //     times in milliseconds; null when the file's tags were not read. cover_image: width and
 //     height in pixels, file_size in bytes, and a URL the fake serves without credentials at
-//     /_covers/{report_id}; null when the file carries no cover.
+//     /_covers/{token}; null when the file carries no cover. The token is the report id
+//     enciphered with a key of this fake, so sharing a cover shares neither the report id (the
+//     keyless GraphQL credential of the report) nor a guessable path. A cover is served only as
+//     the PNG or JPEG its bytes are sniffed to be, whatever type the file declared; anything
+//     else is 404.
+//   - Every answer carries X-Content-Type-Options: nosniff; covers, hosted feeds, their audio
+//     and artwork also carry Content-Security-Policy "default-src 'none'; style-src
+//     'unsafe-inline'; sandbox", so no served file can run a script on the fake's origin.
 //   - Analysis and the clock: on the real clock a report's audio is measured off the clock's
 //     goroutine, by a pool of at most max(2, GOMAXPROCS) measurements at once (the rest queue),
 //     so a long analysis delays no other timer; Close cancels queued and running measurements

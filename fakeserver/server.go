@@ -38,7 +38,9 @@ type Server struct {
 	serveErr   chan error
 	// uploadKey signs upload URLs.
 	uploadKey []byte
-	hosting   hosting
+	// covers makes the cover URLs' tokens.
+	covers  coverTokens
+	hosting hosting
 	// scripts are transcripts scripted by audio content.
 	scripts transcriptScripts
 	// renderCache keeps the JSON of finished reports.
@@ -146,6 +148,7 @@ func New(opts ...Option) (*Server, error) {
 		url:       "http://" + ln.Addr().String(),
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(randomHex(32)),
+		covers:    newCoverTokens(),
 		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
 	}
 	s.synthesize = synthesizeEpisode
