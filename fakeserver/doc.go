@@ -223,6 +223,12 @@
 //     keyless GraphQL credential of the report) nor a guessable path. A cover is served only as
 //     the PNG or JPEG its bytes are sniffed to be, whatever type the file declared; anything
 //     else is 404.
+//   - Connection timeouts (the fake's own server; Handler() is served as the caller likes):
+//     headers within 10 s; a keep-alive connection idle for 60 s is closed; an API body must
+//     arrive within 30 s and an answer be written within 2 minutes; an upload PUT and hosted
+//     audio may take as long as they keep moving, with no pause over 30 s. http.Server's
+//     ReadTimeout and WriteTimeout are left unset because one figure cannot suit every route;
+//     the deadlines are set per request through http.ResponseController.
 //   - Every answer carries X-Content-Type-Options: nosniff; covers, hosted feeds, their audio
 //     and artwork also carry Content-Security-Policy "default-src 'none'; style-src
 //     'unsafe-inline'; sandbox", so no served file can run a script on the fake's origin.

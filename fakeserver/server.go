@@ -72,6 +72,8 @@ type options struct {
 	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
 	// tests set it, to keep generated URLs off the network.
 	outbound http.RoundTripper
+	// timeouts are the connection timeouts (defaultTimeouts); the package's tests shorten them.
+	timeouts serverTimeouts
 }
 
 // Option configures New.
@@ -109,7 +111,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 
 // New starts a fake listening on loopback and returns it; Close stops it.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, timeouts: defaultTimeouts}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -160,8 +162,9 @@ func New(opts ...Option) (*Server, error) {
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           o.timeouts.deadlines(s.handler),
+		ReadHeaderTimeout: o.timeouts.header,
+		IdleTimeout:       o.timeouts.idle,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),
 	}
 	go func() { s.serveErr <- s.httpServer.Serve(ln) }()
