@@ -223,6 +223,14 @@
 //     keyless GraphQL credential of the report) nor a guessable path. A cover is served only as
 //     the PNG or JPEG its bytes are sniffed to be, whatever type the file declared; anything
 //     else is 404.
+//   - GraphQL cost limits (the specification is silent; these are the fake's choices): an
+//     operation with more than 100 aliased fields, or whose cost exceeds 100,000, is refused
+//     before any resolver runs, like a query that does not validate (422, one errors entry
+//     saying why). Each field costs 1; stats, results, fileInfo, metadata and coverImage 10;
+//     transcript 50; a list its limit (default included) times its items' cost, historicScores
+//     20 times. An answer over 32 MiB is replaced by one errors entry (422). A request without
+//     credentials (report(id) needs none) is limited to 100 a minute per address, the minute
+//     budget of one key, answered 429 rate_limited with Retry-After like the other limits.
 //   - Connection timeouts (the fake's own server; Handler() is served as the caller likes):
 //     headers within 10 s; a keep-alive connection idle for 60 s is closed; an API body must
 //     arrive within 30 s and an answer be written within 2 minutes; an upload PUT and hosted

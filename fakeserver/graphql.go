@@ -35,9 +35,10 @@ const (
 // last_used_at stamping are REST's; a request without a working credential still runs, as the
 // anonymous caller that may only read reports by id.
 func (s *Server) graphqlRoutes() http.Handler {
-	srv := handler.New(exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{s: s}}))
+	srv := handler.New(exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{s: s}, Complexity: gqlComplexity()}))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
+	srv.Use(&costLimits{})
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		s.log.Error("panic in a GraphQL resolver", "panic", v)
@@ -56,7 +57,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			api.ServeHTTP(w, r)
+			api.ServeHTTP(&capAnswer{ResponseWriter: w}, r)
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
 			writeError(w, &core.Error{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "Method " + r.Method + " is not allowed here."})
@@ -112,6 +113,13 @@ func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 		} else if cookie, cerr := r.Cookie("sessionid"); cerr == nil {
 			p, err = s.core.AuthenticateSession(cookie.Value)
 		} else {
+			// The anonymous caller (report(id) needs no key) is limited per address.
+			if !s.opts.noRateLimits {
+				if err := s.core.AdmitAnonymous(clientIP(r)); err != nil {
+					writeError(w, err)
+					return
+				}
+			}
 			next.ServeHTTP(w, r)
 			return
 		}
