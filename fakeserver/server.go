@@ -74,6 +74,8 @@ type options struct {
 	outbound http.RoundTripper
 	// timeouts are the connection timeouts (defaultTimeouts); the package's tests shorten them.
 	timeouts serverTimeouts
+	// uploadBudget replaces core.DefaultUploadBudget when positive; the package's tests set it.
+	uploadBudget int64
 }
 
 // Option configures New.
@@ -158,6 +160,9 @@ func New(opts ...Option) (*Server, error) {
 		s.audioCache = newAudioCache(o.audioCache)
 	}
 	s.core = core.New(clk, s.newDeps(o))
+	if o.uploadBudget > 0 {
+		s.core.SetUploadBudget(o.uploadBudget)
+	}
 	s.setupWebhooks()
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()

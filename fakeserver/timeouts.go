@@ -51,6 +51,9 @@ func (t serverTimeouts) deadlines(next http.Handler) http.Handler {
 		now := time.Now()
 		long := streams(r)
 		if r.Body != nil && r.Body != http.NoBody {
+			// A shallow copy: the server keeps its own view of the body, so that it does not
+			// try to drain a large unread one through the wrapper before answering.
+			r = r.WithContext(r.Context())
 			if long {
 				_ = rc.SetReadDeadline(now.Add(t.stall))
 				r.Body = &movingBody{ReadCloser: r.Body, rc: rc, stall: t.stall}

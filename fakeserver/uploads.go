@@ -88,15 +88,25 @@ func (s *Server) acceptUpload(r *http.Request) error {
 	if got := r.Header.Get("Content-Type"); got != q.Get("content_type") {
 		return core.ErrValidation("Content-Type must be %q, the file_type given to POST /uploads; got %q.", q.Get("content_type"), got)
 	}
-	if r.ContentLength > core.MaxUploadBytes {
-		return core.ErrValidation("The file is larger than the %d-byte upload limit.", core.MaxUploadBytes)
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, core.MaxUploadBytes))
-	if err != nil {
-		return core.ErrValidation("The upload could not be read in full: %v.", err)
-	}
-	if len(body) == 0 {
+	switch n := r.ContentLength; {
+	case n > core.MaxUploadBytes:
+		return &core.Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
+			Message: fmt.Sprintf("The file is larger than the %d-byte upload limit.", core.MaxUploadBytes)}
+	case n < 0:
+		return &core.Error{Status: http.StatusLengthRequired, Code: core.CodeValidation,
+			Message: "Send the file with a Content-Length header, as signed storage URLs require."}
+	case n == 0:
 		return core.ErrValidation("The upload is empty: PUT the audio file's bytes to the upload URL.")
+	}
+	// The budget is claimed before anything is read, and the body read into one buffer of
+	// exactly its declared size: an upload is never held twice.
+	if err := s.core.ClaimUpload(id, r.ContentLength); err != nil {
+		return err
+	}
+	body := make([]byte, r.ContentLength)
+	if n, err := io.ReadFull(r.Body, body); err != nil {
+		s.core.ReleaseUpload(r.ContentLength)
+		return core.ErrValidation("The upload ended after %d of its %d bytes.", n, len(body))
 	}
 	return s.core.StoreUpload(id, body)
 }

@@ -120,6 +120,9 @@ type Core struct {
 	reportSeq    uint64
 	ledgers      map[uuid.UUID]*ledger
 	reservations map[uuid.UUID]*Reservation
+	// held counts the uploaded bytes kept in memory (reservations' audio and reports' audio
+	// not measured yet), against heldBudget.
+	held, heldBudget int64
 
 	wh webhookState // webhook endpoints, deliveries, emails and the feed checker
 
@@ -141,6 +144,7 @@ func New(c *clock.Clock, deps Deps) *Core {
 		reportIdx:    map[uuid.UUID]*reportIndex{},
 		ledgers:      map[uuid.UUID]*ledger{},
 		reservations: map[uuid.UUID]*Reservation{},
+		heldBudget:   DefaultUploadBudget,
 		accounts:     map[uuid.UUID]*Account{},
 		workspaces:   map[uuid.UUID]*Workspace{},
 		keys:         map[uuid.UUID]*APIKey{},

@@ -248,6 +248,7 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 func (c *Core) measured(r *Report, started time.Time, m Measurement, heard []TranscriptLine, heardOK bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.held -= int64(len(r.upload))
 	r.upload = nil // measured: the bytes are no longer needed
 	if err != nil {
 		// Now, not started: on the real clock the measurement took time, and the update order
@@ -318,6 +319,8 @@ func (c *Core) transcribe(audioURL *string, sum [sha256.Size]byte) ([]Transcript
 
 func (c *Core) failLocked(r *Report, reason string, now time.Time) {
 	r.Status, r.FailureReason, r.estimatedEnd = StatusFailed, reason, time.Time{}
+	c.held -= int64(len(r.upload))
+	r.upload = nil
 	c.touchLocked(r, now)
 	c.reportFinishedLocked(r, now)
 }
