@@ -231,6 +231,16 @@
 //     20 times. An answer over 32 MiB is replaced by one errors entry (422). A request without
 //     credentials (report(id) needs none) is limited to 100 a minute per address, the minute
 //     budget of one key, answered 429 rate_limited with Retry-After like the other limits.
+//   - Analysis ceilings (the specification is silent; the fake's choices): a file is measured
+//     only if it has at most 2 channels (podcast audio is mono or stereo; the channels check
+//     already fails anything else) and decodes to at most 12 hours. Channels are checked before
+//     decoding, the duration while decoding, so a decompression bomb (a 70 KB FLAC of 2,000
+//     frames of 65,535 constant samples on 8 channels, 50 minutes of audio) fails its report at
+//     once, the ceiling named in the failure, instead of holding an analysis for a minute. Every
+//     analysis, upload or download, stops when its 10-minute limit or Close ends its context.
+//     On the real clock the analysis pool queues measurements per workspace and hands slots out
+//     in turn, a workspace holding at most all slots but one, so one workspace's slow analyses
+//     cannot starve another's.
 //   - Connection timeouts (the fake's own server; Handler() is served as the caller likes):
 //     headers within 10 s; a keep-alive connection idle for 60 s is closed; an API body must
 //     arrive within 30 s and an answer be written within 2 minutes; an upload PUT and hosted
