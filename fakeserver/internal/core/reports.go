@@ -224,7 +224,7 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 	}
 	r.Status, r.StartedAt = StatusInProgress, &now
 	c.touchLocked(r, now)
-	upload, audioURL, name := r.upload, r.AudioURL, r.OriginalFilename
+	upload, audioURL, name, ws := r.upload, r.AudioURL, r.OriginalFilename, r.Workspace
 	c.mu.Unlock()
 
 	work := func() {
@@ -240,7 +240,7 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 		work() // inside Advance: deterministic, done before Advance returns
 		return
 	}
-	c.analyses.run(work)
+	c.analyses.run(ws, work)
 }
 
 // measured records the outcome of a report's measurement, started at started, and schedules
