@@ -29,16 +29,7 @@ func TestRetryAfterUnusableFallsBackToBackoff(t *testing.T) {
 			if n := len(s.Requests()); n != 4 {
 				t.Fatalf("attempts = %d, want 4", n)
 			}
-			bounds := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}
-			sleeps := clk.Sleeps()
-			if len(sleeps) != len(bounds) {
-				t.Fatalf("sleeps = %v, want 3 backoff waits", sleeps)
-			}
-			for i, d := range sleeps {
-				if d < bounds[i]/2 || d > bounds[i] {
-					t.Errorf("sleep %d = %v, want the backoff within [%v, %v]", i, d, bounds[i]/2, bounds[i])
-				}
-			}
+			checkBackoff(t, clk.Sleeps(), 100*time.Millisecond, 200*time.Millisecond, 400*time.Millisecond)
 		})
 	}
 }
