@@ -243,7 +243,8 @@
 //     cannot starve another's.
 //   - Connection timeouts (the fake's own server; Handler() is served as the caller likes):
 //     headers within 10 s; a keep-alive connection idle for 60 s is closed; an API body must
-//     arrive within 30 s and an answer be written within 2 minutes; an upload PUT and hosted
+//     arrive within 30 s and an answer be written within 2 minutes (the control API's when its
+//     work is done: an Advance runs the analyses due); an upload PUT and hosted
 //     audio may take as long as they keep moving, with no pause over 30 s. http.Server's
 //     ReadTimeout and WriteTimeout are left unset because one figure cannot suit every route;
 //     the deadlines are set per request through http.ResponseController.
