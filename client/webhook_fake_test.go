@@ -35,7 +35,7 @@ func (r tableResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.A
 // it, and a second delete is ErrNotFound.
 func TestWebhookSubscriptionAgainstTheFake(t *testing.T) {
 	t.Parallel()
-	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateWebhookURLs(true))
+	srv, seed := fakeserver.NewTest(t) // NewTest accepts the loopback receiver
 	ctx := context.Background()
 	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
 	if err != nil {
@@ -104,7 +104,7 @@ func TestWebhookSubscriptionAgainstTheFake(t *testing.T) {
 // Message.
 func TestWebhookSubscriptionErrorsFromTheFake(t *testing.T) {
 	t.Parallel()
-	srv, seed := fakeserver.NewTest(t, fakeserver.WithResolver(tableResolver{"hooks.example.com": "93.184.216.34", "intranet.example": "10.0.0.8"}))
+	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateURLs(false), fakeserver.WithResolver(tableResolver{"hooks.example.com": "93.184.216.34", "intranet.example": "10.0.0.8"}))
 	ctx := context.Background()
 	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
 	if err != nil {

@@ -45,7 +45,7 @@ func buildExamples(t *testing.T) string {
 func TestExamplesAgainstTheFake(t *testing.T) {
 	bin := buildExamples(t)
 	began := time.Now().Add(-time.Second)
-	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0), fakeserver.WithPrivateWebhookURLs(true))
+	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0), fakeserver.WithPrivateURLs(true))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -167,10 +167,13 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("PUT /_fake/series/{id}/standard", s.handleSetSeriesStandard)
 	mux.HandleFunc("POST /_fake/workspaces/{id}/reports", s.handleSeedReports)
 	mux.HandleFunc("POST /_fake/transcripts", s.handleScriptTranscript)
+	mux.HandleFunc("POST /_fake/reset", s.handleReset)
+	mux.HandleFunc("GET /_fake/requests", s.handleListRequests)
+	mux.HandleFunc("DELETE /_fake/requests", s.handleClearRequests)
 	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Control call"))
 	})
-	return s.requireAdmin(mux)
+	return s.requireAdmin(s.validateControl(mux))
 }
 
 func (s *Server) requireAdmin(next http.Handler) http.Handler {

@@ -5,19 +5,27 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/feeds"
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
 )
 
-// newDeps connects the core to the world: feeds and audio are fetched over HTTP (any URL,
-// loopback included) and audio is measured by the analysis engine.
+// newDeps connects the core to the world: feeds and audio are fetched over HTTP under the URL
+// policy (see WithPrivateURLs) and audio is measured by the analysis engine.
 func (s *Server) newDeps(o options) core.Deps {
-	fetcher := &http.Client{Timeout: 30 * time.Second}
+	// Feeds and audio are fetched as the service would: only from addresses it can reach,
+	// checked on the address dialled (every redirect dials again), except the fake's own
+	// listener, which hosts its feeds.
+	dial := s.urlPolicy(o).DialContext(30*time.Second, s.isOwnAddress)
+	feedTransport := http.DefaultTransport.(*http.Transport).Clone()
+	feedTransport.Proxy, feedTransport.DialContext = nil, dial
+	fetcher := &http.Client{Timeout: 30 * time.Second, Transport: feedTransport}
 	// Audio can be an hour long: its download is bounded by the analysis context, not by a
 	// whole-request timeout sized for feeds.
-	audioTransport := http.DefaultTransport.(*http.Transport).Clone()
+	audioTransport := feedTransport.Clone()
 	audioTransport.ResponseHeaderTimeout = 30 * time.Second
 	audioFetcher := &http.Client{Transport: audioTransport}
 	if o.outbound != nil {
@@ -60,4 +68,29 @@ func (s *Server) newDeps(o options) core.Deps {
 		},
 		Analyze: analyzer,
 	}
+}
+
+// urlPolicy is the rule for every URL the fake reaches out to: webhook receivers, feeds and
+// their audio.
+func (s *Server) urlPolicy(o options) webhooks.Policy {
+	p := webhooks.Policy{AllowPrivate: o.allowPrivate, Dialer: o.dialer}
+	if o.resolver != nil {
+		p.Resolver = o.resolver
+	}
+	return p
+}
+
+// isOwnAddress reports whether target is the fake's own listener, which serves the hosted
+// feeds: on a wildcard listener, any loopback or unspecified address on its port.
+func (s *Server) isOwnAddress(target netip.AddrPort) bool {
+	own, err := netip.ParseAddrPort(s.listener.Addr().String())
+	if err != nil {
+		return false
+	}
+	own = netip.AddrPortFrom(own.Addr().Unmap(), own.Port())
+	if target == own {
+		return true
+	}
+	a := target.Addr().Unmap()
+	return own.Addr().IsUnspecified() && target.Port() == own.Port() && (a.IsLoopback() || a.IsUnspecified())
 }

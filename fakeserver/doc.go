@@ -56,6 +56,14 @@
 //   - Reporting from a feed adds the show if the workspace lacks it (automated_reporting off) and
 //     records the reported episode as seen; GET /series lists shows in the order they were added.
 //     A report's original_filename is the enclosure URL's last path segment.
+//   - Feed and enclosure URLs follow the webhook URL rule: in production mode the fake reaches
+//     only addresses the service could (no loopback, private, link-local, unique-local,
+//     metadata, unspecified or other internal address, in any spelling), checked on the address
+//     actually dialled, so every redirect and a name that resolves inside are refused too. A
+//     refused feed is 400 validation_error "The feed could not be read: the feed URL leads to an
+//     address the service cannot reach (…)"; a refused enclosure fails the report. The fake's
+//     own hosted feeds are always reachable (the fake is their host). WithPrivateURLs (program
+//     flag -allow-private-urls; NewTest sets it) lifts the rule for tests' own servers.
 //   - score (percent) is rounded to the nearest whole percent.
 //   - Upload URLs are HMAC-signed URLs on the fake (/_uploads/{id}); a tampered or expired URL is
 //     403 forbidden, a wrong Content-Type or an Authorization header 400. One file may be at
@@ -160,7 +168,7 @@
 //     other cloud metadata addresses), unspecified, multicast, broadcast, carrier-grade NAT
 //     (which holds 100.100.100.200), documentation, benchmarking, reserved, NAT64 or 6to4. The
 //     sender checks the addresses again when it connects, so a name that later resolves inside
-//     is not reached. WithPrivateWebhookURLs lifts the address rule only.
+//     is not reached. WithPrivateURLs lifts the address rule only.
 //   - Every delivery is signed with the endpoint's whsec_ secret (32 random bytes); webhook-id is
 //     "msg_" and 128 random bits; webhook-timestamp is the fake clock's time of the attempt, so a
 //     receiver under a manual clock checks it against the fake's clock; the user-agent is

@@ -25,8 +25,11 @@ func (s *Server) docsRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/rest/v1/docs/assets/", http.StripPrefix("/api/rest/v1/docs/assets/", http.FileServerFS(assets)))
 }
 
-// explorerPage is the interactive explorer: Swagger UI on the fake's own openapi.json. The
-// validator badge is off because it would call a third-party service.
+// explorerPage is the interactive explorer: Swagger UI on the fake's own openapi.json. The page
+// sets the document's base_url server variables to its own origin before rendering, so the
+// server and "Computed URL" it shows are where its requests go (the served document keeps the
+// service's default for users of the real API). The validator badge is off because it would
+// call a third-party service.
 const explorerPage = `<!doctype html>
 <html lang="en">
 <head>
@@ -38,19 +41,28 @@ const explorerPage = `<!doctype html>
 <div id="explorer"></div>
 <script src="/api/rest/v1/docs/assets/swagger-ui-bundle.js"></script>
 <script>
-window.ui = SwaggerUIBundle({
-  url: "/api/rest/v1/openapi.json",
-  dom_id: "#explorer",
-  validatorUrl: null,
-  persistAuthorization: true,
-  requestInterceptor: function (req) {
-    // The document's server is the production base; send requests to this fake instead.
-    var u = new URL(req.url, window.location.origin);
-    if (u.origin !== window.location.origin) {
-      req.url = window.location.origin + u.pathname + u.search;
+function onThisFake(servers) {
+  (servers || []).forEach(function (server) {
+    if (server.variables && server.variables.base_url) {
+      server.variables.base_url["default"] = window.location.origin;
     }
-    return req;
-  }
+  });
+}
+fetch("/api/rest/v1/openapi.json").then(function (r) { return r.json(); }).then(function (spec) {
+  onThisFake(spec.servers);
+  Object.keys(spec.paths || {}).forEach(function (path) {
+    var item = spec.paths[path];
+    onThisFake(item.servers);
+    Object.keys(item).forEach(function (method) {
+      if (item[method] && item[method].servers) onThisFake(item[method].servers);
+    });
+  });
+  window.ui = SwaggerUIBundle({
+    spec: spec,
+    dom_id: "#explorer",
+    validatorUrl: null,
+    persistAuthorization: true
+  });
 });
 </script>
 </body>

@@ -15,7 +15,7 @@ import (
 // A test adds a webhook endpoint as Settings would, sends Settings' test event to a local
 // receiver, and verifies the signature with the endpoint's secret.
 func ExampleServer_SendTestEvent() {
-	srv, err := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()), fakeserver.WithPrivateWebhookURLs(true))
+	srv, err := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()), fakeserver.WithPrivateURLs(true))
 	if err != nil {
 		panic(err)
 	}

@@ -38,6 +38,9 @@ func call(t *testing.T, srv *Server, method, path string, header http.Header, bo
 	if err != nil {
 		t.Fatal(err)
 	}
+	if strings.HasPrefix(path, "/_fake/") {
+		checkControlAnswer(t, method, path, resp.StatusCode, resp.Header, b)
+	}
 	return resp.StatusCode, resp.Header, b
 }
 

@@ -40,6 +40,8 @@ type armedFault struct {
 type faults struct {
 	mu    sync.Mutex
 	armed []*armedFault
+	// newID mints fault ids from the fake's generator (see WithSeed).
+	newID func() uuid.UUID
 }
 
 func (f *faults) add(fault Fault) (string, error) {
@@ -53,7 +55,7 @@ func (f *faults) add(fault Fault) (string, error) {
 		return "", core.ErrValidation("path_prefix must begin with /.")
 	}
 	fault.Method = strings.ToUpper(fault.Method)
-	a := &armedFault{id: uuid.NewString(), Fault: fault}
+	a := &armedFault{id: f.newID().String(), Fault: fault}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.armed = append(f.armed, a)

@@ -17,7 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	gqlfiles "github.com/podqa/podqa-go/fakeserver/internal/graphql"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
@@ -31,7 +31,7 @@ const (
 )
 
 // graphqlRoutes serves /api/graphql: POST runs a query through the gqlgen executor over the
-// domain core; GET serves the offline explorer. The credentials, the per-key limit and
+// domain core; GET serves the offline explorer (GraphiQL, package graphiql). The credentials, the per-key limit and
 // last_used_at stamping are REST's; a request without a working credential still runs, as the
 // anonymous caller that may only read reports by id.
 func (s *Server) graphqlRoutes() http.Handler {
@@ -49,7 +49,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write(gqlfiles.ExplorerPage())
+			_, _ = w.Write(graphiql.Page())
 		case http.MethodPost:
 			body, err := readBody(r, maxAPIBody)
 			if err != nil {

@@ -617,8 +617,18 @@ func TestGraphQLTransport(t *testing.T) {
 	}
 	status, h, body = call(t, srv, "GET", "/api/graphql", http.Header{"Accept": {"text/html"}}, "")
 	page := string(body)
-	if status != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/html") || !strings.Contains(page, "<textarea") || !strings.Contains(page, `id="key"`) {
+	if status != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/html") || !strings.Contains(page, `id="graphiql"`) || !strings.Contains(page, `id="key"`) {
 		t.Errorf("explorer: %d %s", status, h.Get("Content-Type"))
+	}
+	for _, asset := range []struct{ path, contentType, contains string }{
+		{"/api/graphql/assets/explorer.js", "text/javascript", "GraphiQL"},
+		{"/api/graphql/assets/explorer.css", "text/css", ".graphiql-container"},
+		{"/api/graphql/assets/THIRD_PARTY_LICENSES.txt", "text/plain", "graphiql@"},
+	} {
+		status, h, body := call(t, srv, "GET", asset.path, nil, "")
+		if status != 200 || !strings.HasPrefix(h.Get("Content-Type"), asset.contentType) || !strings.Contains(string(body), asset.contains) {
+			t.Errorf("%s: %d %s, %d bytes", asset.path, status, h.Get("Content-Type"), len(body))
+		}
 	}
 	for _, external := range []string{`src="http`, `href="http`, `src="//`, `href="//`, "@import"} {
 		if strings.Contains(page, external) {

@@ -184,7 +184,7 @@ func (s *Server) checkEpisode(e *HostedEpisode, feedTitle string) (time.Time, er
 		return time.Time{}, core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
 	}
 	if e.GUID == "" {
-		e.GUID = uuid.NewString()
+		e.GUID = s.rand.UUID().String()
 	}
 	if e.PublishedOn == "" {
 		return s.clock.Now().Truncate(24 * time.Hour), nil
@@ -201,7 +201,7 @@ func (s *Server) HostFeed(spec HostedFeedSpec) (HostedFeed, error) {
 	if strings.TrimSpace(spec.Title) == "" {
 		return HostedFeed{}, core.ErrValidation("A feed needs a title.")
 	}
-	f := &hostedFeed{id: uuid.New(), title: spec.Title, explicit: spec.Explicit}
+	f := &hostedFeed{id: s.rand.UUID(), title: spec.Title, explicit: spec.Explicit}
 	guids := map[string]bool{}
 	for _, e := range spec.Episodes {
 		published, err := s.checkEpisode(&e, spec.Title)

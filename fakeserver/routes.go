@@ -9,6 +9,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 )
 
 // routes assembles the fake's handler: the control API, the REST API, webhook subscription,
@@ -16,16 +17,18 @@ import (
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/_fake/", s.controlRoutes())
-	mux.Handle("/api/rest/v1/", s.injectFaults(s.restRoutes()))
-	mux.HandleFunc("PUT /_uploads/{id}", s.handleUploadPut)
+	s.publicControlRoutes(mux)
+	mux.Handle("/api/rest/v1/", s.journaled(s.injectFaults(s.restRoutes())))
+	mux.Handle("PUT /_uploads/{id}", s.journaled(http.HandlerFunc(s.handleUploadPut)))
 	s.docsRoutes(mux)
 	mux.Handle("GET /_feeds/{feed}/feed.rss", assetHeaders(s.handleHostedFeed))
 	mux.Handle("GET /_feeds/{feed}/audio/{file}", assetHeaders(s.handleHostedAudio))
 	mux.Handle("GET /_feeds/{feed}/cover.png", assetHeaders(s.handleHostedFeedCover))
 	mux.Handle("GET /_covers/{token}", assetHeaders(s.handleCover))
-	mux.Handle("/webhook/subscribe", s.injectFaults(http.HandlerFunc(s.handleSubscribeRoute)))
-	mux.Handle("/webhook/subscribe/", s.injectFaults(http.HandlerFunc(s.handleUnsubscribeRoute)))
-	mux.Handle("/api/graphql", s.injectFaults(s.graphqlRoutes()))
+	mux.Handle("/webhook/subscribe", s.journaled(s.injectFaults(http.HandlerFunc(s.handleSubscribeRoute))))
+	mux.Handle("/webhook/subscribe/", s.journaled(s.injectFaults(http.HandlerFunc(s.handleUnsubscribeRoute))))
+	mux.Handle("/api/graphql", s.journaled(s.injectFaults(s.graphqlRoutes())))
+	mux.Handle("GET "+graphiql.AssetsPrefix, graphiql.Assets())
 	mux.HandleFunc("GET /schema.graphql", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write(contractfiles.SchemaGraphQL())

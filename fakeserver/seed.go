@@ -19,7 +19,18 @@ const demoAllowance = 12000
 
 // SeedDemo creates the personal workspace named Demo, with enough credits for a quick start, and
 // a key for it. The program seeds it at start.
+//
+// Reset makes the Demo workspace again, with the same ids and key, once SeedDemo has made it.
 func (s *Server) SeedDemo() (Seed, error) {
+	s.start.mu.Lock()
+	if s.start.demo == nil {
+		s.start.demo = s.rand.Save()
+	}
+	s.start.mu.Unlock()
+	return s.seedDemo()
+}
+
+func (s *Server) seedDemo() (Seed, error) {
 	allowance := float64(demoAllowance)
 	limit := 10
 	ws, err := s.CreateWorkspace(WorkspaceSpec{Type: "personal", Name: "Demo", PlanAllowance: &allowance, PodcastLimit: &limit})
@@ -39,10 +50,12 @@ func TestStart() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) 
 
 // NewTest starts a fake for a test, seeds the Demo workspace and its key, and closes the fake
 // when the test ends. Its clock is manual and starts at TestStart() unless opts say otherwise, so
-// the test moves time with Advance instead of sleeping. Setup failures end the test with Fatal.
+// the test moves time with Advance instead of sleeping. It accepts loopback and private URLs
+// (WithPrivateURLs), so that the test's own feed servers and webhook receivers work; pass
+// WithPrivateURLs(false) to test the service's refusals. Setup failures end the test with Fatal.
 func NewTest(t testing.TB, opts ...Option) (*Server, Seed) {
 	t.Helper()
-	srv, err := New(append([]Option{WithManualClock(TestStart())}, opts...)...)
+	srv, err := New(append([]Option{WithManualClock(TestStart()), WithPrivateURLs(true)}, opts...)...)
 	if err != nil {
 		t.Fatalf("fakeserver: %v", err)
 	}

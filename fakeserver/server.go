@@ -2,8 +2,6 @@ package fakeserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/google/uuid"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
 // DefaultAnalysisPace is the fake-clock time one hour of audio takes to analyse, after the
@@ -51,6 +50,12 @@ type Server struct {
 	// wrap it to count renderings).
 	audioCache *audioCache
 	synthesize func(io.Writer, HostedEpisode) error
+	// journal keeps the most recent API requests (see WithJournalSize).
+	journal *journal
+	// rand mints every id, key, token and secret (see WithSeed).
+	rand *seeded.Source
+	// start is what Reset rebuilds.
+	start startState
 }
 
 type options struct {
@@ -64,6 +69,7 @@ type options struct {
 	noRateLimits bool
 	// resolver and webhookBudget configure webhook delivery (see WithResolver, WithWebhookTimeout).
 	resolver      Resolver
+	dialer        Dialer
 	webhookBudget time.Duration
 	// audioCache is the byte budget of rendered hosted audio (see WithHostedAudioCache).
 	audioCache int64
@@ -76,6 +82,13 @@ type options struct {
 	timeouts serverTimeouts
 	// uploadBudget replaces core.DefaultUploadBudget when positive; the package's tests set it.
 	uploadBudget int64
+	// journalSize is how many requests the journal keeps; 0 turns it off.
+	journalSize int
+	// seed, when seeded, makes every minted value follow from it (see WithSeed).
+	seed   uint64
+	seeded bool
+	// fixtures is the start state to load (see WithFixtures).
+	fixtures *Fixtures
 }
 
 // Option configures New.
@@ -97,9 +110,16 @@ func WithRealClock() Option { return func(o *options) { o.manual = false } }
 // WithAdminToken sets the bearer token of the control API (default: random).
 func WithAdminToken(token string) Option { return func(o *options) { o.adminToken = token } }
 
-// WithPrivateWebhookURLs lets webhook endpoints point at loopback and private addresses, which
-// the service refuses; tests with a local receiver need it.
-func WithPrivateWebhookURLs(allow bool) Option { return func(o *options) { o.allowPrivate = allow } }
+// WithPrivateURLs lets webhook endpoints, feed URLs and enclosure URLs point at loopback,
+// private and other internal addresses, which the service cannot reach and so refuses; tests
+// with their own receiver or feed server on loopback need it (NewTest sets it). The fake's own
+// hosted feeds work either way.
+func WithPrivateURLs(allow bool) Option { return func(o *options) { o.allowPrivate = allow } }
+
+// WithPrivateWebhookURLs is the former name of WithPrivateURLs.
+//
+// Deprecated: use WithPrivateURLs, which covers feed URLs too.
+func WithPrivateWebhookURLs(allow bool) Option { return WithPrivateURLs(allow) }
 
 // WithAnalysisPace sets the fake-clock time one hour of audio takes to analyse (default
 // DefaultAnalysisPace); 0 finishes analyses on the next tick.
@@ -113,7 +133,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 
 // New starts a fake listening on loopback and returns it; Close stops it.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, timeouts: defaultTimeouts}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: defaultTimeouts}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -123,8 +143,16 @@ func New(opts ...Option) (*Server, error) {
 	if o.audioCache < 0 {
 		return nil, errors.New("fakeserver: the hosted audio cache budget must not be negative")
 	}
-	if o.adminToken == "" {
-		o.adminToken = randomHex(16)
+	if o.journalSize < 0 {
+		return nil, errors.New("fakeserver: the journal size must not be negative")
+	}
+	src := seeded.Random()
+	if o.seeded {
+		src = seeded.New(o.seed)
+	}
+	// Drawn even when an option names the token, so that ids do not depend on it.
+	if token := src.Hex(16); o.adminToken == "" {
+		o.adminToken = token
 	}
 	if o.logger == nil {
 		o.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -146,20 +174,27 @@ func New(opts ...Option) (*Server, error) {
 	s := &Server{
 		opts:      o,
 		clock:     clk,
-		faults:    &faults{},
+		faults:    &faults{newID: src.UUID},
 		log:       o.logger,
 		listener:  ln,
 		url:       "http://" + ln.Addr().String(),
 		serveErr:  make(chan error, 1),
-		uploadKey: []byte(randomHex(32)),
-		covers:    newCoverTokens(),
+		uploadKey: []byte(src.Hex(32)),
 		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
+		journal:   newJournal(o.journalSize, src.UUID()),
+		rand:      src,
 	}
+	s.start.rand = src.Save()
 	s.synthesize = synthesizeEpisode
 	if o.audioCache > 0 {
 		s.audioCache = newAudioCache(o.audioCache)
 	}
-	s.core = core.New(clk, s.newDeps(o))
+	// The cover key derives from the upload key: a seeded fake mints the same cover URLs, and
+	// no draw is added to the seeded sequence.
+	s.covers = newCoverTokens(s.uploadKey)
+	deps := s.newDeps(o)
+	deps.Rand = src
+	s.core = core.New(clk, deps)
 	if o.uploadBudget > 0 {
 		s.core.SetUploadBudget(o.uploadBudget)
 	}
@@ -171,6 +206,13 @@ func New(opts ...Option) (*Server, error) {
 		ReadHeaderTimeout: o.timeouts.header,
 		IdleTimeout:       o.timeouts.idle,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),
+	}
+	if err := s.loadStartFixtures(); err != nil {
+		_ = ln.Close()
+		clk.Close()
+		s.core.Close()
+		s.hooks.sender.Close()
+		return nil, err
 	}
 	go func() { s.serveErr <- s.httpServer.Serve(ln) }()
 	return s, nil
@@ -203,10 +245,4 @@ func (s *Server) Close() error {
 		err = serveErr
 	}
 	return err
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
-	return hex.EncodeToString(b)
 }

@@ -38,7 +38,7 @@ func flatError(t *testing.T, body []byte) string {
 func TestSubscribeErrors(t *testing.T) {
 	t.Parallel()
 	// More calls than the hourly write limit: the limits have their own test.
-	srv, seed := NewTest(t, WithResolver(publicResolver), WithoutRateLimits())
+	srv, seed := NewTest(t, WithPrivateURLs(false), WithResolver(publicResolver), WithoutRateLimits())
 	auth := jsonHeader(bearer(seed.APIKey))
 	other, err := srv.CreateWorkspace(WorkspaceSpec{Type: "personal", Name: "Other"})
 	if err != nil {
@@ -139,7 +139,7 @@ func subscribe(t *testing.T, srv *Server, key, body string) string {
 // control API as made over REST, deleted with 204, and gone.
 func TestSubscribeAndUnsubscribe(t *testing.T) {
 	t.Parallel()
-	srv, seed := NewTest(t, WithResolver(publicResolver))
+	srv, seed := NewTest(t, WithPrivateURLs(false), WithResolver(publicResolver))
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", DurationS: 1}}})
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +179,7 @@ func TestSubscribeAndUnsubscribe(t *testing.T) {
 // and through the control API alike; deleting one makes room.
 func TestFiveEndpointLimit(t *testing.T) {
 	t.Parallel()
-	srv, seed := NewTest(t, WithResolver(publicResolver))
+	srv, seed := NewTest(t, WithPrivateURLs(false), WithResolver(publicResolver))
 	var restIDs []string
 	for range 2 {
 		restIDs = append(restIDs, subscribe(t, srv, seed.APIKey, `{"url":"https://hooks.example.com/r","events":["report.failed"]}`))
@@ -210,7 +210,7 @@ func TestFiveEndpointLimit(t *testing.T) {
 // and the 429 is flat with Retry-After.
 func TestSubscribeRateLimits(t *testing.T) {
 	t.Parallel()
-	srv, seed := NewTest(t, WithResolver(publicResolver))
+	srv, seed := NewTest(t, WithPrivateURLs(false), WithResolver(publicResolver))
 	for i := range 30 {
 		status, _, body := call(t, srv, "DELETE", "/webhook/subscribe/0b0e3c4e-0000-4000-8000-000000000000", bearer(seed.APIKey), "")
 		if status != http.StatusNotFound {

@@ -69,13 +69,18 @@ func newValidator(base string) (*validator, error) {
 	if err != nil {
 		return nil, err
 	}
+	return validatorFor(doc, base), nil
+}
+
+// validatorFor indexes doc's operations by "METHOD base+path".
+func validatorFor(doc *openapi3.T, base string) *validator {
 	v := &validator{doc: doc, ops: map[string]*routers.Route{}}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			v.ops[method+" "+base+path] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
 		}
 	}
-	return v, nil
+	return v
 }
 
 // check validates r, whose path matched pattern, and returns a validation_error describing the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -20,15 +21,26 @@ import (
 )
 
 // Resolver looks up the addresses of a host name, as *net.Resolver does. The fake uses it to
-// validate webhook URLs and to connect to receivers; tests inject one so that nothing reaches
-// the network.
+// validate webhook URLs and to connect to receivers, feeds and enclosures; tests inject one so
+// that nothing reaches the network.
 type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// WithResolver makes the fake look webhook receivers' host names up with r instead of the
-// system resolver, both when an endpoint is created and when a delivery connects.
+// WithResolver makes the fake look host names up with r instead of the system resolver: webhook
+// receivers' when an endpoint is created and when a delivery connects, and feeds' and
+// enclosures' when they are fetched.
 func WithResolver(r Resolver) Option { return func(o *options) { o.resolver = r } }
+
+// Dialer connects to a network address, as *net.Dialer does.
+type Dialer interface {
+	DialContext(ctx context.Context, network, address string) (net.Conn, error)
+}
+
+// WithDialer makes the fake connect to webhook receivers, feeds and enclosures through d, after
+// the URL policy has accepted the address (see WithPrivateURLs); tests inject one that refuses
+// anything but loopback, so that even a regression cannot send a packet elsewhere.
+func WithDialer(d Dialer) Option { return func(o *options) { o.dialer = d } }
 
 // WithWebhookTimeout sets how long a receiver has to answer one delivery attempt (default 10
 // seconds, the service's budget); tests of slow receivers shorten it.
@@ -41,10 +53,7 @@ type webhookWiring struct {
 }
 
 func (s *Server) setupWebhooks() {
-	s.hooks.policy = webhooks.Policy{AllowPrivate: s.opts.allowPrivate}
-	if s.opts.resolver != nil {
-		s.hooks.policy.Resolver = s.opts.resolver
-	}
+	s.hooks.policy = s.urlPolicy(s.opts)
 	s.hooks.sender = webhooks.NewSender(s.hooks.policy, s.opts.webhookBudget)
 	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll})
 }

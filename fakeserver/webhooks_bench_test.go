@@ -13,7 +13,7 @@ import (
 // answers at once: the body built, a delivery logged, the attempt signed, sent over HTTP, and
 // its outcome recorded. Each iteration is one event; events/s is reported.
 func BenchmarkDeliverTestEvent(b *testing.B) {
-	srv, seed := NewTest(b, WithPrivateWebhookURLs(true))
+	srv, seed := NewTest(b, WithPrivateURLs(true))
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusNoContent)
@@ -40,7 +40,7 @@ func BenchmarkDeliverTestEvent(b *testing.B) {
 // BenchmarkDeliverTestEventParallel is BenchmarkDeliverTestEvent from several goroutines at
 // once, each sending to its own endpoint and receiver path.
 func BenchmarkDeliverTestEventParallel(b *testing.B) {
-	srv, seed := NewTest(b, WithPrivateWebhookURLs(true))
+	srv, seed := NewTest(b, WithPrivateURLs(true))
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusNoContent)

@@ -105,7 +105,7 @@ func refusedURL(t *testing.T) string {
 // for a loaded CI machine; the test of a hanging receiver shortens it).
 func newHookTest(t *testing.T, opts ...Option) (*Server, Seed) {
 	t.Helper()
-	return NewTest(t, append([]Option{WithPrivateWebhookURLs(true), WithWebhookTimeout(5 * time.Second)}, opts...)...)
+	return NewTest(t, append([]Option{WithWebhookTimeout(5 * time.Second)}, opts...)...)
 }
 
 func mustEndpoint(t *testing.T, srv *Server, ws string, spec WebhookEndpointSpec) WebhookEndpoint {
@@ -312,7 +312,7 @@ func TestResolverIsUsedForDelivery(t *testing.T) {
 		t.Fatalf("%+v %v", d, err)
 	}
 
-	strict, seed2 := NewTest(t, WithResolver(res))
+	strict, seed2 := NewTest(t, WithPrivateURLs(false), WithResolver(res))
 	if _, err := strict.CreateWebhookEndpoint(context.Background(), seed2.WorkspaceID, WebhookEndpointSpec{URL: url, Events: []string{"report.completed"}}); err == nil || !strings.Contains(err.Error(), "Invalid webhook URL") {
 		t.Fatalf("a name resolving to loopback was accepted: %v", err)
 	}
@@ -323,7 +323,7 @@ func TestResolverIsUsedForDelivery(t *testing.T) {
 // COMPLETE and the control API answers.
 func TestRealClockDeliveryBlocksNothing(t *testing.T) {
 	t.Parallel()
-	srv, err := New(WithAnalysisPace(0), WithPrivateWebhookURLs(true), WithWebhookTimeout(30*time.Second))
+	srv, err := New(WithAnalysisPace(0), WithPrivateURLs(true), WithWebhookTimeout(30*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

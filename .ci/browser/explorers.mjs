@@ -27,6 +27,13 @@ function startFake() {
 async function restExplorer(page, start) {
   await page.goto(`${start.base_url}/api/rest/v1/docs`);
   await page.locator(".swagger-ui .info .title").waitFor();
+  // The page shows the server its requests go to: this fake, not the service's default.
+  const computed = (await page.locator(".swagger-ui .servers .computed-url code").first().innerText()).trim();
+  const variable = await page.locator(".swagger-ui .servers input").first().inputValue();
+  if (computed !== `${start.base_url}/api/rest/v1` || variable !== start.base_url) {
+    throw new Error(`REST explorer: shows server ${computed} (base_url ${variable}), want ${start.base_url}/api/rest/v1`);
+  }
+  console.log(`REST explorer: shows the computed server URL ${computed}`);
   // Authorize with the seeded key, as a user would.
   await page.locator("button.authorize").first().click();
   const bearer = page.locator(".auth-container").filter({ hasText: "bearerAuth" });
@@ -49,21 +56,47 @@ async function restExplorer(page, start) {
 }
 
 async function graphqlExplorer(page, start) {
+  // First load with a cold cache: the page is ready when GraphiQL's query editor shows.
+  const t0 = Date.now();
   await page.goto(`${start.base_url}/api/graphql`);
-  await page.locator("#run").waitFor();
+  await page.locator(".graphiql-query-editor .CodeMirror").waitFor();
+  const loadMs = Date.now() - t0;
+  if (loadMs > 1000) throw new Error(`GraphiQL: first load took ${loadMs} ms (limit 1000)`);
+  console.log(`GraphiQL: first load with a cold cache in ${loadMs} ms`);
+
+  // The API key field; a change remounts GraphiQL, which fetches the schema with the key.
   await page.locator("#key").fill(start.api_key);
-  await page.locator("#query").fill("query { currentApiKey { maskedKey owner { __typename ... on UserType { id } } } seriesList { id title } }");
-  await page.locator("#run").click();
-  const result = page.locator("#result");
-  await page.waitForFunction(() => document.querySelector("#result").textContent.includes("maskedKey"));
-  const text = await result.innerText();
-  // The result pane shows the HTTP status line, then the JSON answer.
-  const answer = JSON.parse(text.slice(text.indexOf("{")));
-  if (!text.startsWith("HTTP 200")) throw new Error(`GraphQL explorer: ${text.slice(0, 300)}`);
-  if (answer.errors || !answer.data?.currentApiKey?.maskedKey || answer.data.currentApiKey.owner.__typename !== "UserType") {
-    throw new Error(`GraphQL explorer: unexpected answer: ${text.slice(0, 300)}`);
-  }
-  console.log(`GraphQL explorer: currentApiKey answered ${answer.data.currentApiKey.maskedKey} owned by a UserType`);
+  await page.locator("#key").press("Tab");
+  const editor = page.locator(".graphiql-query-editor .CodeMirror").first();
+  await editor.waitFor();
+  // Completion from the schema while typing.
+  await editor.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type("{ currentAp", { delay: 30 });
+  const hints = page.locator(".CodeMirror-hints");
+  await hints.waitFor();
+  const offered = await hints.innerText();
+  if (!offered.includes("currentApiKey")) throw new Error(`GraphiQL: completion offered ${offered}`);
+  console.log("GraphiQL: completion offered currentApiKey while typing");
+  await page.keyboard.press("Escape");
+
+  // Run a query and read the answer from the result pane.
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.insertText("query { currentApiKey { maskedKey owner { __typename } } }");
+  await page.locator("button.graphiql-execute-button").click();
+  await page.waitForFunction(() => (document.querySelector(".graphiql-response")?.textContent || "").includes("maskedKey"));
+  const result = await page.locator(".graphiql-response").innerText();
+  if (!result.includes("UserType") || result.includes('"errors"')) throw new Error(`GraphiQL: unexpected answer ${result.slice(0, 300)}`);
+  console.log("GraphiQL: the query ran and its data shows in the result pane");
+
+  // The documentation pane.
+  await page.locator('button[aria-label="Show Documentation Explorer"]').click();
+  const docs = page.locator(".graphiql-doc-explorer");
+  await docs.waitFor();
+  await page.waitForFunction(() => (document.querySelector(".graphiql-doc-explorer")?.textContent || "").includes("Query"));
+  console.log("GraphiQL: the documentation pane opened on the schema's root types");
 }
 
 const { proc, start } = await startFake();
@@ -82,7 +115,13 @@ try {
   });
   page.setDefaultTimeout(20000);
   await restExplorer(page, start);
-  await graphqlExplorer(page, start);
+  const cold = await browser.newContext(); // no cache shared with the REST explorer's page
+  const page2 = await cold.newPage();
+  page2.on("request", (req) => {
+    if (!req.url().startsWith(start.base_url) && !req.url().startsWith("data:")) offsite.push(req.url());
+  });
+  page2.setDefaultTimeout(20000);
+  await graphqlExplorer(page2, start);
   if (offsite.length > 0) throw new Error(`requests left the fake: ${offsite.join(", ")}`);
 } finally {
   if (browser) await browser.close();

@@ -123,7 +123,7 @@ func TestGateReportsA500(t *testing.T) {
 func TestReportCompletionIsDeliveredByWebhook(t *testing.T) {
 	t.Parallel()
 	// Loopback receivers need private webhook URLs allowed, as in CI.
-	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateWebhookURLs(true))
+	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateURLs(true))
 	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
 	if err != nil {
 		t.Fatal(err)

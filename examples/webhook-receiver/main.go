@@ -6,7 +6,7 @@
 //	PODQA_WEBHOOK_SECRET=whsec_... go run ./examples/webhook-receiver -addr :8000
 //
 // Or let it subscribe itself over REST (and unsubscribe when stopped with Ctrl-C). The service
-// must be able to reach -public-url; a fake started with -allow-private-webhook-urls reaches
+// must be able to reach -public-url; a fake started with -allow-private-urls reaches
 // loopback:
 //
 //	PODQA_API_KEY=podqa_api_... PODQA_BASE_URL=http://127.0.0.1:8080 \

@@ -75,7 +75,7 @@ func TestSoak(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 
 	srv, err := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()), fakeserver.WithoutRateLimits(),
-		fakeserver.WithPrivateWebhookURLs(true))
+		fakeserver.WithPrivateURLs(true))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,10 +17,14 @@
 //	-clock                      real, or manual: time then moves only through the control API
 //	-start                      RFC 3339 start instant of a manual clock (default now)
 //	-admin-token                control API token (default random; env FAKESERVER_ADMIN_TOKEN)
-//	-allow-private-webhook-urls accept loopback and private webhook URLs
+//	-allow-private-urls         reach loopback and private addresses: webhook receivers, feeds
+//	                            and enclosures (-allow-private-webhook-urls is its former name)
 //	-analysis-pace              fake-clock time one hour of audio takes to analyse (default 5m)
 //	-webhook-timeout            time a webhook receiver has to answer one attempt (default 10s)
 //	-log-level                  debug, info, warn or error (default info)
+//	-seed                       integer: every id, key, secret, token and webhook-id follows from it (env FAKESERVER_SEED)
+//	-fixtures                   JSON file of start state: workspaces, keys, endpoints, standards, feeds (env FAKESERVER_FIXTURES)
+//	-journal-size               requests the request journal keeps, oldest dropped (default 10000; 0 off)
 package main
 
 import (
@@ -31,8 +35,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -55,6 +61,8 @@ type startLine struct {
 	AdminToken  string `json:"admin_token"`
 	WorkspaceID string `json:"workspace_id"`
 	APIKey      string `json:"api_key"`
+	// Fixtures maps the refs of -fixtures to ids and feed URLs; absent without -fixtures.
+	Fixtures *fakeserver.FixtureIDs `json:"fixtures,omitempty"`
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
@@ -64,10 +72,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	clockMode := fs.String("clock", "real", "real, or manual: time then moves only through the control API")
 	startAt := fs.String("start", "", "RFC 3339 start instant of a manual clock (default now)")
 	adminToken := fs.String("admin-token", "", "control API bearer token (default random; env FAKESERVER_ADMIN_TOKEN overrides)")
-	allowPrivate := fs.Bool("allow-private-webhook-urls", false, "accept loopback and private webhook URLs")
+	allowPrivate := fs.Bool("allow-private-urls", false, "reach loopback and private addresses: webhook receivers, feeds and enclosures (the service refuses them)")
+	// The flag's first name, kept working: both set the same switch.
+	fs.BoolVar(allowPrivate, "allow-private-webhook-urls", false, "former name of -allow-private-urls")
 	pace := fs.Duration("analysis-pace", fakeserver.DefaultAnalysisPace, "fake-clock time one hour of audio takes to analyse; 0 finishes on the next tick")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
+	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
+	fixturesFile := fs.String("fixtures", "", "JSON file of start state: workspaces, keys, webhook endpoints, standards, hosted feeds")
+	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; 0 turns it off")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -77,6 +90,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if *webhookTimeout <= 0 {
 		return fmt.Errorf("-webhook-timeout must be more than 0, not %s", *webhookTimeout)
 	}
+	if *journalSize < 0 {
+		return fmt.Errorf("-journal-size must not be negative, not %d", *journalSize)
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("-log-level: %w", err)
@@ -85,10 +101,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 
 	opts := []fakeserver.Option{
 		fakeserver.WithAddr(*addr),
-		fakeserver.WithPrivateWebhookURLs(*allowPrivate),
+		fakeserver.WithPrivateURLs(*allowPrivate),
 		fakeserver.WithAnalysisPace(*pace),
 		fakeserver.WithLogger(logger),
 		fakeserver.WithWebhookTimeout(*webhookTimeout),
+		fakeserver.WithJournalSize(*journalSize),
+	}
+	// Service containers (GitHub Actions services) take no arguments: the environment stands in.
+	if *seedFlag == "" {
+		*seedFlag = getenv("FAKESERVER_SEED")
+	}
+	if *fixturesFile == "" {
+		*fixturesFile = getenv("FAKESERVER_FIXTURES")
+	}
+	if *fixturesFile != "" {
+		f, err := readFixtures(*fixturesFile)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, fakeserver.WithFixtures(f))
+	}
+	if *seedFlag != "" {
+		n, err := strconv.ParseUint(*seedFlag, 10, 64)
+		if err != nil {
+			return fmt.Errorf("-seed must be an integer from 0 to %d, not %q", uint64(math.MaxUint64), *seedFlag)
+		}
+		opts = append(opts, fakeserver.WithSeed(n))
 	}
 	switch *clockMode {
 	case "real":
@@ -126,13 +164,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		_ = srv.Close()
 		return fmt.Errorf("seed the Demo workspace: %w", err)
 	}
-	line, _ := json.Marshal(startLine{
+	line := startLine{
 		BaseURL:     srv.URL(),
 		AdminToken:  srv.AdminToken(),
 		WorkspaceID: seed.WorkspaceID,
 		APIKey:      seed.APIKey,
-	})
-	if _, err := fmt.Fprintf(stdout, "%s\n", line); err != nil {
+	}
+	if *fixturesFile != "" {
+		ids := srv.Fixtures()
+		line.Fixtures = &ids
+	}
+	encoded, _ := json.Marshal(line)
+	if _, err := fmt.Fprintf(stdout, "%s\n", encoded); err != nil {
 		_ = srv.Close()
 		return err
 	}
@@ -144,4 +187,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	<-ctx.Done()
 	logger.Info("fakeserver stopping")
 	return srv.Close()
+}
+
+// readFixtures loads a fixtures file; its errors name the file's bad entry by JSON path.
+func readFixtures(name string) (fakeserver.Fixtures, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return fakeserver.Fixtures{}, fmt.Errorf("fixtures: %w", err)
+	}
+	defer file.Close()
+	return fakeserver.LoadFixtures(file)
 }

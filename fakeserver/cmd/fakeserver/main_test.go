@@ -130,7 +130,12 @@ func TestRunInProcess(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-admin-token", "flag-wins"}, pw, io.Discard, func(string) string { return "env-loses" })
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-admin-token", "flag-wins"}, pw, io.Discard, func(name string) string {
+			if name == "FAKESERVER_ADMIN_TOKEN" {
+				return "env-loses"
+			}
+			return ""
+		})
 		pw.Close()
 	}()
 	first, err := bufio.NewReader(pr).ReadString('\n')

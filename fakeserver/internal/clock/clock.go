@@ -211,7 +211,10 @@ func (c *Clock) loop() {
 		}
 		c.mu.Unlock()
 		if due != nil {
+			// Held like Advance holds it, so that Hold waits for a running task.
+			c.advancing.Lock()
 			due.fn(time.Now().UTC())
+			c.advancing.Unlock()
 			continue
 		}
 		timer.Reset(wait)

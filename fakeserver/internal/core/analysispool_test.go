@@ -1,8 +1,6 @@
 package core
 
 import (
-	"context"
-	"io"
 	"testing"
 	"time"
 
@@ -19,17 +17,8 @@ func TestSlowAnalysisDoesNotHoldTheRealClock(t *testing.T) {
 	t.Cleanup(clk.Close)
 	w := newWorld()
 	deps := w.deps(0)
-	measureOne := deps.Analyze
-	entered, release := make(chan struct{}), make(chan struct{})
-	deps.Analyze = func(ctx context.Context, r io.Reader, name string) (Measurement, error) {
-		close(entered)
-		select { // a measurement of minutes of audio, as far as the clock can tell
-		case <-release:
-		case <-ctx.Done():
-			return Measurement{}, ctx.Err()
-		}
-		return measureOne(ctx, r, name)
-	}
+	// A measurement of minutes of audio, as far as the clock can tell.
+	entered, release := stallAnalysis(&deps)
 	c := New(clk, deps)
 	ws := mustWorkspace(t, c, Personal, "Ada")
 	_, key := mustKey(t, c, ws.ID, false)

@@ -50,7 +50,7 @@ func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 	for i, b := range in {
 		started := now
 		r := &Report{
-			ID: uuid.New(), Workspace: w.ID, Status: StatusInProgress, CreatedAt: now, UpdatedAt: now,
+			ID: c.rand.UUID(), Workspace: w.ID, Status: StatusInProgress, CreatedAt: now, UpdatedAt: now,
 			StartedAt: &started, OriginalFilename: b.FileName, Personal: w.Type == Personal,
 			Standard: c.standardForLocked(w, nil), Measurement: seededMeasurement(b),
 			estimatedEnd: b.CompleteAt,

@@ -69,7 +69,7 @@ func (c *Core) addSeriesLocked(ws *Workspace, feedURL string, doc *FeedDoc, now 
 			"The %s plan allows %d podcasts and this workspace holds %d; remove one or upgrade the plan.",
 			ws.Plan.Name, ws.Plan.PodcastLimit, len(cat.order))
 	}
-	s := &Series{ID: uuid.New(), Workspace: ws.ID, FeedURL: feedURL, CreatedAt: now, Explicit: doc.Explicit, CoverImageURL: coverImageURL(doc.ImageURL)}
+	s := &Series{ID: c.rand.UUID(), Workspace: ws.ID, FeedURL: feedURL, CreatedAt: now, Explicit: doc.Explicit, CoverImageURL: coverImageURL(doc.ImageURL)}
 	if doc.Title != "" {
 		title := doc.Title
 		s.Title = &title
@@ -92,7 +92,7 @@ func (c *Core) seeEpisodeLocked(s *Series, fe FeedEpisode, now time.Time) *Episo
 	if e, ok := eps.byGUID[guid]; ok {
 		return e
 	}
-	e := &Episode{ID: uuid.New(), Series: s.ID, GUID: guid, AudioURL: fe.AudioURL, PublishedOn: fe.PublishedOn, FirstSeenAt: now}
+	e := &Episode{ID: c.rand.UUID(), Series: s.ID, GUID: guid, AudioURL: fe.AudioURL, PublishedOn: fe.PublishedOn, FirstSeenAt: now}
 	if fe.Title != "" {
 		title := fe.Title
 		e.Title = &title

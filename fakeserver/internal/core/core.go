@@ -9,9 +9,8 @@
 package core
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
+	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
 // KeyPrefix begins every API key the fake mints, as on the service.
@@ -103,6 +103,11 @@ type Core struct {
 	standards []Standard
 	stds      standardState
 
+	// rand mints every id, key, token and secret (Deps.Rand, or a random source).
+	rand *seeded.Source
+	// gen counts resets; work that outlives one checks it (see Reset).
+	gen uint64
+
 	mu         sync.RWMutex
 	accounts   map[uuid.UUID]*Account
 	workspaces map[uuid.UUID]*Workspace
@@ -131,26 +136,21 @@ type Core struct {
 
 // New returns an empty core on clock c, reaching the world through deps.
 func New(c *clock.Clock, deps Deps) *Core {
-	return &Core{
-		clock:        c,
-		deps:         deps,
-		analyses:     newAnalysisPool(),
-		standards:    BuiltinStandards(),
-		stds:         newStandardState(),
-		catalogs:     map[uuid.UUID]*catalog{},
-		series:       map[uuid.UUID]*Series{},
-		episodes:     map[uuid.UUID]*Episode{},
-		reports:      map[uuid.UUID]*Report{},
-		reportIdx:    map[uuid.UUID]*reportIndex{},
-		ledgers:      map[uuid.UUID]*ledger{},
-		reservations: map[uuid.UUID]*Reservation{},
-		heldBudget:   DefaultUploadBudget,
-		accounts:     map[uuid.UUID]*Account{},
-		workspaces:   map[uuid.UUID]*Workspace{},
-		keys:         map[uuid.UUID]*APIKey{},
-		keyDigests:   map[[sha256.Size]byte]uuid.UUID{},
-		sessions:     map[[sha256.Size]byte]uuid.UUID{},
+	src := deps.Rand
+	if src == nil {
+		src = seeded.Random()
 	}
+	core := &Core{
+		clock:     c,
+		deps:      deps,
+		rand:      src,
+		analyses:  newAnalysisPool(),
+		standards: BuiltinStandards(),
+		// heldBudget outlives a reset, like the pool: it is the fake's configuration.
+		heldBudget: DefaultUploadBudget,
+	}
+	core.initStateLocked()
+	return core
 }
 
 // Clock returns the clock every time rule of the core reads.
@@ -210,13 +210,13 @@ func (c *Core) CreateWorkspace(in NewWorkspace) (Workspace, error) {
 		return cloneWorkspace(ws), nil
 	}
 	owner := c.newAccountLocked("Owner of " + name)
-	ws := &Workspace{ID: uuid.New(), Type: Organisation, Name: name, Owners: []uuid.UUID{owner.ID}, Plan: plan}
+	ws := &Workspace{ID: c.rand.UUID(), Type: Organisation, Name: name, Owners: []uuid.UUID{owner.ID}, Plan: plan}
 	c.workspaces[ws.ID] = ws
 	return cloneWorkspace(ws), nil
 }
 
 func (c *Core) newAccountLocked(display string) *Account {
-	id := uuid.New()
+	id := c.rand.UUID()
 	first, last, _ := strings.Cut(display, " ")
 	acct := &Account{
 		ID:        id,
@@ -261,27 +261,38 @@ func (c *Core) RemoveOwners(id uuid.UUID) error {
 // shown once and never stored. A legacy key has no prefix, like keys made before the prefix
 // existed.
 func (c *Core) CreateAPIKey(workspace uuid.UUID, description string, legacy bool) (APIKey, string, error) {
-	secret := randomToken(24)
+	secret := c.rand.Token(24)
 	key := KeyPrefix + secret
 	if legacy {
 		key = secret
 	}
+	rec, err := c.AddAPIKey(workspace, description, key)
+	return rec, key, err
+}
+
+// AddAPIKey stores a key whose text the caller chose (fixtures do); a key already in use is a
+// conflict.
+func (c *Core) AddAPIKey(workspace uuid.UUID, description, key string) (APIKey, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.workspaces[workspace]; !ok {
-		return APIKey{}, "", ErrNotFound("Workspace")
+		return APIKey{}, ErrNotFound("Workspace")
+	}
+	digest := sha256.Sum256([]byte(key))
+	if _, taken := c.keyDigests[digest]; taken {
+		return APIKey{}, errorf(http.StatusConflict, CodeConflict, "This key is already in use.")
 	}
 	rec := &APIKey{
-		ID:          uuid.New(),
+		ID:          c.rand.UUID(),
 		Workspace:   workspace,
 		Description: description,
 		MaskedKey:   maskKey(key),
 		CreatedAt:   c.clock.Now(),
-		digest:      sha256.Sum256([]byte(key)),
+		digest:      digest,
 	}
 	c.keys[rec.ID] = rec
 	c.keyDigests[rec.digest] = rec.ID
-	return *rec, key, nil
+	return *rec, nil
 }
 
 // SetKeyDisabled disables or re-enables a key.
@@ -356,7 +367,7 @@ func (c *Core) actingAccountLocked(ws *Workspace) (*Account, bool) {
 // CreateSession opens a browser session for the user of a personal workspace and returns the
 // value of its sessionid cookie.
 func (c *Core) CreateSession(personal uuid.UUID) (string, error) {
-	token := randomToken(24)
+	token := c.rand.Token(24)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ws, ok := c.workspaces[personal]
@@ -395,12 +406,6 @@ func maskKey(key string) string {
 		head = key[:min(shown, len(key))]
 	}
 	return head + "…"
-}
-
-func randomToken(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+).
-	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 func cloneWorkspace(ws *Workspace) Workspace {

@@ -126,7 +126,7 @@ func (c *Core) CreateStandard(workspace uuid.UUID, in StandardSpec) (Standard, e
 		return Standard{}, errorf(http.StatusConflict, CodeConflict, "This workspace already has a standard named %q.", name)
 	}
 	s := &Standard{
-		ID: uuid.New(), Name: name, Workspace: workspace, BasedOn: base.Name, Limits: limits,
+		ID: c.rand.UUID(), Name: name, Workspace: workspace, BasedOn: base.Name, Limits: limits,
 		UnwantedWords: unwanted, ExpectedWords: expected, TranscriptIncluded: included, CreatedAt: c.clock.Now(),
 	}
 	c.stds.custom[s.ID] = s

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
 // Deps are the core's connections to the world: how feeds and audio are fetched and how audio
@@ -23,6 +25,8 @@ type Deps struct {
 	// SHA-256 of the audio's bytes, computed while they stream to analysis. It is asked when
 	// Transcribe has none (and always for uploads); ok is false when there is none.
 	TranscribeContent func(sha256 [32]byte) (lines []TranscriptLine, ok bool)
+	// Rand mints every id, key, token and secret; nil means a source seeded from crypto/rand.
+	Rand *seeded.Source
 	// AnalysisPace is the clock time one hour of audio takes to analyse; 0 finishes at once.
 	AnalysisPace time.Duration
 }

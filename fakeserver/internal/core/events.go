@@ -73,7 +73,7 @@ func (c *Core) emailLocked(ws uuid.UUID, kind, subject, text string, now time.Ti
 	if len(to) == 0 {
 		return
 	}
-	list := append(c.wh.emails[ws], Email{ID: uuid.New(), Workspace: ws, Kind: kind, To: to, Subject: subject, Text: text, SentAt: now})
+	list := append(c.wh.emails[ws], Email{ID: c.rand.UUID(), Workspace: ws, Kind: kind, To: to, Subject: subject, Text: text, SentAt: now})
 	if len(list) > maxEmails {
 		list = slices.Delete(list, 0, len(list)-maxEmails)
 	}

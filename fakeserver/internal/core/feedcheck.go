@@ -189,7 +189,7 @@ func (c *Core) ingestLocked(s *Series, fe FeedEpisode, now time.Time) {
 func (c *Core) autoReportLocked(s *Series, e *Episode, now time.Time) {
 	ws := c.workspaces[s.Workspace]
 	r := &Report{
-		ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
+		ID: c.rand.UUID(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
 		OriginalFilename: fileNameOf(e.AudioURL), Personal: ws.Type == Personal,
 		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws, s),
 	}

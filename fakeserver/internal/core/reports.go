@@ -36,6 +36,8 @@ const overrun = 1.1
 
 // Report is a report and the state of its analysis.
 type Report struct {
+	// gen is the core's generation the report was made in (see Reset).
+	gen              uint64
 	ID               uuid.UUID
 	Workspace        uuid.UUID
 	Status           string
@@ -137,7 +139,7 @@ func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFee
 	}
 	e := c.seeEpisodeLocked(s, fe, now)
 	r := &Report{
-		ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
+		ID: c.rand.UUID(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
 		OriginalFilename: fileNameOf(fe.AudioURL), Personal: ws.Type == Personal,
 		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws, s),
 	}
@@ -155,6 +157,7 @@ func fileNameOf(audioURL string) string {
 
 func (c *Core) addReportLocked(r *Report) {
 	c.reports[r.ID] = r
+	r.gen = c.gen
 	c.reportSeq++
 	r.seq = c.reportSeq
 	idx := c.reportIndexLocked(r.Workspace)
@@ -248,6 +251,9 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 func (c *Core) measured(r *Report, started time.Time, m Measurement, heard []TranscriptLine, heardOK bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if r.gen != c.gen {
+		return // the fake was reset while the audio was measured
+	}
 	c.held -= int64(len(r.upload))
 	r.upload = nil // measured: the bytes are no longer needed
 	if err != nil {

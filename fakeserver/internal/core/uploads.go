@@ -53,7 +53,7 @@ func (c *Core) Reserve(p Principal, fileName, fileType string, durationMs int) (
 	if err := c.requireCreditsLocked(c.workspaces[p.Workspace.ID], EstimateCredits(durationMs), now); err != nil {
 		return Reservation{}, err
 	}
-	r := &Reservation{ID: uuid.New(), Workspace: p.Workspace.ID, FileName: fileName, FileType: fileType, DurationMs: durationMs, MintedAt: now}
+	r := &Reservation{ID: c.rand.UUID(), Workspace: p.Workspace.ID, FileName: fileName, FileType: fileType, DurationMs: durationMs, MintedAt: now}
 	c.reservations[r.ID] = r
 	id := r.ID
 	c.clock.At(now.Add(ReservationLifetime), func(time.Time) { c.lapse(id) })

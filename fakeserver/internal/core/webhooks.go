@@ -72,6 +72,8 @@ type Endpoint struct {
 
 // Delivery is one event on its way to one endpoint.
 type Delivery struct {
+	// gen is the core's generation the delivery was made in (see Reset).
+	gen       uint64
 	ID        uuid.UUID
 	Endpoint  uuid.UUID
 	EventType string
@@ -189,6 +191,8 @@ type NewEndpoint struct {
 	URL      string
 	Events   []string
 	SeriesID *uuid.UUID
+	// Secret is the signing secret to use (fixtures choose theirs); empty mints one.
+	Secret string
 }
 
 // CheckEndpoint validates everything of in but its URL's reachability, without changing
@@ -228,7 +232,14 @@ func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpo
 	if err := c.CheckEndpoint(ws, in); err != nil {
 		return Endpoint{}, "", err
 	}
-	secret, key := webhooks.NewSecret()
+	secret, key := webhooks.NewSecret(c.rand)
+	if in.Secret != "" {
+		decoded, err := webhooks.DecodeSecret(in.Secret)
+		if err != nil {
+			return Endpoint{}, "", ErrValidation("secret must be whsec_ followed by base64.")
+		}
+		secret, key = in.Secret, decoded
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.wh.init()
@@ -245,7 +256,7 @@ func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpo
 		}
 	}
 	ep := &Endpoint{
-		ID: uuid.New(), Workspace: ws, URL: in.URL, Events: events, Enabled: true,
+		ID: c.rand.UUID(), Workspace: ws, URL: in.URL, Events: events, Enabled: true,
 		ViaREST: viaREST, CreatedAt: c.clock.Now(), key: key,
 	}
 	if in.SeriesID != nil {
@@ -409,8 +420,8 @@ func sendOrFail(ctx context.Context, send func(context.Context, []webhooks.Attem
 func (c *Core) newDeliveryLocked(ep *Endpoint, typ string, body []byte, test bool, now time.Time) *Delivery {
 	c.wh.seq++
 	d := &Delivery{
-		ID: uuid.New(), Endpoint: ep.ID, EventType: typ, MessageID: webhooks.NewMessageID(), Test: test,
-		Status: DeliveryPending, CreatedAt: now, Body: body, seq: c.wh.seq,
+		ID: c.rand.UUID(), Endpoint: ep.ID, EventType: typ, MessageID: webhooks.NewMessageID(c.rand), Test: test,
+		Status: DeliveryPending, CreatedAt: now, Body: body, seq: c.wh.seq, gen: c.gen,
 	}
 	ep.log = append(ep.log, d)
 	if len(ep.log) > webhooks.LogSize {
@@ -497,6 +508,9 @@ func (c *Core) run(batch []*Delivery, attempts []webhooks.Attempt, now time.Time
 // recordLocked applies an attempt's outcome: success, a retry on the ladder, or abandonment,
 // which disables the endpoint after five in a row.
 func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
+	if d.gen != c.gen {
+		return // the fake was reset while the attempt was made
+	}
 	d.inFlight = false
 	d.Attempts++
 	d.LastAttemptAt = &at

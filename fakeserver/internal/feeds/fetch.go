@@ -116,9 +116,16 @@ func classifyNetError(ctx context.Context, err error) *Error {
 		hostErr  x509.HostnameError
 		invalid  x509.CertificateInvalidError
 		recHdErr tls.RecordHeaderError
+		refused  interface {
+			error
+			Refused() bool
+		}
 	)
 	msg := msgUnreachable
 	switch {
+	case errors.As(err, &refused) && refused.Refused():
+		// The dialer's URL policy: the service reaches only public addresses.
+		msg = "the feed URL leads to an address the service cannot reach (" + refused.Error() + ")"
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		msg = "fetching the feed was cancelled"
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded),

@@ -2,8 +2,7 @@
 // GraphQL endpoint. gqlgen generates, from schema.graphql at the repository
 // root, the executor (subpackage exec) and the models (subpackage model);
 // run `go generate ./...` after editing the schema. Resolvers are written by
-// hand elsewhere (fakeserver/graphql.go) and are not generated. The package
-// also holds the fake's offline GraphQL explorer page.
+// hand elsewhere (fakeserver/graphql.go) and are not generated.
 package graphql
 
 //go:generate go tool -modfile=../../../internal/tools/tools.mod gqlgen generate --config gqlgen.yml

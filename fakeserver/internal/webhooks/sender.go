@@ -60,31 +60,9 @@ func NewSender(policy Policy, budget time.Duration) *Sender {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	dialer := &net.Dialer{Timeout: budget}
 	tr := &http.Transport{
-		Proxy: nil, // deliveries go straight to the receiver, as the service's do
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			host, port, err := net.SplitHostPort(addr)
-			if err != nil {
-				return nil, err
-			}
-			addrs, err := policy.Resolve(ctx, host)
-			if err != nil {
-				return nil, fmt.Errorf("%s does not resolve", host)
-			}
-			var lastErr error = fmt.Errorf("%s resolves only to internal addresses", host)
-			for _, a := range addrs {
-				if !policy.Allowed(a) {
-					continue
-				}
-				conn, err := dialer.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
-				if err == nil {
-					return conn, nil
-				}
-				lastErr = err
-			}
-			return nil, lastErr
-		},
+		Proxy:                 nil, // deliveries go straight to the receiver, as the service's do
+		DialContext:           policy.DialContext(budget, nil),
 		MaxIdleConnsPerHost:   maxParallel,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   budget,

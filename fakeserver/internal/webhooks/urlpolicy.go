@@ -7,7 +7,9 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Resolver looks host names up; *net.Resolver satisfies it, and tests inject their own so that
@@ -23,9 +25,17 @@ var ErrInvalidURL = errors.New("invalid webhook URL")
 type Policy struct {
 	// Resolver looks host names up (default net.DefaultResolver).
 	Resolver Resolver
+	// Dialer connects to an address the policy allowed (default a net.Dialer); tests inject one
+	// that refuses everything but loopback.
+	Dialer Dialer
 	// AllowPrivate accepts loopback, private and other internal addresses, which the service
 	// refuses; tests with a local receiver set it.
 	AllowPrivate bool
+}
+
+// Dialer connects to a network address; *net.Dialer satisfies it.
+type Dialer interface {
+	DialContext(ctx context.Context, network, address string) (net.Conn, error)
 }
 
 func (p Policy) resolver() Resolver {
@@ -107,6 +117,63 @@ func (p Policy) Resolve(ctx context.Context, host string) ([]netip.Addr, error) 
 		out[i] = a.Unmap()
 	}
 	return out, nil
+}
+
+// RefusedAddressError is the error of a dial that the policy refused: the host resolved only
+// to internal addresses. Nothing was sent to any of them.
+type RefusedAddressError struct {
+	Host string
+	Addr netip.Addr
+}
+
+func (e *RefusedAddressError) Error() string {
+	return fmt.Sprintf("%s resolves to %s, an internal address", e.Host, e.Addr)
+}
+
+// Refused marks the error as a refusal by policy, for callers that only know the interface.
+func (e *RefusedAddressError) Refused() bool { return true }
+
+// DialContext returns a dial function for an http.Transport that resolves the host through the
+// policy and connects only to addresses the policy allows, or to one that self accepts (the
+// fake's own listener, which hosts its feeds). The check is on the address actually dialled,
+// so a name that resolves, or starts resolving, to an internal address is refused before any
+// packet is sent to it.
+// Connecting gives up after timeout unless the policy's own Dialer decides.
+func (p Policy) DialContext(timeout time.Duration, self func(netip.AddrPort) bool) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	var dialer Dialer = &net.Dialer{Timeout: timeout}
+	if p.Dialer != nil {
+		dialer = p.Dialer
+	}
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, portText, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		port, err := strconv.ParseUint(portText, 10, 16)
+		if err != nil {
+			return nil, fmt.Errorf("bad port %q", portText)
+		}
+		addrs, err := p.Resolve(ctx, host)
+		if err != nil {
+			return nil, &net.DNSError{Err: "does not resolve", Name: host, IsNotFound: true}
+		}
+		var lastErr error
+		for _, a := range addrs {
+			target := netip.AddrPortFrom(a, uint16(port))
+			if !p.Allowed(a) && (self == nil || !self(target)) {
+				if lastErr == nil {
+					lastErr = &RefusedAddressError{Host: host, Addr: a}
+				}
+				continue
+			}
+			conn, err := dialer.DialContext(ctx, network, target.String())
+			if err == nil {
+				return conn, nil
+			}
+			lastErr = err
+		}
+		return nil, lastErr
+	}
 }
 
 // Allowed reports whether the policy lets a receiver live at a.

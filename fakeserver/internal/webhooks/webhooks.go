@@ -8,10 +8,10 @@ package webhooks
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -26,11 +26,11 @@ const secretBytes = 32
 // ErrBadSecret is returned by DecodeSecret for text that is not a whsec_ secret.
 var ErrBadSecret = errors.New("webhooks: a secret is whsec_ followed by base64")
 
-// NewSecret returns a fresh signing secret, as shown once to whoever creates an endpoint, and
-// the key bytes it stands for.
-func NewSecret() (secret string, key []byte) {
+// NewSecret returns a fresh signing secret made of random's bytes, as shown once to whoever
+// creates an endpoint, and the key bytes it stands for.
+func NewSecret(random io.Reader) (secret string, key []byte) {
 	key = make([]byte, secretBytes)
-	_, _ = rand.Read(key) // crypto/rand.Read never fails (Go 1.24+).
+	_, _ = io.ReadFull(random, key)
 	return SecretPrefix + base64.StdEncoding.EncodeToString(key), key
 }
 
@@ -60,11 +60,11 @@ func Sign(key []byte, id string, at time.Time, body []byte) string {
 	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
 }
 
-// NewMessageID returns a fresh webhook-id: "msg_" and 128 random bits, stable across the
-// retries of one delivery.
-func NewMessageID() string {
+// NewMessageID returns a fresh webhook-id: "msg_" and 128 bits read from random, stable across
+// the retries of one delivery.
+func NewMessageID(random io.Reader) string {
 	b := make([]byte, 16)
-	_, _ = rand.Read(b)
+	_, _ = io.ReadFull(random, b)
 	return "msg_" + base64.RawURLEncoding.EncodeToString(b)
 }
 

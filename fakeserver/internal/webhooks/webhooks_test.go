@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,7 +18,7 @@ import (
 // library, and a changed byte of the body does not.
 func TestSignVerifiesWithStandardWebhooks(t *testing.T) {
 	t.Parallel()
-	secret, key := NewSecret()
+	secret, key := NewSecret(rand.Reader)
 	decoded, err := DecodeSecret(secret)
 	if err != nil || string(decoded) != string(key) {
 		t.Fatalf("decode %q: %v", secret, err)
@@ -29,7 +30,7 @@ func TestSignVerifiesWithStandardWebhooks(t *testing.T) {
 	at := time.Now()
 	body := []byte(`{"type":"report.completed","data":{}}`)
 	h := http.Header{}
-	h.Set("webhook-id", NewMessageID())
+	h.Set("webhook-id", NewMessageID(rand.Reader))
 	h.Set("webhook-timestamp", strconv.FormatInt(at.Unix(), 10))
 	h.Set("webhook-signature", Sign(key, h.Get("webhook-id"), at, body))
 	if err := wh.Verify(body, h); err != nil {

@@ -1,0 +1,219 @@
+"""A CI suite in Python (standard library only) against the podqa fake server program.
+
+It starts the fake with a fixtures file and a seed, reads its JSON line, and then drives it
+the way a suite in any language would: the REST API with the key the fixtures chose, the
+control API for time, faults, reset and the request journal, and its own loopback receiver
+for signed webhooks.
+
+Run it with the program built:
+
+    go build -o /tmp/fakeserver ./fakeserver/cmd/fakeserver
+    FAKESERVER_BIN=/tmp/fakeserver python3 -m unittest discover -s examples/ci-python -v
+
+A suite that runs the fake as a service container (see the README) reads the same JSON line
+from the container's log and passes the fixtures file as a mounted volume.
+"""
+
+import base64
+import hashlib
+import hmac
+import http.server
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import unittest
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+START = "2026-01-05T09:00:00Z"
+SEED = "42"
+# The key and the signing secret are the suite's own: it hard-codes them.
+API_KEY = "podqa_api_ci_python_0123456789abcdef"
+SECRET = "whsec_" + base64.b64encode(b"ci-python-signing-secret-32bytes").decode()
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    """A webhook receiver on loopback: it keeps each delivery's headers and raw body."""
+
+    deliveries = []
+    lock = threading.Lock()
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with Receiver.lock:
+            Receiver.deliveries.append((dict(self.headers), body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def verify_signature(secret, headers, body):
+    """The Standard Webhooks check: HMAC-SHA256 of "{id}.{timestamp}.{body}" under the key."""
+    key = base64.b64decode(secret[len("whsec_"):])
+    signed = b".".join([headers["webhook-id"].encode(), headers["webhook-timestamp"].encode(), body])
+    expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+    return any(
+        hmac.compare_digest(sig.split(",", 1)[1], expected)
+        for sig in headers["webhook-signature"].split()
+        if sig.startswith("v1,")
+    )
+
+
+class FakeServerSuite(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        binary = os.environ.get("FAKESERVER_BIN")
+        if not binary:
+            raise RuntimeError("set FAKESERVER_BIN to the built fakeserver program")
+        cls.receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=cls.receiver.serve_forever, daemon=True).start()
+        hook_url = "http://127.0.0.1:%d/hooks/podqa" % cls.receiver.server_address[1]
+
+        # The checked-in fixtures plus an endpoint at this run's receiver, with our secret.
+        with open(os.path.join(HERE, "fixtures.json")) as f:
+            fixtures = json.load(f)
+        fixtures["workspaces"][0]["webhook_endpoints"] = [
+            {"ref": "hook", "url": hook_url, "events": ["report.completed"], "secret": SECRET}
+        ]
+        cls.tmp = tempfile.TemporaryDirectory()
+        path = os.path.join(cls.tmp.name, "fixtures.json")
+        with open(path, "w") as f:
+            json.dump(fixtures, f)
+
+        cls.proc = subprocess.Popen(
+            [binary, "-addr", "127.0.0.1:0", "-clock", "manual", "-start", START, "-seed", SEED,
+             "-fixtures", path, "-allow-private-urls", "-log-level", "warn"],
+            stdout=subprocess.PIPE, text=True)
+        line = cls.proc.stdout.readline()
+        if not line:
+            cls.proc.wait(timeout=10)
+            raise RuntimeError("the fake printed no JSON line (exit %s)" % cls.proc.returncode)
+        cls.line = json.loads(line)
+        cls.base = cls.line["base_url"]
+        cls.admin = cls.line["admin_token"]
+        cls.ids = cls.line["fixtures"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.proc.terminate()
+        code = cls.proc.wait(timeout=10)
+        cls.receiver.shutdown()
+        cls.tmp.cleanup()
+        if code != 0:
+            raise RuntimeError("the fake exited %d after SIGTERM" % code)
+
+    def setUp(self):
+        # Every test starts from the start state: same ids, same keys, clock at START.
+        status, body = self.control("POST", "/_fake/reset")
+        self.assertEqual(status, 200)
+        self.assertEqual(body["now"], "2026-01-05T09:00:00.000000+00:00")
+        with Receiver.lock:
+            Receiver.deliveries.clear()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def request(self, method, path, token, payload=None):
+        data = None if payload is None else json.dumps(payload).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Authorization", "Bearer " + token)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as err:
+            return err.code, err.headers, err.read()
+
+    def api(self, method, path, payload=None):
+        status, _, raw = self.request(method, "/api/rest/v1" + path, API_KEY, payload)
+        return status, json.loads(raw) if raw else None
+
+    def control(self, method, path, payload=None):
+        status, _, raw = self.request(method, path, self.admin, payload)
+        return status, json.loads(raw) if raw else None
+
+    def advance(self, seconds):
+        status, body = self.control("POST", "/_fake/clock/advance", {"seconds": seconds})
+        self.assertEqual(status, 200, body)
+        return body["now"]
+
+    def report_of_episode(self, index):
+        status, report = self.api("POST", "/reports",
+                                  {"feed_url": self.ids["feeds"]["show"]["feed_url"], "episode_index": index})
+        self.assertEqual(status, 201, report)
+        return report["id"]
+
+    # -- tests ---------------------------------------------------------------------------
+
+    def test_the_fixture_key_works(self):
+        status, me = self.api("GET", "/me")
+        self.assertEqual(status, 200)
+        self.assertEqual(me["workspace"]["id"], self.ids["workspaces"]["acme"])
+        self.assertEqual(me["key"]["id"], self.ids["api_keys"]["ci"])
+
+    def test_report_verdicts_follow_the_clock(self):
+        loud, quiet = self.report_of_episode(0), self.report_of_episode(1)
+        status, report = self.api("GET", "/reports/" + loud)
+        self.assertNotEqual(report["status"], "COMPLETE")  # time has not moved yet
+        self.advance(600)
+        verdicts = {}
+        for rid in (loud, quiet):
+            status, report = self.api("GET", "/reports/" + rid)
+            self.assertEqual(status, 200)
+            self.assertEqual(report["status"], "COMPLETE")
+            verdicts[rid] = report["stats"]["passed"]
+        self.assertEqual(verdicts, {loud: True, quiet: False})
+
+    def test_injected_fault_is_seen_once(self):
+        status, _ = self.control("POST", "/_fake/faults",
+                                 {"path_prefix": "/api/rest/v1/me", "status": 503, "count": 1})
+        self.assertEqual(status, 201)
+        status, _, raw = self.request("GET", "/api/rest/v1/me", API_KEY)
+        self.assertEqual((status, raw), (503, b"Service Unavailable"))
+        status, _ = self.api("GET", "/me")
+        self.assertEqual(status, 200)
+
+    def test_webhook_delivery_is_signed_with_our_secret(self):
+        rid = self.report_of_episode(0)
+        self.advance(600)  # the delivery is made before advance answers
+        with Receiver.lock:
+            deliveries = list(Receiver.deliveries)
+        self.assertEqual(len(deliveries), 1)
+        headers, body = deliveries[0]
+        headers = {k.lower(): v for k, v in headers.items()}
+        self.assertTrue(verify_signature(SECRET, headers, body), headers)
+        self.assertFalse(verify_signature(SECRET, headers, body + b" "), "a changed body must not verify")
+        event = json.loads(body)
+        self.assertEqual(event["type"], "report.completed")
+        self.assertEqual(event["data"]["report"]["id"], rid)
+
+    def test_request_journal_shows_what_we_sent(self):
+        self.report_of_episode(0)
+        self.api("GET", "/reports/not-a-uuid")
+        status, journal = self.control("GET", "/_fake/requests?method=post&path_prefix=/api/rest/v1/reports")
+        self.assertEqual(status, 200)
+        self.assertEqual(len(journal["items"]), 1)
+        entry = journal["items"][0]
+        self.assertEqual(entry["status"], 201)
+        self.assertEqual(entry["workspace_id"], self.ids["workspaces"]["acme"])
+        self.assertEqual(entry["api_key_id"], self.ids["api_keys"]["ci"])
+        self.assertIn(self.ids["feeds"]["show"]["feed_url"], entry["request_body"])
+        self.assertNotIn(API_KEY, json.dumps(journal))  # never the key itself
+        status, bad = self.control("GET", "/_fake/requests?status=400")
+        self.assertEqual([e["error_code"] for e in bad["items"]], ["validation_error"])
+        status, _ = self.control("GET", "/_fake/requests?limit=0")
+        self.assertEqual(status, 400)
+
+    def test_same_seed_and_calls_give_the_same_ids_after_reset(self):
+        first = self.report_of_episode(0)
+        self.control("POST", "/_fake/reset")
+        self.assertEqual(self.report_of_episode(0), first)
+
+
+if __name__ == "__main__":
+    unittest.main()
