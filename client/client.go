@@ -129,6 +129,7 @@ func New(apiKey string, opts ...Option) (*Client, error) {
 			return nil, err
 		}
 	}
+	c.http = guardRedirects(c.http)
 	return c, nil
 }
 
@@ -148,8 +149,10 @@ func WithBaseURL(base string) Option {
 }
 
 // WithHTTPClient makes the client send its requests through hc (its transport, timeouts,
-// proxies). The client adds its own retries on top. Default: an http.Client with
-// DefaultAttemptTimeout.
+// proxies, redirect policy). The client adds its own retries on top, and sends through a copy of
+// hc whose CheckRedirect first refuses to follow a credentialed or non-idempotent request to
+// another origin (scheme, host or port), then asks hc.CheckRedirect; hc is not modified.
+// Default: an http.Client with DefaultAttemptTimeout.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
 		if hc == nil {

@@ -43,9 +43,15 @@
 //   - 400, 401, 402, 403, 404, 405 and 409 are never retried: the request itself is wrong.
 //   - A 429 waits exactly its Retry-After, unless that exceeds RetryPolicy.MaxRetryAfter: then
 //     the call returns the 429 at once with APIError.RetryAfter set. Other retries back off
-//     exponentially with jitter. Waits end early when the context ends, and a wait that would
+//     exponentially with jitter; so does a 429 or 503 whose Retry-After is unreadable, negative,
+//     zero, in the past or overflowing. Waits end early when the context ends, and a wait that would
 //     outlast the context's deadline is not started.
 //   - Request bodies are rewound for every attempt.
+//   - The client trusts no server: a success body longer than MaxResponseBody (64 MiB) fails
+//     with ErrResponseTooLarge, and a redirect that leaves the origin (scheme, host or port) of
+//     a request carrying the API key, or of a POST, is not followed: the call returns an
+//     *APIError with the 3xx status, so the key never reaches another origin and a write is
+//     never replayed there.
 //   - Upload measures the audio's duration itself when none is given (WAV, MP3, FLAC, Ogg),
 //     PUTs the bytes with exactly the reserved Content-Type and no service credentials (retried
 //     like a read: the same bytes to the same object), and keeps the signed URL out of errors.

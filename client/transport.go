@@ -107,6 +107,9 @@ func (st *call) decode(resp *http.Response, out any) error {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
 		e := parseError(resp.StatusCode, resp.Header, body, st.c.now())
 		e.op = st.op
+		if m := redirectMessage(resp); m != "" {
+			e.Message = m
+		}
 		return e
 	}
 	if out == nil {
@@ -119,7 +122,7 @@ func (st *call) decode(resp *http.Response, out any) error {
 		}
 		return &APIError{StatusCode: resp.StatusCode, Message: "unexpected content type " + ct, Body: body, op: st.op}
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+	if err := json.NewDecoder(capBody(resp.Body)).Decode(out); err != nil {
 		return fmt.Errorf("podqa: %s: decoding the response: %w", st.op, err)
 	}
 	if n, ok := out.(normalizer); ok {
@@ -203,13 +206,14 @@ func isDialError(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
-// waitFor is the pause before the next attempt: exactly Retry-After when the response has one
-// (ok is false when it exceeds MaxRetryAfter), else exponential backoff with jitter.
+// waitFor is the pause before the next attempt: exactly Retry-After when the response has a
+// usable one (ok is false when it exceeds MaxRetryAfter), else exponential backoff with jitter.
 func (st *call) waitFor(resp *http.Response) (time.Duration, bool) {
 	p := st.c.policy
 	if resp != nil {
-		if v := resp.Header.Get("Retry-After"); v != "" {
-			ra := parseRetryAfter(v, st.c.now())
+		// A Retry-After that is unreadable, negative, zero, in the past or overflowing reads as
+		// 0 and falls back to the backoff below: a server must not turn retries into a burst.
+		if ra := parseRetryAfter(resp.Header.Get("Retry-After"), st.c.now()); ra > 0 {
 			return ra, ra <= p.MaxRetryAfter
 		}
 	}
