@@ -26,6 +26,7 @@ func TestErrorValuesPrint(t *testing.T) {
 		"ErrUnavailable":         client.ErrUnavailable,
 		"ErrUnexpectedResponse":  client.ErrUnexpectedResponse,
 		"ErrInvalidArgument":     client.ErrInvalidArgument,
+		"ErrResponseTooLarge":    client.ErrResponseTooLarge,
 		"ErrUnknownDuration":     client.ErrUnknownDuration,
 		"ErrLimitFormat":         client.ErrLimitFormat,
 		"ErrWaitTimeout":         client.ErrWaitTimeout,

@@ -1,12 +1,13 @@
 package client
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // MaxResponseBody is the largest success body the client reads, 64 MiB: far above any answer of
@@ -17,7 +18,7 @@ const MaxResponseBody = 64 << 20
 
 // ErrResponseTooLarge is matched (errors.Is) by the error of a call whose success body exceeds
 // MaxResponseBody.
-var ErrResponseTooLarge = errors.New("podqa: the response body exceeds client.MaxResponseBody (67108864 bytes)")
+var ErrResponseTooLarge = errval.New("client.ErrResponseTooLarge", "podqa: the response body exceeds client.MaxResponseBody (67108864 bytes)")
 
 // cappedReader reads at most MaxResponseBody bytes of r, then fails with ErrResponseTooLarge if
 // r has more.
