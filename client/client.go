@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/internal/ctxsleep"
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // DefaultBaseURL is the service's base URL. The REST API lives under DefaultBaseURL +
@@ -27,7 +27,7 @@ const DefaultAttemptTimeout = 60 * time.Second
 // ErrInvalidArgument is wrapped by the errors the package returns without calling the service
 // because an argument cannot be sent: an id that is not a UUID, a number out of range, an
 // empty required field.
-var ErrInvalidArgument = errors.New("podqa: invalid argument")
+var ErrInvalidArgument = errval.New("client.ErrInvalidArgument", "podqa: invalid argument")
 
 // Client calls the podqa REST API and the webhook subscription calls. It is safe for
 // concurrent use. Create one with New and reuse it.
@@ -40,6 +40,7 @@ type Client struct {
 	policy     RetryPolicy
 	userAgent  string
 	log        *slog.Logger // nil: no logging
+	mw         *middlewares // nil: no middleware (WithMiddleware)
 
 	// now and sleep are the clock; tests replace them so that no wait is slept.
 	now   func() time.Time
@@ -128,6 +129,7 @@ func New(apiKey string, opts ...Option) (*Client, error) {
 			return nil, err
 		}
 	}
+	c.http = guardRedirects(c.http)
 	return c, nil
 }
 
@@ -147,8 +149,10 @@ func WithBaseURL(base string) Option {
 }
 
 // WithHTTPClient makes the client send its requests through hc (its transport, timeouts,
-// proxies). The client adds its own retries on top. Default: an http.Client with
-// DefaultAttemptTimeout.
+// proxies, redirect policy). The client adds its own retries on top, and sends through a copy of
+// hc whose CheckRedirect first refuses to follow a credentialed or non-idempotent request to
+// another origin (scheme, host or port), then asks hc.CheckRedirect; hc is not modified.
+// Default: an http.Client with DefaultAttemptTimeout.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) error {
 		if hc == nil {

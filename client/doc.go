@@ -43,9 +43,15 @@
 //   - 400, 401, 402, 403, 404, 405 and 409 are never retried: the request itself is wrong.
 //   - A 429 waits exactly its Retry-After, unless that exceeds RetryPolicy.MaxRetryAfter: then
 //     the call returns the 429 at once with APIError.RetryAfter set. Other retries back off
-//     exponentially with jitter. Waits end early when the context ends, and a wait that would
+//     exponentially with jitter; so does a 429 or 503 whose Retry-After is unreadable, negative,
+//     zero, in the past or overflowing. Waits end early when the context ends, and a wait that would
 //     outlast the context's deadline is not started.
 //   - Request bodies are rewound for every attempt.
+//   - The client trusts no server: a success body longer than MaxResponseBody (64 MiB) fails
+//     with ErrResponseTooLarge, and a redirect that leaves the origin (scheme, host or port) of
+//     a request carrying the API key, or of a POST, is not followed: the call returns an
+//     *APIError with the 3xx status, so the key never reaches another origin and a write is
+//     never replayed there.
 //   - Upload measures the audio's duration itself when none is given (WAV, MP3, FLAC, Ogg),
 //     PUTs the bytes with exactly the reserved Content-Type and no service credentials (retried
 //     like a read: the same bytes to the same object), and keeps the signed URL out of errors.
@@ -58,6 +64,14 @@
 //   - The verdict of a report is Report.Passed (stats.passed), never failures == 0.
 //   - WaitForReport sizes its pauses from stats.time_remaining, treats a negative remaining time
 //     as still working, honours Retry-After and gives up at a ceiling.
+//
+// # Watching what the client sends
+//
+// WithMiddleware puts functions around every HTTP request the client sends, each attempt of a
+// retried call included (Attempt gives its number), and sees each response or error: for logs,
+// metrics and tracing, without wrapping the http.RoundTripper by hand (see ExampleWithMiddleware).
+// Without it the client takes no extra step. Every exported error value prints its message with
+// %v and its name (such as client.ErrNotFound) with %#v.
 //
 // # Testing against the fake
 //

@@ -104,49 +104,50 @@ func (e *APIError) Is(target error) bool {
 
 // sentinel is a class of APIError, matched by APIError.Is.
 type sentinel struct {
+	name  string // the exported variable, for GoString
 	msg   string
 	match func(*APIError) bool
 }
 
 func (s *sentinel) Error() string { return s.msg }
 
-func codeSentinel(code ErrorCode) *sentinel {
-	return &sentinel{msg: "podqa: " + string(code), match: func(e *APIError) bool { return e.Code == code }}
+func codeSentinel(name string, code ErrorCode) *sentinel {
+	return &sentinel{name: name, msg: "podqa: " + string(code), match: func(e *APIError) bool { return e.Code == code }}
 }
 
 // Sentinels for errors.Is. Each matches an *APIError by its code, except where stated, so
 // that callers branch on the stable code and never on the message.
 var (
 	// ErrValidation matches validation_error (400): the request is malformed; fix it.
-	ErrValidation error = codeSentinel(CodeValidationError)
+	ErrValidation error = codeSentinel("client.ErrValidation", CodeValidationError)
 	// ErrInvalidAPIKey matches invalid_api_key (401): the key is missing, unknown or disabled.
-	ErrInvalidAPIKey error = codeSentinel(CodeInvalidAPIKey)
+	ErrInvalidAPIKey error = codeSentinel("client.ErrInvalidAPIKey", CodeInvalidAPIKey)
 	// ErrInsufficientCredits matches insufficient_credits (402): nothing was created or charged.
-	ErrInsufficientCredits error = codeSentinel(CodeInsufficientCredits)
+	ErrInsufficientCredits error = codeSentinel("client.ErrInsufficientCredits", CodeInsufficientCredits)
 	// ErrForbidden matches forbidden (403).
-	ErrForbidden error = codeSentinel(CodeForbidden)
+	ErrForbidden error = codeSentinel("client.ErrForbidden", CodeForbidden)
 	// ErrPlanLimitReached matches plan_limit_reached (403): a plan cap blocks the action.
-	ErrPlanLimitReached error = codeSentinel(CodePlanLimitReached)
+	ErrPlanLimitReached error = codeSentinel("client.ErrPlanLimitReached", CodePlanLimitReached)
 	// ErrNotFound matches not_found (404): no such resource in this workspace.
-	ErrNotFound error = codeSentinel(CodeNotFound)
+	ErrNotFound error = codeSentinel("client.ErrNotFound", CodeNotFound)
 	// ErrMethodNotAllowed matches method_not_allowed (405).
-	ErrMethodNotAllowed error = codeSentinel(CodeMethodNotAllowed)
+	ErrMethodNotAllowed error = codeSentinel("client.ErrMethodNotAllowed", CodeMethodNotAllowed)
 	// ErrConflict matches conflict (409): the request was already carried out.
-	ErrConflict error = codeSentinel(CodeConflict)
+	ErrConflict error = codeSentinel("client.ErrConflict", CodeConflict)
 	// ErrInternal matches internal_error (500).
-	ErrInternal error = codeSentinel(CodeInternalError)
+	ErrInternal error = codeSentinel("client.ErrInternal", CodeInternalError)
 	// ErrRateLimited matches the code rate_limited and any 429 response.
-	ErrRateLimited error = &sentinel{msg: "podqa: rate_limited", match: func(e *APIError) bool {
+	ErrRateLimited error = &sentinel{name: "client.ErrRateLimited", msg: "podqa: rate_limited", match: func(e *APIError) bool {
 		return e.Code == CodeRateLimited || e.StatusCode == http.StatusTooManyRequests
 	}}
 	// ErrUnavailable matches any 503 response, such as the plain-text refusal of the service's
 	// front when a worker is at capacity (nothing was created or charged).
-	ErrUnavailable error = &sentinel{msg: "podqa: service unavailable", match: func(e *APIError) bool {
+	ErrUnavailable error = &sentinel{name: "client.ErrUnavailable", msg: "podqa: service unavailable", match: func(e *APIError) bool {
 		return e.StatusCode == http.StatusServiceUnavailable
 	}}
 	// ErrUnexpectedResponse matches an APIError without a code: a response that did not carry
 	// the API's error object, such as a non-JSON 5xx or a success with the wrong content type.
-	ErrUnexpectedResponse error = &sentinel{msg: "podqa: unexpected response", match: func(e *APIError) bool {
+	ErrUnexpectedResponse error = &sentinel{name: "client.ErrUnexpectedResponse", msg: "podqa: unexpected response", match: func(e *APIError) bool {
 		return e.Code == ""
 	}}
 )

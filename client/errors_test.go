@@ -153,6 +153,10 @@ func FuzzParseError(f *testing.F) {
 	f.Add(500, "application/problem+json", "-1", []byte(`{"error":null}`))
 	f.Add(500, "application/json", "99999999999999999999", []byte(`{"error":{"code":7}}`))
 	f.Add(0, ";;", "", []byte{0xff, 0xfe})
+	// Hostile Retry-After values (issue #19): zero, the most negative, a past date.
+	f.Add(429, "application/json", "0", []byte(`{}`))
+	f.Add(429, "application/json", "-9223372036854775808", []byte(`{}`))
+	f.Add(503, "text/plain", "Wed, 01 Jan 2020 00:00:00 GMT", []byte(`x`))
 	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, status int, contentType, retryAfter string, body []byte) {
 		h := http.Header{}

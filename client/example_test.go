@@ -173,7 +173,7 @@ func ExampleClient_Upload() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("estimated credits:", *created.EstimatedCredits)
+	fmt.Println("estimated credits:", *created.EstimatedCredits, "for", created.Duration, "measured:", created.Measured)
 	report, err := c.WaitForReport(ctx, created.ID, client.WaitBounds(10*time.Millisecond, 100*time.Millisecond))
 	if err != nil {
 		fmt.Println(err)
@@ -181,7 +181,7 @@ func ExampleClient_Upload() {
 	}
 	fmt.Println(report.Status, report.OriginalFilename, "passed:", report.Passed())
 	// Output:
-	// estimated credits: 100
+	// estimated credits: 100 for 1m0s measured: true
 	// COMPLETE take-1.wav passed: true
 }
 

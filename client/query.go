@@ -9,10 +9,6 @@ import (
 	"strings"
 )
 
-// maxQueryAnswer bounds the body PostQuery reads: far above any answer of the service, low
-// enough that a broken proxy cannot exhaust memory.
-const maxQueryAnswer = 64 << 20
-
 // PostQuery POSTs body, a JSON document that only reads (such as a GraphQL query), to path
 // under the base URL, such as "/api/graphql", and returns the body of a 2xx JSON answer. It is
 // the transport the podqa packages built on this client share (graphqlclient uses it): the
@@ -38,6 +34,9 @@ func (c *Client) PostQuery(ctx context.Context, path string, body []byte) ([]byt
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
 		e := parseError(resp.StatusCode, resp.Header, raw, c.now())
 		e.op = st.op
+		if m := redirectMessage(resp); m != "" {
+			e.Message = m
+		}
 		return nil, e
 	}
 	if ct := resp.Header.Get("Content-Type"); !isJSON(ct) {
@@ -47,12 +46,9 @@ func (c *Client) PostQuery(ctx context.Context, path string, body []byte) ([]byt
 		}
 		return nil, &APIError{StatusCode: resp.StatusCode, Message: "unexpected content type " + ct, Body: raw, op: st.op}
 	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxQueryAnswer+1))
+	raw, err := io.ReadAll(capBody(resp.Body))
 	if err != nil {
 		return nil, fmt.Errorf("podqa: %s: reading the response: %w", st.op, err)
-	}
-	if len(raw) > maxQueryAnswer {
-		return nil, fmt.Errorf("podqa: %s: the response exceeds %d bytes", st.op, maxQueryAnswer)
 	}
 	return raw, nil
 }

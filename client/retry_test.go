@@ -179,15 +179,19 @@ func TestBackoffWithoutRetryAfter(t *testing.T) {
 	if _, err := c.Me(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	sleeps := clk.Sleeps()
 	// Exponential, capped, equal jitter: [d/2, d] for d = 100, 200, 300 ms.
-	bounds := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond}
+	checkBackoff(t, clk.Sleeps(), 100*time.Millisecond, 200*time.Millisecond, 300*time.Millisecond)
+}
+
+// checkBackoff checks that each sleep is the equal-jitter backoff of its bound: within [d/2, d].
+func checkBackoff(t *testing.T, sleeps []time.Duration, bounds ...time.Duration) {
+	t.Helper()
 	if len(sleeps) != len(bounds) {
-		t.Fatalf("sleeps = %v", sleeps)
+		t.Fatalf("sleeps = %v, want %d backoff waits", sleeps, len(bounds))
 	}
 	for i, d := range sleeps {
 		if d < bounds[i]/2 || d > bounds[i] {
-			t.Errorf("sleep %d = %v, want within [%v, %v]", i, d, bounds[i]/2, bounds[i])
+			t.Errorf("sleep %d = %v, want the backoff within [%v, %v]", i, d, bounds[i]/2, bounds[i])
 		}
 	}
 }

@@ -59,12 +59,13 @@ func (c *Client) send(ctx context.Context, kind callKind, req *http.Request) (*h
 		req.Header.Set("Accept", "application/json")
 	}
 	req.Header.Set("User-Agent", c.userAgent)
+	req, hc := c.withMiddleware(req, st)
 	rreq, err := retryablehttp.FromRequest(req)
 	if err != nil {
 		return nil, st, fmt.Errorf("podqa: %s: %w", st.op, err)
 	}
 	rc := &retryablehttp.Client{
-		HTTPClient: c.http,
+		HTTPClient: hc,
 		// checkRetry enforces MaxAttempts itself; this only keeps go-retryablehttp from
 		// stopping first.
 		RetryMax:     c.policy.MaxAttempts,
@@ -106,6 +107,9 @@ func (st *call) decode(resp *http.Response, out any) error {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
 		e := parseError(resp.StatusCode, resp.Header, body, st.c.now())
 		e.op = st.op
+		if m := redirectMessage(resp); m != "" {
+			e.Message = m
+		}
 		return e
 	}
 	if out == nil {
@@ -118,7 +122,7 @@ func (st *call) decode(resp *http.Response, out any) error {
 		}
 		return &APIError{StatusCode: resp.StatusCode, Message: "unexpected content type " + ct, Body: body, op: st.op}
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+	if err := json.NewDecoder(capBody(resp.Body)).Decode(out); err != nil {
 		return fmt.Errorf("podqa: %s: decoding the response: %w", st.op, err)
 	}
 	if n, ok := out.(normalizer); ok {
@@ -202,13 +206,14 @@ func isDialError(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
-// waitFor is the pause before the next attempt: exactly Retry-After when the response has one
-// (ok is false when it exceeds MaxRetryAfter), else exponential backoff with jitter.
+// waitFor is the pause before the next attempt: exactly Retry-After when the response has a
+// usable one (ok is false when it exceeds MaxRetryAfter), else exponential backoff with jitter.
 func (st *call) waitFor(resp *http.Response) (time.Duration, bool) {
 	p := st.c.policy
 	if resp != nil {
-		if v := resp.Header.Get("Retry-After"); v != "" {
-			ra := parseRetryAfter(v, st.c.now())
+		// A Retry-After that is unreadable, negative, zero, in the past or overflowing reads as
+		// 0 and falls back to the backoff below: a server must not turn retries into a burst.
+		if ra := parseRetryAfter(resp.Header.Get("Retry-After"), st.c.now()); ra > 0 {
 			return ra, ra <= p.MaxRetryAfter
 		}
 	}

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/podqa/podqa-go/internal/errval"
 	"github.com/podqa/podqa-go/internal/probe"
 )
 
@@ -30,17 +30,28 @@ type UploadParams struct {
 
 // ErrUnknownDuration is returned by Upload when Duration is zero and the audio's length cannot
 // be read from the file; give Duration.
-var ErrUnknownDuration = errors.New("podqa: the audio's duration could not be measured")
+var ErrUnknownDuration = errval.New("client.ErrUnknownDuration", "podqa: the audio's duration could not be measured")
+
+// Uploaded is what Upload returns: the created report, and the duration it sent.
+type Uploaded struct {
+	CreatedReport
+	// Duration is the audio's length as sent in duration_ms (whole milliseconds, rounded up):
+	// UploadParams.Duration when it was given, else what Upload measured from the audio.
+	Duration time.Duration
+	// Measured says that Upload measured Duration from the audio itself.
+	Measured bool
+}
 
 // Upload sends audio to the service and creates its report, the three steps of the upload flow
 // in one call: it reserves an upload (POST /uploads), PUTs the bytes to the signed URL with
 // exactly p.ContentType and no service credentials, and creates the report (POST /reports with
-// the reserved id). It returns the report's id, status and estimated_credits.
+// the reserved id). It returns the report's id, status and estimated_credits, and the duration
+// it measured and sent.
 //
 // r is read twice (to measure and to send) when p.Duration is zero, and may be sent again when
 // the PUT is retried: an io.ReadSeeker (such as an *os.File) is rewound; any other reader is
 // first copied to a temporary file, so memory stays flat whatever the size.
-func (c *Client) Upload(ctx context.Context, r io.Reader, p UploadParams) (*CreatedReport, error) {
+func (c *Client) Upload(ctx context.Context, r io.Reader, p UploadParams) (*Uploaded, error) {
 	if p.FileName == "" || p.ContentType == "" {
 		return nil, fmt.Errorf("%w: FileName and ContentType are required", ErrInvalidArgument)
 	}
@@ -49,8 +60,8 @@ func (c *Client) Upload(ctx context.Context, r io.Reader, p UploadParams) (*Crea
 		return nil, fmt.Errorf("podqa: upload: %w", err)
 	}
 	defer cleanup()
-	duration := p.Duration
-	if duration <= 0 {
+	duration, measured := p.Duration, p.Duration <= 0
+	if measured {
 		info, err := probe.Probe(io.LimitReader(rs, size))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrUnknownDuration, err)
@@ -65,11 +76,15 @@ func (c *Client) Upload(ctx context.Context, r io.Reader, p UploadParams) (*Crea
 	if err := c.putAudio(ctx, res.UploadURL, p.ContentType, rs, size); err != nil {
 		return nil, err
 	}
-	return c.CreateReportFromUpload(ctx, res.ReportID, p.FileName, ms)
+	created, err := c.CreateReportFromUpload(ctx, res.ReportID, p.FileName, ms)
+	if err != nil {
+		return nil, err
+	}
+	return &Uploaded{CreatedReport: *created, Duration: time.Duration(ms) * time.Millisecond, Measured: measured}, nil
 }
 
 // UploadFile is Upload of the file at path; FileName defaults to the path's base name.
-func (c *Client) UploadFile(ctx context.Context, path string, p UploadParams) (*CreatedReport, error) {
+func (c *Client) UploadFile(ctx context.Context, path string, p UploadParams) (*Uploaded, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("podqa: upload: %w", err)

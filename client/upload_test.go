@@ -31,21 +31,23 @@ func TestUploadAgainstTheFake(t *testing.T) {
 	ctx := context.Background()
 
 	tests := []struct {
-		name    string
-		upload  func() (*client.CreatedReport, error)
-		credits int
+		name     string
+		upload   func() (*client.Uploaded, error)
+		credits  int
+		duration time.Duration
+		measured bool
 	}{
-		{"reader measured from the audio", func() (*client.CreatedReport, error) {
+		{"reader measured from the audio", func() (*client.Uploaded, error) {
 			// A plain io.Reader (not seekable) is spooled to a temporary file.
 			return c.Upload(ctx, io.MultiReader(bytes.NewReader(audio)), client.UploadParams{FileName: "a.wav", ContentType: "audio/wav"})
-		}, 100}, // 61.5 s: 2 started minutes, charged at the 10-minute minimum
-		{"file with a declared duration", func() (*client.CreatedReport, error) {
+		}, 100, 61500 * time.Millisecond, true}, // 61.5 s: 2 started minutes, charged at the 10-minute minimum
+		{"file with a declared duration", func() (*client.Uploaded, error) {
 			path := filepath.Join(t.TempDir(), "take.wav")
 			if err := os.WriteFile(path, audio, 0o600); err != nil {
 				return nil, err
 			}
 			return c.UploadFile(ctx, path, client.UploadParams{ContentType: "audio/wav", Duration: 11 * time.Minute})
-		}, 110},
+		}, 110, 11 * time.Minute, false},
 	}
 	for _, tt := range tests {
 		created, err := tt.upload()
@@ -54,6 +56,9 @@ func TestUploadAgainstTheFake(t *testing.T) {
 		}
 		if created.EstimatedCredits == nil || *created.EstimatedCredits != tt.credits {
 			t.Fatalf("%s: estimated %v", tt.name, created.EstimatedCredits)
+		}
+		if created.Duration != tt.duration || created.Measured != tt.measured {
+			t.Fatalf("%s: Duration %v measured %v, want %v %v", tt.name, created.Duration, created.Measured, tt.duration, tt.measured)
 		}
 		if _, err := srv.Advance(time.Minute); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/internal/apitime"
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // FormatTime writes t in the service's fixed form, `YYYY-MM-DDTHH:MM:SS.ffffff+00:00` (UTC,
@@ -208,7 +209,7 @@ func (l Limit) Contains(v float64) bool {
 }
 
 // ErrLimitFormat is returned by ParseLimit for words it cannot read.
-var ErrLimitFormat = errors.New("podqa: limit not in a recognised form")
+var ErrLimitFormat = errval.New("client.ErrLimitFormat", "podqa: limit not in a recognised form")
 
 // ParseLimit reads the words of a result's limit, such as "between −17 and −15 LUFS" or
 // "at most −1 dBTP". Negative numbers may use the Unicode minus sign U+2212, as the service

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // Defaults of WaitForReport.
@@ -17,7 +19,7 @@ const (
 
 // ErrWaitTimeout is wrapped by the error of WaitForReport when the report is not final by the
 // ceiling (see WaitCeiling).
-var ErrWaitTimeout = errors.New("podqa: report not final before the wait ceiling")
+var ErrWaitTimeout = errval.New("client.ErrWaitTimeout", "podqa: report not final before the wait ceiling")
 
 // WaitOption configures WaitForReport.
 type WaitOption func(*waitConfig)

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -88,7 +89,11 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		{name: "quickstart", program: "quickstart", want: []string{"workspace: Demo (personal, " + seed.WorkspaceID + ")", "available (plan 12000, "}},
 		{name: "report-from-feed passing", program: "report-from-feed", args: []string{"-episode", "1", feed.FeedURL}, want: []string{"Pilot: COMPLETE", "verdict: PASSED"}},
 		{name: "report-from-feed failing", program: "report-from-feed", args: []string{feed.FeedURL}, want: []string{"Too quiet: COMPLETE", "verdict: FAILED", "required Integrated loudness (loudness_lufs): "}},
-		{name: "upload", program: "upload", args: []string{wavPath}, want: []string{"estimated credits 100", "Local take: PASSED, credits charged 100", "loudness_lufs"}},
+		{name: "upload", program: "upload", args: []string{wavPath}, want: []string{"for 12s of audio (measured), estimated credits 100", "Local take: PASSED, credits charged 100", "loudness_lufs"}},
+		{name: "upload -sample", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "1", filepath.Join(t.TempDir(), "episode.wav")}, want: []string{
+			`saved "Pilot" to `, "for 20s of audio (measured), estimated credits 100", ": PASSED, credits charged 100",
+		}},
+		{name: "upload -sample past the oldest", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "2", filepath.Join(t.TempDir(), "none.wav")}, exitCode: 1},
 		{name: "testing", program: "testing", args: []string{feed.FeedURL}, exitCode: 1, want: []string{"Too quiet: FAILED", "loudness_lufs: "}},
 	}
 	// The programs that create reports run side by side; the readers run once they are done.
@@ -107,12 +112,29 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state.json")
 	since := client.FormatTime(began)
 	runExample(t, bin, srv.URL(), seed.APIKey, "poller", []string{"-once", "-state", state, "-since", since}, 0, []string{
-		" PASSED Pilot (updated ", " FAILED Too quiet (updated ", " PASSED Local take (updated ", "delivered 5, watermark ",
+		" PASSED Pilot (updated ", " FAILED Too quiet (updated ", " PASSED Local take (updated ", "delivered 6, watermark ",
 	})
 	runExample(t, bin, srv.URL(), seed.APIKey, "poller", []string{"-once", "-state", state}, 0, []string{"delivered 0, watermark "})
-	runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
+	out := runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
 		"belongs to a UserType", "Example Show (", "newest complete reports:", "checks passed", "loudness_lufs",
+		"explicit_flag", "metadata",
 	})
+	// Every check is printed, not only the numeric ones: "N of M checks passed", then M lines.
+	var passes, total int
+	var lines []string
+	for line := range strings.Lines(out) {
+		if _, after, ok := strings.Cut(line, ": "); ok && strings.HasSuffix(line, " checks passed\n") {
+			_, _ = fmt.Sscanf(after, "%d of %d checks passed", &passes, &total)
+			lines = nil
+			continue
+		}
+		if total > 0 && strings.HasPrefix(line, "  ") {
+			lines = append(lines, line)
+		}
+	}
+	if total == 0 || len(lines) != total {
+		t.Errorf("graphql printed %d checks of %d:\n%s", len(lines), total, out)
+	}
 	// Last, since it completes one more report: two receivers sharing a store.
 	t.Run("webhook-receiver two instances on redis", func(t *testing.T) {
 		testTwoReceivers(t, bin, srv, seed, feed.FeedURL, servicetest.RedisURL(t))
@@ -135,7 +157,7 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 }
 
 // runExample runs one example program against the fake and checks its exit status and output.
-func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []string, exitCode int, want []string) {
+func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []string, exitCode int, want []string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -158,6 +180,7 @@ func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []strin
 			t.Errorf("%s: stdout lacks %q:\n%s\nstderr:\n%s", program, w, stdout.String(), stderr.String())
 		}
 	}
+	return stdout.String()
 }
 
 // testWebhookReceiver starts the receiver, which subscribes itself, has the fake finish a report

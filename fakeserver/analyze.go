@@ -13,11 +13,19 @@ import (
 	"github.com/podqa/podqa-go/internal/audio"
 )
 
+// analysisLimits are the ceilings of what the fake decodes, so that a file's cost is bounded by
+// what the service accepts whatever its size (a 54 KB FLAC bomb declared 8 channels and decoded
+// to 50 minutes of them). Podcast audio is mono or stereo, and the checks judge nothing a third
+// channel would add; no episode is longer than 12 hours. Crossing one fails the report with the
+// ceiling named.
+var analysisLimits = audio.Limits{MaxDuration: 12 * time.Hour, MaxChannels: 2}
+
 // analyze measures audio with the analysis engine; the file name breaks ties when the leading
 // bytes do not identify the format. Formats it cannot measure (AAC is probed, not decoded) fail
-// the report with the decoder's reason.
-func analyze(_ context.Context, r io.Reader, name string) (core.Measurement, error) {
-	m, err := audio.MeasureFile(r, name)
+// the report with the decoder's reason. Decoding stops when ctx ends (the 10-minute limit of
+// an analysis, or Close), for uploads as for downloads.
+func analyze(ctx context.Context, r io.Reader, name string) (core.Measurement, error) {
+	m, err := audio.MeasureContext(ctx, r, audio.WithNameHint(name), audio.WithLimits(analysisLimits))
 	if err != nil {
 		return core.Measurement{}, err
 	}

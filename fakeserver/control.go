@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"bytes"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -273,7 +274,12 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeError(w, core.ErrValidation("Content-Type must be application/json."))
 		return false
 	}
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxControlBody+1))
+	body, err := readBody(r, maxControlBody)
+	if err != nil {
+		writeError(w, err)
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		writeError(w, core.ErrValidation("Request body is not valid JSON for this call: %s.", jsonProblem(err)))

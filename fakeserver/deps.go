@@ -28,6 +28,7 @@ func (s *Server) newDeps(o options) core.Deps {
 	audioTransport := feedTransport.Clone()
 	audioTransport.ResponseHeaderTimeout = 30 * time.Second
 	audioFetcher := &http.Client{Transport: audioTransport}
+	s.outbound = []*http.Transport{feedTransport, audioTransport}
 	if o.outbound != nil {
 		fetcher.Transport, audioFetcher.Transport = o.outbound, o.outbound
 	}

@@ -226,7 +226,39 @@
 //     absent; track_num as written, such as "7" or "7/12"), chapters as {start, end, title} with
 //     times in milliseconds; null when the file's tags were not read. cover_image: width and
 //     height in pixels, file_size in bytes, and a URL the fake serves without credentials at
-//     /_covers/{report_id}; null when the file carries no cover.
+//     /_covers/{token}; null when the file carries no cover. The token is the report id
+//     enciphered with a key of this fake, so sharing a cover shares neither the report id (the
+//     keyless GraphQL credential of the report) nor a guessable path. A cover is served only as
+//     the PNG or JPEG its bytes are sniffed to be, whatever type the file declared; anything
+//     else is 404.
+//   - GraphQL cost limits (the specification is silent; these are the fake's choices): an
+//     operation with more than 100 aliased fields, or whose cost exceeds 100,000, is refused
+//     before any resolver runs, like a query that does not validate (422, one errors entry
+//     saying why). Each field costs 1; stats, results, fileInfo, metadata and coverImage 10;
+//     transcript 50; a list its limit (default included) times its items' cost, historicScores
+//     20 times. An answer over 32 MiB is replaced by one errors entry (422). A request without
+//     credentials (report(id) needs none) is limited to 100 a minute per address, the minute
+//     budget of one key, answered 429 rate_limited with Retry-After like the other limits.
+//   - Analysis ceilings (the specification is silent; the fake's choices): a file is measured
+//     only if it has at most 2 channels (podcast audio is mono or stereo; the channels check
+//     already fails anything else) and decodes to at most 12 hours. Channels are checked before
+//     decoding, the duration while decoding, so a decompression bomb (a 70 KB FLAC of 2,000
+//     frames of 65,535 constant samples on 8 channels, 50 minutes of audio) fails its report at
+//     once, the ceiling named in the failure, instead of holding an analysis for a minute. Every
+//     analysis, upload or download, stops when its 10-minute limit or Close ends its context.
+//     On the real clock the analysis pool queues measurements per workspace and hands slots out
+//     in turn, a workspace holding at most all slots but one, so one workspace's slow analyses
+//     cannot starve another's.
+//   - Connection timeouts (the fake's own server; Handler() is served as the caller likes):
+//     headers within 10 s; a keep-alive connection idle for 60 s is closed; an API body must
+//     arrive within 30 s and an answer be written within 2 minutes (the control API's when its
+//     work is done: an Advance runs the analyses due); an upload PUT and hosted
+//     audio may take as long as they keep moving, with no pause over 30 s. http.Server's
+//     ReadTimeout and WriteTimeout are left unset because one figure cannot suit every route;
+//     the deadlines are set per request through http.ResponseController.
+//   - Every answer carries X-Content-Type-Options: nosniff; covers, hosted feeds, their audio
+//     and artwork also carry Content-Security-Policy "default-src 'none'; style-src
+//     'unsafe-inline'; sandbox", so no served file can run a script on the fake's origin.
 //   - Analysis and the clock: on the real clock a report's audio is measured off the clock's
 //     goroutine, by a pool of at most max(2, GOMAXPROCS) measurements at once (the rest queue),
 //     so a long analysis delays no other timer; Close cancels queued and running measurements

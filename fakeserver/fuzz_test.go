@@ -41,6 +41,10 @@ func FuzzRequestBodies(f *testing.F) {
 		`{"amount":5,"expires_at":"2026-02-01T00:00:00+00:00"}`,
 		`{"title":"T","episodes":[{"title":"E","duration_s":1,"loudness_lufs":-16}]}`,
 		`{"feed_url":null,"series_id":null}`, `[]`, `null`, `{"a":`, "\xff", ``,
+		// Loose edges of issue #19: data after the object, a file_type that is no header value.
+		`{"file_name":"a.mp3","file_type":"audio/mpeg","duration_ms":1}{"file_name":"b"}`,
+		`{"description":"x"} trailing`,
+		`{"file_name":"a.wav","file_type":"audio/wav\r\nX-Evil: 1","duration_ms":1000}`,
 	}
 	for i := range targets {
 		for _, s := range seeds {

@@ -1,9 +1,11 @@
 package fakeserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"time"
 
@@ -33,9 +35,10 @@ const (
 // last_used_at stamping are REST's; a request without a working credential still runs, as the
 // anonymous caller that may only read reports by id.
 func (s *Server) graphqlRoutes() http.Handler {
-	srv := handler.New(exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{s: s}}))
+	srv := handler.New(exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{s: s}, Complexity: gqlComplexity()}))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
+	srv.Use(&costLimits{})
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		s.log.Error("panic in a GraphQL resolver", "panic", v)
@@ -48,8 +51,13 @@ func (s *Server) graphqlRoutes() http.Handler {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write(graphiql.Page())
 		case http.MethodPost:
-			r.Body = http.MaxBytesReader(w, r.Body, maxAPIBody)
-			api.ServeHTTP(w, r)
+			body, err := readBody(r, maxAPIBody)
+			if err != nil {
+				writeGraphQLRefusal(w, err)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			api.ServeHTTP(&capAnswer{ResponseWriter: w}, r)
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
 			writeError(w, &core.Error{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "Method " + r.Method + " is not allowed here."})
@@ -64,17 +72,27 @@ func requireJSONQuery(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, _ := json.Marshal(map[string]any{
-			"errors": []map[string]any{{
-				"message":    "Content-Type must be application/json.",
-				"extensions": map[string]any{"code": core.CodeValidation},
-			}},
-			"data": nil,
-		})
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write(append(body, '\n'))
+		writeGraphQLRefusal(w, core.ErrValidation("Content-Type must be application/json."))
 	})
+}
+
+// writeGraphQLRefusal answers a request refused before execution in GraphQL's shape: one errors
+// entry whose extensions.code is the REST code, with the refusal's HTTP status.
+func writeGraphQLRefusal(w http.ResponseWriter, err error) {
+	var e *core.Error
+	if !errors.As(err, &e) {
+		e = errInternal
+	}
+	body, _ := json.Marshal(map[string]any{
+		"errors": []map[string]any{{
+			"message":    e.Message,
+			"extensions": map[string]any{"code": e.Code},
+		}},
+		"data": nil,
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(append(body, '\n'))
 }
 
 // errInternal is what a caller sees of a failure inside the fake; the detail goes to the log.
@@ -95,6 +113,13 @@ func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 		} else if cookie, cerr := r.Cookie("sessionid"); cerr == nil {
 			p, err = s.core.AuthenticateSession(cookie.Value)
 		} else {
+			// The anonymous caller (report(id) needs no key) is limited per address.
+			if !s.opts.noRateLimits {
+				if err := s.core.AdmitAnonymous(clientIP(r)); err != nil {
+					writeError(w, err)
+					return
+				}
+			}
 			next.ServeHTTP(w, r)
 			return
 		}

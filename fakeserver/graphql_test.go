@@ -658,6 +658,11 @@ func FuzzGraphQLRequest(f *testing.F) {
 	f.Add(`{"query":"{ __schema { types { name } } }"}`)
 	f.Add(`{"query":`)
 	f.Add(`[]`)
+	// The amplifying queries of issue #19.
+	for _, q := range []string{amplifyingQuery(50), aliasedReports(2000, "3d6f0a2e-8b41-4c7d-9e15-2f4a6b8c0d1e")} {
+		body, _ := json.Marshal(map[string]string{"query": q})
+		f.Add(string(body))
+	}
 	handler := srv.Handler()
 	f.Fuzz(func(t *testing.T, body string) {
 		req := httptest.NewRequest("POST", "/api/graphql", strings.NewReader(body))

@@ -50,8 +50,9 @@ func (s *Server) restRoutes() http.Handler {
 // validate checks parameters and bodies against openapi.json before the handler sees them.
 func (s *Server) validate(check *validator, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxAPIBody)
+		if err := bufferJSONBody(r, maxAPIBody); err != nil {
+			writeError(w, err)
+			return
 		}
 		if err := check.check(r, routePattern(r.Context())); err != nil {
 			writeError(w, err)

@@ -398,26 +398,3 @@ func (s *Server) coverJSON(reportID uuid.UUID, t *core.Tags) *restserver.CoverIm
 		URL: rawJSON(s.coverURL(reportID)),
 	}
 }
-
-func (s *Server) coverURL(reportID uuid.UUID) string { return s.url + "/_covers/" + reportID.String() }
-
-// handleCover serves a finished report's cover picture, keyless like any CDN URL.
-func (s *Server) handleCover(w http.ResponseWriter, r *http.Request) {
-	id, err := uuid.Parse(r.PathValue("id"))
-	if err != nil {
-		writeError(w, core.ErrNotFound("Cover image"))
-		return
-	}
-	cv, ok := s.core.ReportCover(id)
-	if !ok {
-		writeError(w, core.ErrNotFound("Cover image"))
-		return
-	}
-	ct := cv.MIME
-	if ct == "" {
-		ct = http.DetectContentType(cv.Data)
-	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Length", fmt.Sprint(len(cv.Data)))
-	_, _ = w.Write(cv.Data)
-}

@@ -21,10 +21,10 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("/api/rest/v1/", s.journaled(s.injectFaults(s.restRoutes())))
 	mux.Handle("PUT /_uploads/{id}", s.journaled(http.HandlerFunc(s.handleUploadPut)))
 	s.docsRoutes(mux)
-	mux.HandleFunc("GET /_feeds/{feed}/feed.rss", s.handleHostedFeed)
-	mux.HandleFunc("GET /_feeds/{feed}/audio/{file}", s.handleHostedAudio)
-	mux.HandleFunc("GET /_feeds/{feed}/cover.png", s.handleHostedFeedCover)
-	mux.HandleFunc("GET /_covers/{id}", s.handleCover)
+	mux.Handle("GET /_feeds/{feed}/feed.rss", assetHeaders(s.handleHostedFeed))
+	mux.Handle("GET /_feeds/{feed}/audio/{file}", assetHeaders(s.handleHostedAudio))
+	mux.Handle("GET /_feeds/{feed}/cover.png", assetHeaders(s.handleHostedFeedCover))
+	mux.Handle("GET /_covers/{token}", assetHeaders(s.handleCover))
 	mux.Handle("/webhook/subscribe", s.journaled(s.injectFaults(http.HandlerFunc(s.handleSubscribeRoute))))
 	mux.Handle("/webhook/subscribe/", s.journaled(s.injectFaults(http.HandlerFunc(s.handleUnsubscribeRoute))))
 	mux.Handle("/api/graphql", s.journaled(s.injectFaults(s.graphqlRoutes())))
@@ -36,7 +36,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrNotFound("Resource"))
 	})
-	return s.recoverPanics(s.logRequests(mux))
+	return securityHeaders(s.recoverPanics(s.logRequests(mux)))
 }
 
 // recoverPanics turns a panic in any handler into 500 internal_error; the detail goes to the

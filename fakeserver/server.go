@@ -33,11 +33,15 @@ type Server struct {
 	httpServer *http.Server
 	listener   net.Listener
 	transport  *http.Transport
-	url        string
-	serveErr   chan error
+	// outbound are the transports of feed and audio fetches, which reach the fake itself too.
+	outbound []*http.Transport
+	url      string
+	serveErr chan error
 	// uploadKey signs upload URLs.
 	uploadKey []byte
-	hosting   hosting
+	// covers makes the cover URLs' tokens.
+	covers  coverTokens
+	hosting hosting
 	// scripts are transcripts scripted by audio content.
 	scripts transcriptScripts
 	// renderCache keeps the JSON of finished reports.
@@ -76,6 +80,10 @@ type options struct {
 	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
 	// tests set it, to keep generated URLs off the network.
 	outbound http.RoundTripper
+	// timeouts are the connection timeouts (defaultTimeouts); the package's tests shorten them.
+	timeouts serverTimeouts
+	// uploadBudget replaces core.DefaultUploadBudget when positive; the package's tests set it.
+	uploadBudget int64
 	// journalSize is how many requests the journal keeps; 0 turns it off.
 	journalSize int
 	// seed, when seeded, makes every minted value follow from it (see WithSeed).
@@ -127,7 +135,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 
 // New starts a fake listening on loopback and returns it; Close stops it.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: defaultTimeouts}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -183,15 +191,22 @@ func New(opts ...Option) (*Server, error) {
 	if o.audioCache > 0 {
 		s.audioCache = newAudioCache(o.audioCache)
 	}
+	// The cover key derives from the upload key: a seeded fake mints the same cover URLs, and
+	// no draw is added to the seeded sequence.
+	s.covers = newCoverTokens(s.uploadKey)
 	deps := s.newDeps(o)
 	deps.Rand = src
 	s.core = core.New(clk, deps)
+	if o.uploadBudget > 0 {
+		s.core.SetUploadBudget(o.uploadBudget)
+	}
 	s.setupWebhooks()
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           o.timeouts.deadlines(s.handler),
+		ReadHeaderTimeout: o.timeouts.header,
+		IdleTimeout:       o.timeouts.idle,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),
 	}
 	if err := s.loadStartFixtures(); err != nil {
@@ -223,6 +238,12 @@ func (s *Server) AdminToken() string { return s.opts.adminToken }
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// Our own clients' idle connections go first: one that a transport dialled but never used
+	// looks new to the server, and Shutdown would wait five seconds for it.
+	s.transport.CloseIdleConnections()
+	for _, t := range s.outbound {
+		t.CloseIdleConnections()
+	}
 	err := s.httpServer.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
 	s.clock.Close()

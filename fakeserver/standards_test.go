@@ -308,7 +308,7 @@ func TestMetadataCoverAndFileInfoShapes(t *testing.T) {
 	}
 	var cover map[string]any
 	_ = json.Unmarshal(bytes.TrimSpace(rawField(t, body, "cover_image")), &cover)
-	if len(cover) != 4 || cover["width"] != 1400.0 || cover["height"] != 1400.0 || cover["file_size"] != float64(pic.Len()) || cover["url"] != srv.URL()+"/_covers/"+id {
+	if len(cover) != 4 || cover["width"] != 1400.0 || cover["height"] != 1400.0 || cover["file_size"] != float64(pic.Len()) || !strings.HasPrefix(cover["url"].(string), srv.URL()+"/_covers/") || strings.Contains(cover["url"].(string), id) {
 		t.Fatalf("cover_image %v", cover)
 	}
 	if string(r.FileInfo) != `{"channels":2,"codec_name":"mp3","duration":90,"format_name":"mp3","sample_rate":44100,"size":6}` {

@@ -22,6 +22,9 @@ import (
 // with Content-Type equal to file_type and no Authorization header, within 15 minutes.
 func (a *restAPI) CreateUpload(ctx context.Context, req restserver.CreateUploadRequestObject) (restserver.CreateUploadResponseObject, error) {
 	b := req.Body
+	if err := checkFileType(b.FileType); err != nil {
+		return nil, err
+	}
 	res, err := a.s.core.Reserve(principalFrom(ctx), b.FileName, b.FileType, int(b.DurationMs))
 	if err != nil {
 		return nil, err
@@ -41,6 +44,17 @@ func (s *Server) uploadURL(id uuid.UUID, fileType string, expires time.Time) str
 	q.Set("expires", strconv.FormatInt(expires.Unix(), 10))
 	q.Set("signature", s.uploadSignature(id, fileType, expires.Unix()))
 	return s.url + "/_uploads/" + id.String() + "?" + q.Encode()
+}
+
+// checkFileType refuses a file_type that cannot be sent back as a Content-Type header: a reservation
+// for it could never be matched by a PUT.
+func checkFileType(ft string) error {
+	for i := 0; i < len(ft); i++ {
+		if c := ft[i]; c < 0x20 || c >= 0x7f {
+			return core.ErrValidation("file_type must be a MIME type of printable ASCII, such as audio/mpeg; it holds byte 0x%02x at %d.", c, i)
+		}
+	}
+	return nil
 }
 
 // uploadRefusal answers the upload URL's refusals in the REST envelope.
@@ -74,12 +88,25 @@ func (s *Server) acceptUpload(r *http.Request) error {
 	if got := r.Header.Get("Content-Type"); got != q.Get("content_type") {
 		return core.ErrValidation("Content-Type must be %q, the file_type given to POST /uploads; got %q.", q.Get("content_type"), got)
 	}
-	if r.ContentLength > core.MaxUploadBytes {
-		return core.ErrValidation("The file is larger than the %d-byte upload limit.", core.MaxUploadBytes)
+	switch n := r.ContentLength; {
+	case n > core.MaxUploadBytes:
+		return &core.Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
+			Message: fmt.Sprintf("The file is larger than the %d-byte upload limit.", core.MaxUploadBytes)}
+	case n < 0:
+		return &core.Error{Status: http.StatusLengthRequired, Code: core.CodeValidation,
+			Message: "Send the file with a Content-Length header, as signed storage URLs require."}
+	case n == 0:
+		return core.ErrValidation("The upload is empty: PUT the audio file's bytes to the upload URL.")
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, core.MaxUploadBytes))
-	if err != nil {
-		return core.ErrValidation("The upload could not be read in full: %v.", err)
+	// The budget is claimed before anything is read, and the body read into one buffer of
+	// exactly its declared size: an upload is never held twice.
+	if err := s.core.ClaimUpload(id, r.ContentLength); err != nil {
+		return err
+	}
+	body := make([]byte, r.ContentLength)
+	if n, err := io.ReadFull(r.Body, body); err != nil {
+		s.core.ReleaseUpload(r.ContentLength)
+		return core.ErrValidation("The upload ended after %d of its %d bytes.", n, len(body))
 	}
 	return s.core.StoreUpload(id, body)
 }

@@ -139,6 +139,22 @@ func describe(err error) string {
 		if hasSchemaErr {
 			return fmt.Sprintf("Invalid %s: %s.", where, strings.TrimSuffix(schemaErr.Reason, "."))
 		}
+		var parseErr *openapi3filter.ParseError
+		if errors.As(reqErr.Err, &parseErr) {
+			// Such as limit=1e3: say what was given and what is expected.
+			want := "a value of the documented type"
+			if sch := reqErr.Parameter.Schema; sch != nil && sch.Value != nil && sch.Value.Type != nil {
+				switch {
+				case sch.Value.Type.Is("integer"):
+					want = "a whole number in decimal digits"
+				case sch.Value.Type.Is("number"):
+					want = "a number"
+				case sch.Value.Type.Is("boolean"):
+					want = "true or false"
+				}
+			}
+			return fmt.Sprintf("Invalid %s: %q is not %s.", where, fmt.Sprint(parseErr.Value), want)
+		}
 		return fmt.Sprintf("Invalid %s: %s.", where, strings.TrimSuffix(reqErr.Reason, "."))
 	case reqErr.RequestBody != nil:
 		if !hasSchemaErr {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/graphqlclient/internal/operations"
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // Defaults of WaitForReport, after the service's polling recipe: a report about every 30
@@ -21,7 +22,7 @@ const (
 
 // ErrNoReport is wrapped by the error of WaitForReport when the series has no report to wait
 // for.
-var ErrNoReport = errors.New("podqa: the series has no report")
+var ErrNoReport = errval.New("graphqlclient.ErrNoReport", "podqa: the series has no report")
 
 // WaitOption configures WaitForReport.
 type WaitOption func(*waitConfig)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // DefaultLeaseTTL is how long a poller's lease on a LeaseStore lasts unless renewed (every
@@ -29,10 +31,10 @@ type Lease struct {
 var (
 	// ErrLeaseHeld: another poller holds the lease; this one waits (Run) or returns the error
 	// (PollOnce). Wrapped by *LeaseHeldError.
-	ErrLeaseHeld = errors.New("poller: the lease is held by another poller")
+	ErrLeaseHeld = errval.New("poller.ErrLeaseHeld", "poller: the lease is held by another poller")
 	// ErrLeaseLost: the lease this poller held expired or was taken over; it stopped before
 	// saving, and a save fenced by the old lease was refused and not applied.
-	ErrLeaseLost = errors.New("poller: the lease was lost")
+	ErrLeaseLost = errval.New("poller.ErrLeaseLost", "poller: the lease was lost")
 )
 
 // LeaseHeldError says who holds the lease and for how much longer, on the store's clock.

@@ -2,12 +2,12 @@ package poller
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/podqa/podqa-go/internal/ctxsleep"
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // Polling bounds of the recipe: every five to fifteen minutes is enough.
@@ -35,7 +35,7 @@ const (
 const maxRateLimitWaits = 3
 
 // ErrInvalidOption is wrapped by the errors New returns for a bad option.
-var ErrInvalidOption = errors.New("poller: invalid option")
+var ErrInvalidOption = errval.New("poller.ErrInvalidOption", "poller: invalid option")
 
 // Clock is the poller's time: Now measures how long paging took, Sleep waits between polls and
 // out a Retry-After. Tests give one that moves a fake's manual clock instead of sleeping.

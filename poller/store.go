@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // Store keeps a poller's state between polls and across restarts. Load and Save are called by
@@ -51,7 +52,7 @@ func (st State) clone() State {
 }
 
 // ErrCorruptState is wrapped by the errors of a stored state that cannot be read.
-var ErrCorruptState = errors.New("poller: corrupt stored state")
+var ErrCorruptState = errval.New("poller.ErrCorruptState", "poller: corrupt stored state")
 
 // MemoryStore is a Store in memory, for tests and for processes that re-seed the watermark on
 // every start. It is safe for concurrent use. For several pollers of one process sharing a

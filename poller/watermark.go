@@ -1,22 +1,22 @@
 package poller
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // ErrNoWatermark is returned when a poll has no watermark to start from: the store holds none
 // and neither WithStartWatermark nor WithStartTime gave one. The poller never starts from an
 // empty watermark, which would hand every completed report of the workspace to the handler.
-var ErrNoWatermark = errors.New("poller: no watermark: give the first one with WithStartWatermark or WithStartTime (an updated_at read from a report is safest)")
+var ErrNoWatermark = errval.New("poller.ErrNoWatermark", "poller: no watermark: give the first one with WithStartWatermark or WithStartTime (an updated_at read from a report is safest)")
 
 // ErrInvalidWatermark is wrapped by the errors about a watermark that is not an ISO-8601
 // date-time with a zone.
-var ErrInvalidWatermark = errors.New("poller: invalid watermark")
+var ErrInvalidWatermark = errval.New("poller.ErrInvalidWatermark", "poller: invalid watermark")
 
 // NormalizeWatermark returns w in the API's fixed form, YYYY-MM-DDTHH:MM:SS.ffffff+00:00, the
 // only form in which watermarks compare correctly as strings. It accepts any RFC 3339 date-time

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // EventType names an event; it is the stable token to switch on. Types this package does not
@@ -34,7 +35,7 @@ func (t EventType) IsKnown() bool {
 
 // ErrMalformedPayload is wrapped by Parse when a body is not an event envelope, or when the
 // data of a known event type does not have its documented shape.
-var ErrMalformedPayload = errors.New("webhook: malformed event payload")
+var ErrMalformedPayload = errval.New("webhook.ErrMalformedPayload", "webhook: malformed event payload")
 
 // Event is one decoded delivery body: the envelope and, for the known types, typed data.
 // Exactly one of Report, EpisodeCreated and FeedBroken is set for a known type; none is for an

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/podqa/podqa-go/internal/errval"
 )
 
 // DefaultMaxBodyBytes is the default limit on a delivery body. Report events carry every
@@ -19,17 +21,17 @@ const DefaultMaxBodyBytes = 4 << 20
 // Errors Handler reports (to the hook of WithErrorHook) besides those of Verify and Parse.
 var (
 	// ErrBodyTooLarge: the body exceeds the limit of WithMaxBodyBytes; answered 413.
-	ErrBodyTooLarge = errors.New("webhook: body too large")
+	ErrBodyTooLarge = errval.New("webhook.ErrBodyTooLarge", "webhook: body too large")
 	// ErrMethodNotAllowed: the request is not a POST; answered 405.
-	ErrMethodNotAllowed = errors.New("webhook: method not allowed")
+	ErrMethodNotAllowed = errval.New("webhook.ErrMethodNotAllowed", "webhook: method not allowed")
 	// ErrInFlight: a delivery with the same webhook-id is being processed right now, by this
 	// process or another sharing the DedupStore; answered 409 with Retry-After so that the
 	// sender retries later, when the outcome of the first is known.
-	ErrInFlight = errors.New("webhook: delivery with this webhook-id already in progress")
+	ErrInFlight = errval.New("webhook.ErrInFlight", "webhook: delivery with this webhook-id already in progress")
 	// ErrCallback wraps the error the callback returned; answered 500 so the sender retries.
-	ErrCallback = errors.New("webhook: callback failed")
+	ErrCallback = errval.New("webhook.ErrCallback", "webhook: callback failed")
 	// ErrDedupStore wraps an error of the DedupStore.
-	ErrDedupStore = errors.New("webhook: dedup store failed")
+	ErrDedupStore = errval.New("webhook.ErrDedupStore", "webhook: dedup store failed")
 )
 
 // HandlerOption configures NewHandler.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podqa/podqa-go/internal/errval"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
@@ -33,22 +34,22 @@ const secretPrefix = "whsec_"
 var (
 	// ErrInvalidSecret: the secret given to NewVerifier is empty, lacks the whsec_ prefix, is
 	// not base64 after it, or decodes to no key bytes.
-	ErrInvalidSecret = errors.New("webhook: invalid signing secret")
+	ErrInvalidSecret = errval.New("webhook.ErrInvalidSecret", "webhook: invalid signing secret")
 	// ErrInvalidOption: an option was given a value it cannot work with (a nil clock, a
 	// non-positive tolerance or size, a nil store).
-	ErrInvalidOption = errors.New("webhook: invalid option")
+	ErrInvalidOption = errval.New("webhook.ErrInvalidOption", "webhook: invalid option")
 
 	// ErrMissingHeaders: webhook-id, webhook-timestamp or webhook-signature is absent or empty.
-	ErrMissingHeaders = errors.New("webhook: missing webhook-id, webhook-timestamp or webhook-signature header")
+	ErrMissingHeaders = errval.New("webhook.ErrMissingHeaders", "webhook: missing webhook-id, webhook-timestamp or webhook-signature header")
 	// ErrInvalidTimestamp: webhook-timestamp is not a Unix time in whole seconds written as
 	// plain decimal digits.
-	ErrInvalidTimestamp = errors.New("webhook: webhook-timestamp is not a Unix time in seconds")
+	ErrInvalidTimestamp = errval.New("webhook.ErrInvalidTimestamp", "webhook: webhook-timestamp is not a Unix time in seconds")
 	// ErrTimestampTooOld: webhook-timestamp is further in the past than the tolerance.
-	ErrTimestampTooOld = errors.New("webhook: webhook-timestamp too old")
+	ErrTimestampTooOld = errval.New("webhook.ErrTimestampTooOld", "webhook: webhook-timestamp too old")
 	// ErrTimestampTooNew: webhook-timestamp is further in the future than the tolerance.
-	ErrTimestampTooNew = errors.New("webhook: webhook-timestamp too new")
+	ErrTimestampTooNew = errval.New("webhook.ErrTimestampTooNew", "webhook: webhook-timestamp too new")
 	// ErrInvalidSignature: no v1 signature in webhook-signature matches the body.
-	ErrInvalidSignature = errors.New("webhook: no matching signature")
+	ErrInvalidSignature = errval.New("webhook.ErrInvalidSignature", "webhook: no matching signature")
 )
 
 // Verifier checks the signature and freshness of deliveries signed with one endpoint's secret.

@@ -81,9 +81,11 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "%s: %d of %d checks passed\n", report.Name, report.Stats.Passes, report.Stats.Total)
-	for _, res := range report.Results {
+	for _, res := range report.Results { // every check, the numeric ones with their value
 		if v, ok := res.Float(); ok {
 			fmt.Fprintf(out, "  %-18s %-4s %8.2f %s\n", res.Name, res.Status, v, res.MeasurementUnit)
+		} else {
+			fmt.Fprintf(out, "  %-18s %-4s\n", res.Name, res.Status)
 		}
 	}
 	return nil

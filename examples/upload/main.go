@@ -5,6 +5,12 @@
 //
 // The duration is measured from the file itself (WAV, MP3, FLAC, Ogg Vorbis, Opus); the MIME type
 // comes from the file's extension unless -type says otherwise.
+//
+// No audio at hand? -sample FEED_URL first saves an episode of a podcast feed to FILE (the
+// newest, or the one -episode N counts back), such as a feed the fake hosts, whose audio it
+// synthesises:
+//
+//	go run ./examples/upload -sample http://127.0.0.1:8080/_feeds/…/feed.rss -episode 1 episode.wav
 package main
 
 import (
@@ -27,13 +33,21 @@ func main() {
 	defer stop()
 	contentType := flag.String("type", "", "the file's MIME type (default: from its extension)")
 	timeout := flag.Duration("timeout", 30*time.Minute, "give up waiting after this long")
+	sample := flag.String("sample", "", "first save an episode of this podcast feed to FILE (overwriting it)")
+	episode := flag.Int("episode", 0, "with -sample: the episode, counting back from the newest (0)")
 	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: upload [-type MIME] [-timeout D] FILE")
+	if flag.NArg() != 1 || *episode < 0 || (*episode > 0 && *sample == "") {
+		fmt.Fprintln(os.Stderr, "usage: upload [-type MIME] [-timeout D] [-sample FEED_URL [-episode N]] FILE")
 		os.Exit(2)
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
+	if *sample != "" {
+		if err := saveEpisode(ctx, os.Stdout, *sample, *episode, flag.Arg(0)); err != nil {
+			fmt.Fprintln(os.Stderr, "upload: -sample:", err)
+			os.Exit(1)
+		}
+	}
 	if err := run(ctx, os.Stdout, flag.Arg(0), *contentType); err != nil {
 		fmt.Fprintln(os.Stderr, "upload:", err)
 		os.Exit(1)
@@ -70,7 +84,11 @@ func run(ctx context.Context, out io.Writer, path, contentType string) error {
 	if created.EstimatedCredits != nil {
 		estimate = fmt.Sprint(*created.EstimatedCredits)
 	}
-	fmt.Fprintf(out, "report %s created (%s), estimated credits %s\n", created.ID, created.Status, estimate)
+	how := "given"
+	if created.Measured {
+		how = "measured"
+	}
+	fmt.Fprintf(out, "report %s created (%s) for %s of audio (%s), estimated credits %s\n", created.ID, created.Status, created.Duration, how, estimate)
 
 	report, err := c.WaitForReport(ctx, created.ID)
 	if err != nil {

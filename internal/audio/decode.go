@@ -3,12 +3,14 @@ package audio
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/podqa/podqa-go/internal/mpegaudio"
 )
@@ -28,12 +30,46 @@ var (
 	// filled in) but its audio was not decoded, so it has no loudness or peaks: the fake
 	// probes MP4/M4A files but does not decode AAC.
 	ErrNotMeasured = errors.New("audio: AAC audio in MP4/M4A is probed, not decoded, so loudness and peaks are not measured")
+	// ErrOverCeiling means the audio was not measured, or decoding was stopped, because it
+	// crossed a ceiling of Limits: more channels than MaxChannels, longer than MaxDuration.
+	ErrOverCeiling = errors.New("audio: the file exceeds a ceiling of analysis")
 )
+
+// Limits are ceilings of what is decoded, so that the cost of a measurement is bounded by the
+// file's declared shape whatever its size: a few kilobytes of FLAC frames of 65,535 constant
+// samples can decode to an hour of 8-channel audio. Channels are checked before decoding starts,
+// the duration after every block of samples, so a file crossing one stops within milliseconds
+// with an error wrapping ErrOverCeiling. The zero value sets none.
+type Limits struct {
+	// MaxDuration is the longest decoded audio measured.
+	MaxDuration time.Duration
+	// MaxChannels is the most channels measured (at most MaxChannels of the package).
+	MaxChannels int
+}
+
+// WithLimits sets the ceilings of decoding (default none).
+func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
+
+// check returns an error once ctx is done or the frames decoded so far cross a ceiling.
+func (s *source) check(frames int64, rate, channels int) error {
+	if err := s.ctx.Err(); err != nil {
+		return fmt.Errorf("audio: analysis stopped after %v of audio: %w", framesDuration(frames, rate), err)
+	}
+	l := s.limits
+	if l.MaxChannels > 0 && channels > l.MaxChannels {
+		return fmt.Errorf("%w: %d channels; at most %d are measured", ErrOverCeiling, channels, l.MaxChannels)
+	}
+	if l.MaxDuration > 0 && framesDuration(frames, rate) > l.MaxDuration {
+		return fmt.Errorf("%w: the audio is longer than %v, the longest measured", ErrOverCeiling, l.MaxDuration)
+	}
+	return nil
+}
 
 // Option configures Measure.
 type Option func(*options)
 
 type options struct {
+	limits    Limits
 	nameHint  string
 	workers   int
 	segFrames int // MP3 frames per parallel segment (tests shorten it)
@@ -62,6 +98,12 @@ const sniffSize = 1 << 16
 // ErrUnsupportedCodec, ErrNotMeasured (with the probed fields filled in) or the reader's own
 // error. Decoders never panic across this call: a panic inside one becomes ErrMalformed.
 func Measure(r io.Reader, opts ...Option) (m Measurement, err error) {
+	return MeasureContext(context.Background(), r, opts...)
+}
+
+// MeasureContext is Measure that stops, with an error wrapping ctx.Err(), once ctx is done:
+// the context is checked while decoding, after every block of samples.
+func MeasureContext(ctx context.Context, r io.Reader, opts ...Option) (m Measurement, err error) {
 	o := options{workers: runtime.GOMAXPROCS(0), segFrames: mp3SegmentFrames}
 	for _, opt := range opts {
 		opt(&o)
@@ -83,7 +125,7 @@ func Measure(r io.Reader, opts ...Option) (m Measurement, err error) {
 			m, err = Measurement{}, fmt.Errorf("%w: the %s decoder failed: %v", ErrMalformed, kind, p)
 		}
 	}()
-	in := &source{r: br, counter: cr}
+	in := &source{r: br, counter: cr, ctx: ctx, limits: o.limits}
 	switch kind {
 	case "wav":
 		m, err = measureWAV(in)
@@ -111,6 +153,8 @@ func Measure(r io.Reader, opts ...Option) (m Measurement, err error) {
 type source struct {
 	r       *bufio.Reader
 	counter *countingReader
+	ctx     context.Context
+	limits  Limits
 }
 
 // Read reads from the buffered input.

@@ -23,7 +23,7 @@ func measureFLAC(in *source) (Measurement, error) {
 	}
 	var pending []int32 // interleaved samples of the current frame not yet emitted
 	var scale float64
-	res, err := measurePCM(rate, ch, ChannelWeights(ch, 0), func(dst []float64) (int, error) {
+	res, err := measurePCM(in, rate, ch, ChannelWeights(ch, 0), func(dst []float64) (int, error) {
 		for len(pending) == 0 {
 			f, err := st.ParseNext()
 			if errors.Is(err, io.EOF) {

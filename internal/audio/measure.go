@@ -61,7 +61,7 @@ func measureWAV(in *source) (Measurement, error) {
 		return Measurement{}, wavErr(err)
 	}
 	f := wr.Format()
-	res, err := measurePCM(f.SampleRate, f.Channels, ChannelWeights(f.Channels, f.ChannelMask), wr.Read)
+	res, err := measurePCM(in, f.SampleRate, f.Channels, ChannelWeights(f.Channels, f.ChannelMask), wr.Read)
 	if err != nil {
 		return Measurement{}, fmt.Errorf("audio: reading WAV data: %w", wavErr(err))
 	}

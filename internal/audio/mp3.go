@@ -121,7 +121,7 @@ func measureMP3(in *source, o options) (Measurement, error) {
 		endDrop = max(st.padding-mp3DecoderDelay, 0)
 	}
 	rd := &mp3PCM{order: order, channels: channels, skip: startSkip, hold: endDrop, free: st.free}
-	res, err := measurePCM(h.Rate, channels, nil, rd.read)
+	res, err := measurePCM(in, h.Rate, channels, nil, rd.read)
 	// After an error the walker may be blocked handing over a segment nobody will take.
 	close(quit)
 	<-walkDone

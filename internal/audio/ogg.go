@@ -73,7 +73,7 @@ func measureVorbis(in *source) (Measurement, error) {
 		return Measurement{}, fmt.Errorf("%w: Vorbis with %d channels", ErrUnsupportedCodec, ch)
 	}
 	var f32 []float32
-	res, err := measurePCM(rate, ch, vorbisWeights(ch), func(dst []float64) (int, error) {
+	res, err := measurePCM(in, rate, ch, vorbisWeights(ch), func(dst []float64) (int, error) {
 		if cap(f32) < len(dst) {
 			f32 = make([]float32, len(dst))
 		}
@@ -255,7 +255,7 @@ func measureOpus(in *source) (Measurement, error) {
 	var decoded int64  // frames decoded, pre-skip included
 	pos := 0
 	eof := false
-	res, err := measurePCM(48000, ch, nil, func(dst []float64) (int, error) {
+	res, err := measurePCM(in, 48000, ch, nil, func(dst []float64) (int, error) {
 		for pos == len(page) {
 			if eof {
 				return 0, io.EOF

@@ -15,7 +15,10 @@ const pcmBuffers = 4
 // measurePCM measures the interleaved samples that read produces until io.EOF. Decoding runs on
 // its own goroutine while the meter works on the caller's, so the two stages overlap; memory is
 // a few blocks whatever the duration. A panic in read becomes an error wrapping ErrMalformed.
-func measurePCM(rate, channels int, weights []float64, read func(dst []float64) (int, error)) (MeterResult, error) {
+//
+// The consumer checks in's context and ceilings (see Limits) after every block, so a file that
+// crosses one stops within one block of decoding; the decoder goroutine is then told to stop.
+func measurePCM(in *source, rate, channels int, weights []float64, read func(dst []float64) (int, error)) (MeterResult, error) {
 	m, err := NewMeter(rate, channels)
 	if err != nil {
 		return MeterResult{}, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
@@ -25,12 +28,16 @@ func measurePCM(rate, channels int, weights []float64, read func(dst []float64) 
 			return MeterResult{}, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
 		}
 	}
+	if err := in.check(0, rate, channels); err != nil {
+		return MeterResult{}, err
+	}
 	free := make(chan []float64, pcmBuffers)
 	for range pcmBuffers {
 		free <- make([]float64, pcmBlock*channels)
 	}
 	full := make(chan []float64, pcmBuffers)
 	errc := make(chan error, 1)
+	stop := make(chan struct{}) // closed when the consumer gives up
 	go func() {
 		defer close(full)
 		defer func() {
@@ -39,10 +46,21 @@ func measurePCM(rate, channels int, weights []float64, read func(dst []float64) 
 			}
 		}()
 		for {
-			buf := <-free
+			var buf []float64
+			select {
+			case buf = <-free:
+			case <-stop:
+				errc <- nil
+				return
+			}
 			n, err := read(buf)
 			if n > 0 {
-				full <- buf[:n]
+				select {
+				case full <- buf[:n]:
+				case <-stop:
+					errc <- nil
+					return
+				}
 			} else {
 				free <- buf
 			}
@@ -56,9 +74,18 @@ func measurePCM(rate, channels int, weights []float64, read func(dst []float64) 
 			}
 		}
 	}()
+	var frames int64
 	for buf := range full {
 		m.Process(buf)
 		free <- buf[:cap(buf)]
+		frames += int64(len(buf) / channels)
+		if err := in.check(frames, rate, channels); err != nil {
+			close(stop)
+			for range full { // let the decoder see stop, whichever send it is blocked in
+			}
+			<-errc
+			return MeterResult{}, err
+		}
 	}
 	if err := <-errc; err != nil {
 		return MeterResult{}, err

@@ -77,6 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	fs.BoolVar(allowPrivate, "allow-private-webhook-urls", false, "former name of -allow-private-urls")
 	pace := fs.Duration("analysis-pace", fakeserver.DefaultAnalysisPace, "fake-clock time one hour of audio takes to analyse; 0 finishes on the next tick")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	envFile := fs.String("env-file", "", "also write the start line's values as shell exports (PODQA_BASE_URL, PODQA_API_KEY, PODQA_ADMIN_TOKEN, PODQA_WORKSPACE_ID) to this file, for `. file`; removed on stop")
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
 	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
 	fixturesFile := fs.String("fixtures", "", "JSON file of start state: workspaces, keys, webhook endpoints, standards, hosted feeds")
@@ -173,6 +174,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if *fixturesFile != "" {
 		ids := srv.Fixtures()
 		line.Fixtures = &ids
+	}
+	// The env file is in place before the line is printed, so that a reader of the line finds it.
+	if *envFile != "" {
+		if err := writeEnvFile(*envFile, line); err != nil {
+			_ = srv.Close()
+			return err
+		}
+		defer os.Remove(*envFile)
 	}
 	encoded, _ := json.Marshal(line)
 	if _, err := fmt.Fprintf(stdout, "%s\n", encoded); err != nil {

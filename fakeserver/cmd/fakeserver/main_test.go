@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -155,5 +156,35 @@ func TestRunInProcess(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not stop after cancel")
+	}
+}
+
+// -env-file writes the start line's values as shell exports before the line is printed, quoted
+// for any admin token, and removes the file on stop.
+func TestEnvFile(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatalf("the env file is checked by sourcing it with sh: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "podqa.env")
+	// Registered first, so run after the program has stopped.
+	t.Cleanup(func() {
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("the env file outlived the fake: %v", err)
+		}
+	})
+	token := `it's "odd" $HOME`
+	line := startProgram(t, []string{"-addr", "127.0.0.1:0", "-admin-token", token, "-env-file", path})
+	out, err := exec.Command(sh, "-c", `. "$1" && printf '%s\n' "$PODQA_BASE_URL" "$PODQA_API_KEY" "$PODQA_ADMIN_TOKEN" "$PODQA_WORKSPACE_ID"`, "sh", path).Output()
+	if err != nil {
+		t.Fatalf("sourcing the env file: %v", err)
+	}
+	want := strings.Join([]string{line.BaseURL, line.APIKey, token, line.WorkspaceID}, "\n") + "\n"
+	if string(out) != want {
+		t.Fatalf("sourced:\n%s\nwant:\n%s", out, want)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("env file mode: %v %v", fi, err)
 	}
 }

@@ -4,43 +4,105 @@ import (
 	"context"
 	"runtime"
 	"sync"
+
+	"github.com/google/uuid"
 )
 
 // analysisPool runs measurements off the clock's goroutine when the clock is real: one long
 // analysis must not hold back every other timer (webhook retries, other reports, rate-limit
-// windows). At most size measurements run at once; the rest wait for a slot. On a manual clock
-// the pool is not used: measurements run inside Advance, so results stay deterministic and
-// Advance returns only once the work due by the new instant is done.
+// windows). At most size measurements run at once; the rest wait in one queue per workspace.
+// Slots are handed out round-robin between the workspaces that wait, and one workspace never
+// holds more than size-1 of them (all of them when size is 1), so one workspace's slow
+// analyses (long files, bombs up to the ceilings) cannot starve another's: the other's next
+// measurement starts as soon as any slot frees, whatever the first has queued. On a manual
+// clock the pool is not used: measurements run inside Advance, so results stay deterministic
+// and Advance returns only once the work due by the new instant is done.
 type analysisPool struct {
-	sem    chan struct{}
+	size, perWorkspace int
+
+	mu      sync.Mutex
+	running map[uuid.UUID]int      // measurements running, by workspace
+	queued  map[uuid.UUID][]func() // measurements waiting, by workspace
+	turn    []uuid.UUID            // workspaces with queued measurements, in round-robin order
+	busy    int
+
 	wg     sync.WaitGroup
 	ctx    context.Context
 	cancel context.CancelFunc
 }
 
-func newAnalysisPool() *analysisPool {
+func newAnalysisPool() *analysisPool { return newAnalysisPoolSize(max(2, runtime.GOMAXPROCS(0))) }
+
+func newAnalysisPoolSize(size int) *analysisPool {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &analysisPool{sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), ctx: ctx, cancel: cancel}
+	return &analysisPool{
+		size: size, perWorkspace: max(1, size-1),
+		running: map[uuid.UUID]int{}, queued: map[uuid.UUID][]func(){},
+		ctx: ctx, cancel: cancel,
+	}
 }
 
-// run starts fn once a slot is free; fn is dropped when the pool closes before it starts.
-func (p *analysisPool) run(fn func()) {
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		select {
-		case p.sem <- struct{}{}:
-		case <-p.ctx.Done():
+// run queues fn for workspace ws and starts it once a slot is free and it is ws's turn; fn is
+// dropped when the pool closes before it starts.
+func (p *analysisPool) run(ws uuid.UUID, fn func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ctx.Err() != nil {
+		return
+	}
+	if len(p.queued[ws]) == 0 {
+		p.turn = append(p.turn, ws)
+	}
+	p.queued[ws] = append(p.queued[ws], fn)
+	p.dispatchLocked()
+}
+
+// dispatchLocked starts queued measurements while slots are free, taking workspaces in turn and
+// skipping one that holds its share of the slots.
+func (p *analysisPool) dispatchLocked() {
+	for p.busy < p.size && p.ctx.Err() == nil {
+		i := 0
+		for i < len(p.turn) && p.running[p.turn[i]] >= p.perWorkspace {
+			i++
+		}
+		if i == len(p.turn) {
 			return
 		}
-		defer func() { <-p.sem }()
-		fn()
-	}()
+		ws := p.turn[i]
+		q := p.queued[ws]
+		fn := q[0]
+		q[0] = nil
+		p.turn = append(p.turn[:i], p.turn[i+1:]...)
+		if len(q) > 1 {
+			p.queued[ws] = q[1:]
+			p.turn = append(p.turn, ws) // back of the line
+		} else {
+			delete(p.queued, ws)
+		}
+		p.busy++
+		p.running[ws]++
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			fn()
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.busy--
+			if p.running[ws]--; p.running[ws] == 0 {
+				delete(p.running, ws)
+			}
+			p.dispatchLocked()
+		}()
+	}
 }
 
-// close cancels the measurements' context and waits for those running to return.
+// close cancels the measurements' context, drops those not started and waits for those running
+// to return.
 func (p *analysisPool) close() {
 	p.cancel()
+	p.mu.Lock()
+	p.queued, p.turn = map[uuid.UUID][]func(){}, nil
+	p.mu.Unlock()
 	p.wg.Wait()
 }
 

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 )
 
@@ -47,5 +49,42 @@ func TestSlowAnalysisDoesNotHoldTheRealClock(t *testing.T) {
 	}
 	if got.Measurement == nil || got.Measurement.Duration != time.Hour {
 		t.Fatalf("after the slow analysis the report is %+v, want its measurement", got)
+	}
+}
+
+// TestAnalysisPoolIsFairBetweenWorkspaces: one workspace's measurements that never end (slow
+// files, bombs up to the ceilings) hold at most size-1 slots, and another workspace's
+// measurement starts at once rather than after them.
+func TestAnalysisPoolIsFairBetweenWorkspaces(t *testing.T) {
+	t.Parallel()
+	p := newAnalysisPoolSize(2)
+	a, b := uuid.New(), uuid.New()
+	release := make(chan struct{})
+	started := make(chan string, 8)
+	for range 3 {
+		p.run(a, func() { started <- "a"; <-release })
+	}
+	p.run(b, func() { started <- "b" })
+	guard := time.After(5 * time.Second) // a guard against a hang, not a wait for the result
+	var order []string
+	for len(order) < 2 {
+		select {
+		case s := <-started:
+			order = append(order, s)
+		case <-guard:
+			close(release)
+			p.close()
+			t.Fatalf("started %v: workspace b waits behind workspace a", order)
+		}
+	}
+	if order[0] == order[1] {
+		t.Fatalf("started %v, want one of a and one of b", order)
+	}
+	// Closing drops what has not started: a's two queued measurements never run.
+	p.cancel()
+	close(release)
+	p.close()
+	if n := len(started); n != 0 {
+		t.Fatalf("%d measurements started after the pool closed", n)
 	}
 }

@@ -125,6 +125,9 @@ type Core struct {
 	reportSeq    uint64
 	ledgers      map[uuid.UUID]*ledger
 	reservations map[uuid.UUID]*Reservation
+	// held counts the uploaded bytes kept in memory (reservations' audio and reports' audio
+	// not measured yet), against heldBudget.
+	held, heldBudget int64
 
 	wh webhookState // webhook endpoints, deliveries, emails and the feed checker
 
@@ -143,6 +146,8 @@ func New(c *clock.Clock, deps Deps) *Core {
 		rand:      src,
 		analyses:  newAnalysisPool(),
 		standards: BuiltinStandards(),
+		// heldBudget outlives a reset, like the pool: it is the fake's configuration.
+		heldBudget: DefaultUploadBudget,
 	}
 	core.initStateLocked()
 	return core

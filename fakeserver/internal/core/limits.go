@@ -14,6 +14,10 @@ const (
 	keyRequestsPerMinute  = 100
 	keyWritesPerHour      = 30
 	refusedPerFiveMinutes = 20
+	// anonymousPerMinute limits GraphQL requests without credentials (report(id) needs none) per
+	// address. The specification is silent; the fake gives an address the minute budget of one
+	// key, so that a report id cannot be read (or guessed at) faster than a key could.
+	anonymousPerMinute = 100
 )
 
 // sweepEvery is how often, in clock time, the limiter drops the records of windows that have
@@ -83,6 +87,8 @@ func rateMessage(kind string) string {
 	switch kind {
 	case "write":
 		return "Rate limit exceeded: 30 write requests per hour per API key."
+	case "anon":
+		return "Rate limit exceeded: 100 requests per minute per address without an API key."
 	case "ip":
 		return "Too many rejected credentials from this address: 20 per 5 minutes."
 	default:
@@ -105,6 +111,14 @@ func (c *Core) Admit(p Principal, write bool) error {
 		if err := c.limits.take(limitBucket{"write", id}, keyWritesPerHour, time.Hour, now); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// AdmitAnonymous applies the per-address limit of requests made without credentials.
+func (c *Core) AdmitAnonymous(clientIP string) error {
+	if err := c.limits.take(limitBucket{"anon", clientIP}, anonymousPerMinute, time.Minute, c.clock.Now()); err != nil {
+		return err
 	}
 	return nil
 }

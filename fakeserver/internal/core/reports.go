@@ -227,7 +227,7 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 	}
 	r.Status, r.StartedAt = StatusInProgress, &now
 	c.touchLocked(r, now)
-	upload, audioURL, name := r.upload, r.AudioURL, r.OriginalFilename
+	upload, audioURL, name, ws := r.upload, r.AudioURL, r.OriginalFilename, r.Workspace
 	c.mu.Unlock()
 
 	work := func() {
@@ -243,7 +243,7 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 		work() // inside Advance: deterministic, done before Advance returns
 		return
 	}
-	c.analyses.run(work)
+	c.analyses.run(ws, work)
 }
 
 // measured records the outcome of a report's measurement, started at started, and schedules
@@ -254,6 +254,7 @@ func (c *Core) measured(r *Report, started time.Time, m Measurement, heard []Tra
 	if r.gen != c.gen {
 		return // the fake was reset while the audio was measured
 	}
+	c.held -= int64(len(r.upload))
 	r.upload = nil // measured: the bytes are no longer needed
 	if err != nil {
 		// Now, not started: on the real clock the measurement took time, and the update order
@@ -324,6 +325,8 @@ func (c *Core) transcribe(audioURL *string, sum [sha256.Size]byte) ([]Transcript
 
 func (c *Core) failLocked(r *Report, reason string, now time.Time) {
 	r.Status, r.FailureReason, r.estimatedEnd = StatusFailed, reason, time.Time{}
+	c.held -= int64(len(r.upload))
+	r.upload = nil
 	c.touchLocked(r, now)
 	c.reportFinishedLocked(r, now)
 }

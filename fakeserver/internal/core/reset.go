@@ -34,6 +34,7 @@ func (c *Core) initStateLocked() {
 	c.reportSeq = 0
 	c.ledgers = map[uuid.UUID]*ledger{}
 	c.reservations = map[uuid.UUID]*Reservation{}
+	c.held = 0 // the uploads held went with the reservations and reports
 	c.accounts = map[uuid.UUID]*Account{}
 	c.workspaces = map[uuid.UUID]*Workspace{}
 	c.keys = map[uuid.UUID]*APIKey{}

@@ -16,6 +16,13 @@ const (
 	// MaxUploadBytes bounds one uploaded file; the service does not document its limit, and the
 	// fake keeps uploads in memory.
 	MaxUploadBytes = 512 << 20
+	// DefaultUploadBudget bounds the uploaded bytes the fake holds at once, across workspaces:
+	// audio PUT to reservations not used yet and audio of reports not measured yet. Past it a
+	// PUT is refused with 507 before its body is read.
+	DefaultUploadBudget = 1 << 30
+	// CodeInsufficientStorage is the fake's own code for a PUT refused because the fake holds
+	// its whole upload budget.
+	CodeInsufficientStorage = "insufficient_storage"
 )
 
 // Reservation is an upload report_id minted by POST /uploads.
@@ -48,7 +55,62 @@ func (c *Core) Reserve(p Principal, fileName, fileType string, durationMs int) (
 	}
 	r := &Reservation{ID: c.rand.UUID(), Workspace: p.Workspace.ID, FileName: fileName, FileType: fileType, DurationMs: durationMs, MintedAt: now}
 	c.reservations[r.ID] = r
+	id := r.ID
+	c.clock.At(now.Add(ReservationLifetime), func(time.Time) { c.lapse(id) })
 	return *r, nil
+}
+
+// lapse forgets a reservation that was not used within its lifetime, and frees its audio. A
+// used one is kept: repeating its POST /reports answers 409.
+func (c *Core) lapse(id uuid.UUID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.reservations[id]; ok && !r.used {
+		c.held -= int64(len(r.audio))
+		delete(c.reservations, id)
+	}
+}
+
+// SetUploadBudget sets the bytes of uploads the fake may hold at once (DefaultUploadBudget).
+func (c *Core) SetUploadBudget(n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.heldBudget = n
+}
+
+// HeldUploadBytes returns the uploaded bytes the fake holds.
+func (c *Core) HeldUploadBytes() int64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.held
+}
+
+// ClaimUpload counts n bytes about to be read for reservation id against the upload budget,
+// before they are read: 404 or 409 when the reservation cannot take audio, 507 when the budget
+// cannot hold them. On success the caller must either StoreUpload the bytes or ReleaseUpload(n).
+func (c *Core) ClaimUpload(id uuid.UUID, n int64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.reservations[id]
+	if !ok {
+		return ErrNotFound("Upload")
+	}
+	if r.used {
+		return errorf(http.StatusConflict, CodeConflict, "A report was already created from this upload.")
+	}
+	if c.held+n > c.heldBudget {
+		return errorf(http.StatusInsufficientStorage, CodeInsufficientStorage,
+			"The fake holds %d bytes of uploads, its budget is %d: create reports from earlier uploads (their audio is freed once measured) or let unused reservations lapse, then retry.", c.held, c.heldBudget)
+	}
+	c.held += n
+	return nil
+}
+
+// ReleaseUpload gives back n bytes claimed by ClaimUpload and never stored.
+func (c *Core) ReleaseUpload(n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held -= n
 }
 
 // Reservation returns a reservation by id, whoever minted it (the signed URL is the authority).
@@ -62,18 +124,22 @@ func (c *Core) Reservation(id uuid.UUID) (Reservation, bool) {
 	return *r, true
 }
 
-// StoreUpload keeps the audio PUT to a reservation's URL; a later PUT replaces it until the
-// report is created.
+// StoreUpload keeps the audio PUT to a reservation's URL, whose bytes were claimed with
+// ClaimUpload; a later PUT replaces it until the report is created. On an error the claim is
+// released.
 func (c *Core) StoreUpload(id uuid.UUID, audio []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r, ok := c.reservations[id]
 	if !ok {
+		c.held -= int64(len(audio))
 		return ErrNotFound("Upload")
 	}
 	if r.used {
+		c.held -= int64(len(audio))
 		return errorf(http.StatusConflict, CodeConflict, "A report was already created from this upload.")
 	}
+	c.held -= int64(len(r.audio))
 	r.audio = audio
 	return nil
 }

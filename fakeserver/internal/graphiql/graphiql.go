@@ -52,7 +52,7 @@ func Assets() http.Handler {
 				continue // embedded at build time: cannot happen
 			}
 			var buf bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+			zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 			_, _ = zw.Write(plain)
 			_ = zw.Close()
 			assets[name] = asset{plain: plain, gzipped: buf.Bytes(), contentType: contentTypes[path.Ext(name)]}

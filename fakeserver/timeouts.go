@@ -1,0 +1,113 @@
+package fakeserver
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// serverTimeouts are the fake's connection timeouts. http.Server's ReadTimeout and WriteTimeout
+// would apply one figure to every route, so the server sets only the header and idle timeouts
+// and each request gets deadlines suited to its route (see deadlines).
+type serverTimeouts struct {
+	// header bounds reading a request's headers.
+	header time.Duration
+	// idle closes a keep-alive connection that sends no new request for this long.
+	idle time.Duration
+	// body bounds reading the whole body of an API request (at most 1 MiB).
+	body time.Duration
+	// stall bounds each pause of a body or an answer that may be long (an upload PUT, hosted
+	// audio): they may take any time but must keep moving.
+	stall time.Duration
+	// write bounds writing any other answer.
+	write time.Duration
+}
+
+// defaultTimeouts are generous for any test on loopback and still close what a stalled or
+// abandoned client leaves open.
+var defaultTimeouts = serverTimeouts{
+	header: 10 * time.Second,
+	idle:   60 * time.Second,
+	body:   30 * time.Second,
+	stall:  30 * time.Second,
+	write:  2 * time.Minute,
+}
+
+// streams reports whether r is a request whose body or answer may be long: an audio upload or
+// hosted audio.
+func streams(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/_uploads/") || (strings.HasPrefix(r.URL.Path, "/_feeds/") && strings.Contains(r.URL.Path, "/audio/"))
+}
+
+// deadlines sets the read and write deadlines of each request's connection by route: an API
+// body must arrive within t.body, an upload's body may take as long as it keeps moving (no pause
+// longer than t.stall), an answer must be written within t.write, hosted audio as long as it
+// keeps moving; the control API has no write deadline (an Advance answers once the analyses it
+// runs are done). The read deadline is cleared once the body is read, so a long handler is never
+// cut by it.
+func (t serverTimeouts) deadlines(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		now := time.Now()
+		long := streams(r)
+		if r.Body != nil && r.Body != http.NoBody {
+			// A shallow copy: the server keeps its own view of the body, so that it does not
+			// try to drain a large unread one through the wrapper before answering.
+			r = r.WithContext(r.Context())
+			if long {
+				_ = rc.SetReadDeadline(now.Add(t.stall))
+				r.Body = &movingBody{ReadCloser: r.Body, rc: rc, stall: t.stall}
+			} else {
+				_ = rc.SetReadDeadline(now.Add(t.body))
+				r.Body = &movingBody{ReadCloser: r.Body, rc: rc}
+			}
+		}
+		switch {
+		case long:
+			_ = rc.SetWriteDeadline(now.Add(t.stall))
+			w = &movingWriter{ResponseWriter: w, rc: rc, stall: t.stall}
+		case strings.HasPrefix(r.URL.Path, "/_fake/"):
+			// The control API answers when its work is done: an Advance on a manual clock runs
+			// the analyses due, each up to its own 10-minute limit.
+			_ = rc.SetWriteDeadline(time.Time{})
+		default:
+			_ = rc.SetWriteDeadline(now.Add(t.write))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// movingBody extends the read deadline before each read when stall is set, and clears it at the
+// end of the body.
+type movingBody struct {
+	io.ReadCloser
+	rc    *http.ResponseController
+	stall time.Duration
+}
+
+func (b *movingBody) Read(p []byte) (int, error) {
+	if b.stall > 0 {
+		_ = b.rc.SetReadDeadline(time.Now().Add(b.stall))
+	}
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// movingWriter extends the write deadline before each write.
+type movingWriter struct {
+	http.ResponseWriter
+	rc    *http.ResponseController
+	stall time.Duration
+}
+
+func (w *movingWriter) Write(p []byte) (int, error) {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.stall))
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *movingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,5 @@
+package pkg
+
+import "errors"
+
+var ErrOnlyInTests = errors.New("pkg: test")
