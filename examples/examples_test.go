@@ -7,16 +7,23 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/internal/audio"
+	"github.com/podqa/podqa-go/internal/servicetest"
 )
 
 // programs are the example folders that hold a main package.
@@ -128,6 +135,25 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 	if total == 0 || len(lines) != total {
 		t.Errorf("graphql printed %d checks of %d:\n%s", len(lines), total, out)
 	}
+	// Last, since it completes one more report: two receivers sharing a store.
+	t.Run("webhook-receiver two instances on redis", func(t *testing.T) {
+		testTwoReceivers(t, bin, srv, seed, feed.FeedURL, servicetest.RedisURL(t))
+	})
+	t.Run("webhook-receiver two instances on postgres", func(t *testing.T) {
+		// A schema of its own, so that the default table of an earlier run is not shared.
+		schema := servicetest.Name("podqa_example_")
+		if _, err := servicetest.Postgres(t).Exec(context.Background(), `CREATE SCHEMA `+schema); err != nil {
+			t.Fatal(err)
+		}
+		u, err := url.Parse(servicetest.PostgresURL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("search_path", schema)
+		u.RawQuery = q.Encode()
+		testTwoReceivers(t, bin, srv, seed, feed.FeedURL, u.String())
+	})
 }
 
 // runExample runs one example program against the fake and checks its exit status and output.
@@ -224,4 +250,138 @@ func testWebhookReceiver(t *testing.T, bin, baseURL, apiKey, feedURL string) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("receiver exit: %v\nstderr:\n%s", err, stderr.String())
 	}
+}
+
+// testTwoReceivers runs two instances of the receiver on one shared de-duplication store
+// (-dedup-url) behind a front that passes each delivery to both at the same moment, as a
+// retrying proxy or an at-least-once sender could: the event must be printed by exactly one.
+func testTwoReceivers(t *testing.T, bin string, srv *fakeserver.Server, seed fakeserver.Seed, feedURL, dedupURL string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var (
+		mu      sync.Mutex
+		targets []string
+		answers [][2]int
+	)
+	answered := make(chan struct{}, 16)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		to := slices.Clone(targets)
+		mu.Unlock()
+		var codes [2]int
+		var wg sync.WaitGroup
+		for i, u := range to {
+			wg.Go(func() {
+				req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, u, bytes.NewReader(body))
+				req.Header = r.Header.Clone()
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					codes[i] = -1
+					return
+				}
+				resp.Body.Close()
+				codes[i] = resp.StatusCode
+			})
+		}
+		wg.Wait()
+		mu.Lock()
+		answers = append(answers, codes)
+		mu.Unlock()
+		status := http.StatusBadGateway
+		if codes[0] == http.StatusOK || codes[1] == http.StatusOK {
+			status = http.StatusOK
+		}
+		w.WriteHeader(status)
+		answered <- struct{}{}
+	}))
+	defer front.Close()
+	ep, err := srv.CreateWebhookEndpoint(ctx, seed.WorkspaceID, fakeserver.WebhookEndpointSpec{URL: front.URL, Events: []string{"report.completed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.DeleteWebhookEndpoint(ep.ID) }()
+
+	type instance struct {
+		cmd    *exec.Cmd
+		stderr bytes.Buffer
+		lines  []string
+		done   chan struct{}
+		listen chan string
+	}
+	instances := make([]*instance, 2)
+	for i := range instances {
+		in := &instance{done: make(chan struct{}), listen: make(chan string, 1)}
+		in.cmd = exec.CommandContext(ctx, filepath.Join(bin, "webhook-receiver"), "-addr", "127.0.0.1:0", "-dedup-url", dedupURL)
+		in.cmd.Env = append(os.Environ(), "PODQA_WEBHOOK_SECRET="+ep.Secret)
+		in.cmd.Stderr = &in.stderr
+		stdout, err := in.cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := in.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			defer close(in.done)
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				line := sc.Text()
+				if u, ok := strings.CutPrefix(line, "listening on "); ok {
+					in.listen <- u
+				}
+				mu.Lock()
+				in.lines = append(in.lines, line)
+				mu.Unlock()
+			}
+		}()
+		select {
+		case u := <-in.listen:
+			mu.Lock()
+			targets = append(targets, u)
+			mu.Unlock()
+		case <-in.done:
+			t.Fatalf("instance %d stopped: %s", i, in.stderr.String())
+		case <-ctx.Done():
+			t.Fatalf("instance %d never listened", i)
+		}
+		instances[i] = in
+	}
+
+	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportOptions{EpisodeIndex: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-answered:
+	case <-ctx.Done():
+		t.Fatal("no delivery reached the front")
+	}
+	for _, in := range instances {
+		if err := in.cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		<-in.done
+		if err := in.cmd.Wait(); err != nil {
+			t.Fatalf("receiver exit: %v\n%s", err, in.stderr.String())
+		}
+	}
+	printed := 0
+	for _, in := range instances {
+		for _, line := range in.lines {
+			if strings.HasPrefix(line, "report.completed: report "+created.ID) {
+				printed++
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if printed != 1 {
+		t.Fatalf("the event was printed %d times by the two instances, want once; answers %v; output %q %q", printed, answers, instances[0].lines, instances[1].lines)
+	}
+	t.Logf("both instances got the delivery at once; answers %v; the event was printed once", answers)
 }

@@ -60,6 +60,36 @@
 // poll are still delivered. A crash between a handler call and the next Save of the state can
 // deliver the reports of that poll again.
 //
+// # Several replicas: the lease
+//
+// A poller whose Store is a LeaseStore (pollerpg.New on PostgreSQL, pollerredis.New on Redis,
+// or a MemoryLeaseStore shared in one process) polls only while it holds the store's lease, so that
+// of N replicas sharing the store exactly one polls at a time:
+//
+//   - The lease has a TTL (WithLeaseTTL, 15 s by default) measured on the store's clock (the
+//     database server's: Postgres clock_timestamp(), Redis PEXPIRE), so skew between the
+//     replicas' clocks never decides who holds it. The holder renews it every third of the TTL
+//     (one round trip), during polls and, in Run, between them.
+//   - Run on a replica that does not hold it waits until the holder's lease would expire and
+//     tries again: a holder that stops or dies is taken over within one TTL.
+//   - A holder that cannot renew (refused, or the store unreachable for two thirds of the TTL,
+//     timed on its monotonic clock) cancels its poll at once, before the store could give the
+//     lease to another: it stops before saving.
+//   - Every save is fenced: SaveFenced writes only while the lease's token is still the
+//     store's and unexpired, in the same statement or script, so a stale holder's save is
+//     refused (ErrLeaseLost) and never applied. The token grows each time the lease changes
+//     hands, and a poller reloads the state whenever its token changed.
+//   - Under a lease the reports delivered so far are saved after every page but the last (the
+//     watermark stays until paging finishes), so a holder that dies mid-poll costs at most the
+//     reports it had delivered in the page it died in: the replica taking over delivers those
+//     again, and nothing else twice. The tests kill the holder of three pollers mid-page on
+//     5,000 reports and count exactly those (storetest.Pollers).
+//   - The store unreachable: the poll fails with the error, the stored watermark stays, and the
+//     next poll under a lease starts from it; nothing is lost.
+//
+// FileStore is for one process and has no lease; with MemoryStore and FileStore a single
+// process polls as it always did.
+//
 // # Choices the recipe leaves open
 //
 //   - Run pauses the interval (default five minutes, WithInterval within five to fifteen) plus
@@ -68,8 +98,9 @@
 //     Retry-After. The first poll runs at once.
 //   - A 429 is waited out within a poll up to WithMaxRetryAfter (default two minutes, at most
 //     three times a poll), after the client's own waits; beyond, the poll ends.
-//   - Run ends only on what another poll cannot cure: no watermark, an unreadable store, or a
-//     4xx other than 429 from the listing. A failed GET /reports/{id} (WithFetchReports) ends
+//   - Run ends only on what another poll cannot cure: no watermark, an unreadable store (a
+//     corrupt state; a LeaseStore that cannot be reached is tried again), or a 4xx other than
+//     429 from the listing. A failed GET /reports/{id} (WithFetchReports) ends
 //     that poll alone, keeping the watermark.
 //   - A handler error does not stop the poll: the other reports are still delivered, and the
 //     errors come back joined, each a *HandlerError.

@@ -16,5 +16,7 @@ func TestErrorValuesPrint(t *testing.T) {
 		"ErrInvalidOption":    poller.ErrInvalidOption,
 		"ErrNoWatermark":      poller.ErrNoWatermark,
 		"ErrInvalidWatermark": poller.ErrInvalidWatermark,
+		"ErrLeaseHeld":        poller.ErrLeaseHeld,
+		"ErrLeaseLost":        poller.ErrLeaseLost,
 	})
 }

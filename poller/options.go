@@ -64,6 +64,7 @@ type config struct {
 	log            *slog.Logger
 	progress       func(PollResult)
 	randomFraction func() float64
+	lease          leaseConfig // see lease.go
 }
 
 // Option configures New.

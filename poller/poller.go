@@ -1,6 +1,7 @@
 package poller
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -87,23 +88,27 @@ type Stats struct {
 
 // Poller watches a workspace for completed reports by polling the REST report list with an
 // updated_since watermark. Its methods are safe for concurrent use; polls run one at a time.
+// When its Store is a LeaseStore, polls also run one at a time across every poller sharing it.
 type Poller struct {
-	c     *client.Client
-	store Store
-	cfg   config
+	c      *client.Client
+	store  Store
+	leases LeaseStore // store, when it is one; nil otherwise
+	cfg    config
 
 	// sem admits one poll at a time; the fields below belong to the poll holding it.
 	sem       chan struct{}
 	loaded    bool
 	watermark time.Time
 	seen      map[string]time.Time
+	lastToken int64 // token of the lease the state was loaded under
 
 	statsMu sync.Mutex
 	stats   Stats
 }
 
 // New returns a poller reading through c and keeping its state in store. It does not call the
-// service or the store; the first poll loads the state.
+// service or the store; the first poll loads the state. When store is a LeaseStore, the poller
+// polls only while it holds the store's lease (see LeaseStore, WithLeaseTTL).
 func New(c *client.Client, store Store, opts ...Option) (*Poller, error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: nil *client.Client", ErrInvalidOption)
@@ -114,13 +119,15 @@ func New(c *client.Client, store Store, opts ...Option) (*Poller, error) {
 	cfg := config{
 		interval: DefaultInterval, checkInterval: true, jitter: DefaultJitter, overlap: DefaultOverlap,
 		maxRetryAfter: DefaultMaxRetryAfter, clock: realClock{}, randomFraction: rand.Float64,
+		lease: defaultLeaseConfig(),
 	}
 	for _, opt := range opts {
 		if err := opt(&cfg); err != nil {
 			return nil, err
 		}
 	}
-	return &Poller{c: c, store: store, cfg: cfg, sem: make(chan struct{}, 1)}, nil
+	ls, _ := store.(LeaseStore)
+	return &Poller{c: c, store: store, leases: ls, cfg: cfg, sem: make(chan struct{}, 1)}, nil
 }
 
 // Stats returns the poller's totals.
@@ -133,24 +140,80 @@ func (p *Poller) Stats() Stats {
 // Run polls at once and then after every interval (with jitter) until ctx ends, when it returns
 // ctx's error. A failed poll is logged and reported to WithProgress, and the next one comes at
 // the usual time (later when a 429 asked for more); Run returns early only for what another
-// poll cannot cure: no watermark, an unreadable store, or a 4xx other than 429 (such as a
+// poll cannot cure: no watermark, a corrupt stored state, or a 4xx other than 429 (such as a
 // disabled key) from the listing.
+//
+// On a LeaseStore, Run first takes the lease, waiting while another poller holds it (it tries
+// again when that lease would expire, so it takes over within one TTL of the holder's death),
+// and keeps it renewed through its polls and pauses. If the lease is lost, the poll in progress
+// stops before saving and Run waits for the lease again. Run gives the lease up when it returns.
 func (p *Poller) Run(ctx context.Context, h Handler) error {
 	if h == nil {
 		return fmt.Errorf("%w: nil Handler", ErrInvalidOption)
 	}
+	if p.leases == nil {
+		for {
+			res, err := p.pollOnce(ctx, h, nil)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err != nil && res.fatal {
+				return err
+			}
+			if err := p.cfg.clock.Sleep(ctx, p.nextPause(res)); err != nil {
+				return err
+			}
+		}
+	}
+	var hd *hold
+	defer func() {
+		if hd != nil {
+			p.end(p.leases, hd, true)
+		}
+	}()
 	for {
-		res, err := p.PollOnce(ctx, h)
+		if hd != nil && hd.ctx.Err() != nil { // lost: stand by
+			p.logf(ctx, slog.LevelWarn, "poller: lease lost", slog.String("error", context.Cause(hd.ctx).Error()))
+			p.end(p.leases, hd, false)
+			hd = nil
+		}
+		if hd == nil {
+			var err error
+			if hd, err = p.takeLease(ctx, p.leases); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if err := p.cfg.lease.wait(ctx, p.standBy(ctx, err)); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		res, err := p.pollOnce(hd.ctx, h, &hd.lease)
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if hd.ctx.Err() != nil {
+			continue
 		}
 		if err != nil && res.fatal {
 			return err
 		}
-		if err := p.cfg.clock.Sleep(ctx, p.nextPause(res)); err != nil {
-			return err
+		if err := p.cfg.clock.Sleep(hd.ctx, p.nextPause(res)); err != nil && ctx.Err() != nil {
+			return ctx.Err()
 		}
 	}
+}
+
+// standBy is how long Run waits before trying the lease again after err: until the holder's
+// lease would expire (it is then renewed, or free), or a third of the TTL after a store error.
+func (p *Poller) standBy(ctx context.Context, err error) time.Duration {
+	var held *LeaseHeldError
+	if errors.As(err, &held) {
+		return min(max(held.Remaining, time.Millisecond), p.cfg.lease.ttl)
+	}
+	p.logf(ctx, slog.LevelWarn, "poller: cannot take the lease", slog.String("error", err.Error()))
+	return p.cfg.lease.ttl / 3
 }
 
 // nextPause is the pause after a poll: the interval plus jitter, within the bounds unless
@@ -167,23 +230,61 @@ func (p *Poller) nextPause(res PollResult) time.Duration {
 // GET /reports?status=COMPLETE&updated_since=<watermark>&limit=100, hands each report not
 // delivered before to h, and saves the new watermark and the reports delivered. When paging
 // cannot be finished it keeps the old watermark (and still saves what was delivered, so that it
-// is not delivered again). A call waits while another poll runs.
+// is not delivered again). A call waits while another poll of this Poller runs.
+//
+// On a LeaseStore, PollOnce takes the lease first and gives it up when done; while another
+// poller holds it, PollOnce returns at once with a *LeaseHeldError (errors.Is ErrLeaseHeld).
 func (p *Poller) PollOnce(ctx context.Context, h Handler) (PollResult, error) {
 	if h == nil {
 		return PollResult{}, fmt.Errorf("%w: nil Handler", ErrInvalidOption)
 	}
+	if p.leases == nil {
+		return p.pollOnce(ctx, h, nil)
+	}
+	// The lease is taken and given up inside sem, so that concurrent calls on this Poller
+	// do not give up each other's lease.
 	select {
 	case p.sem <- struct{}{}:
 	case <-ctx.Done():
 		return PollResult{}, ctx.Err()
 	}
 	defer func() { <-p.sem }()
+	hd, err := p.takeLease(ctx, p.leases)
+	if err != nil {
+		res := PollResult{Err: err}
+		p.record(ctx, res)
+		return res, err
+	}
+	defer p.end(p.leases, hd, true)
+	return p.pollLocked(hd.ctx, h, &hd.lease)
+}
 
+// pollOnce runs one poll under sem, under lease when not nil.
+func (p *Poller) pollOnce(ctx context.Context, h Handler, lease *Lease) (PollResult, error) {
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return PollResult{}, ctx.Err()
+	}
+	defer func() { <-p.sem }()
+	return p.pollLocked(ctx, h, lease)
+}
+
+// pollLocked runs one poll; the caller holds sem.
+func (p *Poller) pollLocked(ctx context.Context, h Handler, lease *Lease) (PollResult, error) {
+	if lease != nil && lease.Token != p.lastToken {
+		// The lease changed hands since the state was loaded: another poller may have
+		// moved it.
+		p.loaded, p.lastToken = false, lease.Token
+	}
 	var res PollResult
 	if err := p.load(ctx); err != nil {
-		res = PollResult{Err: err, fatal: true}
+		// A shared store that cannot be reached may come back; a state that cannot be
+		// read will not.
+		fatal := lease == nil || errors.Is(err, ErrCorruptState) || errors.Is(err, ErrNoWatermark) || errors.Is(err, ErrInvalidWatermark)
+		res = PollResult{Err: err, fatal: fatal}
 	} else {
-		res = p.poll(ctx, h)
+		res = p.poll(ctx, h, lease)
 	}
 	p.record(ctx, res)
 	return res, res.Err
@@ -223,109 +324,159 @@ func (p *Poller) load(ctx context.Context) error {
 	return nil
 }
 
+// pollRun is the working state of one poll, shared by its three steps: paging, delivery and
+// the watermark commit.
+type pollRun struct {
+	res           PollResult
+	since         time.Time
+	started       time.Time // when the request that returned the first page was sent
+	top, firstTop time.Time // highest updated_at over all pages, and over the first
+	lowestFailed  time.Time // lowest updated_at of a failed handler call
+	errs          []error
+	stop          error           // why paging stopped early
+	failedNow     map[string]bool // reports whose handler failed in this poll
+}
+
 // poll is one poll; the caller holds sem and has loaded the state.
-func (p *Poller) poll(ctx context.Context, h Handler) PollResult {
-	since := p.watermark
-	res := PollResult{Since: client.FormatTime(since)}
-	var started time.Time // when the request that returned the first page was sent
-	var (
-		top, firstTop time.Time // highest updated_at over all pages, and over the first
-		lowestFailed  time.Time // lowest updated_at of a failed handler call
-		errs          []error
-		stop          error // why paging stopped early
-		rateWaits     int
-		offset        int
-		failedNow     = map[string]bool{} // reports whose handler failed in this poll
-	)
-paging:
+func (p *Poller) poll(ctx context.Context, h Handler, lease *Lease) PollResult {
+	run := &pollRun{since: p.watermark, failedNow: map[string]bool{}}
+	run.res.Since = client.FormatTime(run.since)
+	p.page(ctx, run, func(items []client.ReportListItem, more bool) bool {
+		before := run.res.Delivered
+		if !p.deliver(ctx, h, run, items) {
+			return false
+		}
+		if lease != nil && more && run.res.Delivered > before {
+			return p.checkpoint(ctx, run, lease)
+		}
+		return true
+	})
+	p.commit(ctx, run, lease)
+	run.res.Err = errors.Join(run.errs...)
+	return run.res
+}
+
+// page reads every page of the listing from run.since, handing each to deliver (with whether
+// more pages follow), which returns false to stop. It waits out a short Retry-After; any other
+// failure ends paging in run.stop.
+func (p *Poller) page(ctx context.Context, run *pollRun, deliver func(items []client.ReportListItem, more bool) bool) {
+	rateWaits, offset := 0, 0
 	for {
 		sent := p.cfg.clock.Now()
 		page, err := p.c.ListReports(ctx, client.ListReportsParams{
-			Status: client.StatusComplete, UpdatedSince: since, Limit: PageSize, Offset: offset,
+			Status: client.StatusComplete, UpdatedSince: run.since, Limit: PageSize, Offset: offset,
 		})
 		if err != nil {
 			if wait, ok := p.rateLimitWait(err); ok && rateWaits < maxRateLimitWaits {
 				rateWaits++
 				p.logf(ctx, slog.LevelInfo, "poller: rate limited, waiting", slog.Duration("retry_after", wait), slog.Int("offset", offset))
 				if err := p.cfg.clock.Sleep(ctx, wait); err != nil {
-					stop = err
-					break
+					run.stop = err
+					return
 				}
 				continue
 			}
-			stop = err
+			run.stop = err
 			// Only the listing decides that polling cannot go on: a GET of one report
 			// that fails (even with a 4xx) ends this poll alone.
-			res.fatal = isFatal(err)
-			break
+			run.res.fatal = isFatal(err)
+			return
 		}
-		res.Pages++
-		if res.Pages == 1 {
-			started = sent // a wait for a Retry-After before it does not count as paging time
+		run.res.Pages++
+		if run.res.Pages == 1 {
+			run.started = sent // a wait for a Retry-After before it does not count as paging time
 		}
-		for _, it := range page.Items {
-			res.Listed++
-			at := it.UpdatedAt.UTC().Truncate(time.Microsecond)
-			top = later(top, at)
-			if res.Pages == 1 {
-				firstTop = later(firstTop, at)
-			}
-			if _, dup := p.seen[it.ID]; dup || failedNow[it.ID] {
-				res.Duplicates++
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				stop = err
-				break paging
-			}
-			c := Completion{Item: it}
-			if p.cfg.fetchReports {
-				r, err := p.c.GetReport(ctx, it.ID)
-				if err != nil {
-					stop = fmt.Errorf("reading report %s: %w", it.ID, err)
-					break paging
-				}
-				c.Report = r
-			}
-			if err := h(ctx, c); err != nil {
-				res.Failed++
-				failedNow[it.ID] = true
-				if lowestFailed.IsZero() || at.Before(lowestFailed) {
-					lowestFailed = at
-				}
-				he := &HandlerError{ReportID: it.ID, UpdatedAt: client.FormatTime(at), Err: err}
-				errs = append(errs, he)
-				p.logf(ctx, slog.LevelWarn, "poller: handler failed", slog.String("report_id", it.ID), slog.String("error", err.Error()))
-				if ctx.Err() != nil {
-					stop = ctx.Err()
-					break paging
-				}
-				continue
-			}
-			p.seen[it.ID] = at
-			res.Delivered++
+		if !deliver(page.Items, page.HasMore && len(page.Items) > 0) {
+			return
 		}
 		if !page.HasMore || len(page.Items) == 0 {
-			res.Complete = true
-			break
+			run.res.Complete = true
+			return
 		}
 		offset += len(page.Items)
 	}
+}
 
-	next := since
-	if res.Complete && !top.IsZero() {
-		next = p.nextWatermark(since, top, firstTop, res.Pages, p.cfg.clock.Now().Sub(started))
-		if !lowestFailed.IsZero() && !next.Before(lowestFailed) {
+// deliver hands a page's reports not delivered before to h, noting the page's updated_at
+// bounds. It returns false when the poll must stop (run.stop says why).
+func (p *Poller) deliver(ctx context.Context, h Handler, run *pollRun, items []client.ReportListItem) bool {
+	for _, it := range items {
+		run.res.Listed++
+		at := it.UpdatedAt.UTC().Truncate(time.Microsecond)
+		run.top = later(run.top, at)
+		if run.res.Pages == 1 {
+			run.firstTop = later(run.firstTop, at)
+		}
+		if _, dup := p.seen[it.ID]; dup || run.failedNow[it.ID] {
+			run.res.Duplicates++
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			run.stop = context.Cause(ctx)
+			return false
+		}
+		c := Completion{Item: it}
+		if p.cfg.fetchReports {
+			r, err := p.c.GetReport(ctx, it.ID)
+			if err != nil {
+				run.stop = fmt.Errorf("reading report %s: %w", it.ID, err)
+				return false
+			}
+			c.Report = r
+		}
+		if err := h(ctx, c); err != nil {
+			run.res.Failed++
+			run.failedNow[it.ID] = true
+			if run.lowestFailed.IsZero() || at.Before(run.lowestFailed) {
+				run.lowestFailed = at
+			}
+			run.errs = append(run.errs, &HandlerError{ReportID: it.ID, UpdatedAt: client.FormatTime(at), Err: err})
+			p.logf(ctx, slog.LevelWarn, "poller: handler failed", slog.String("report_id", it.ID), slog.String("error", err.Error()))
+			if ctx.Err() != nil {
+				run.stop = context.Cause(ctx)
+				return false
+			}
+			continue
+		}
+		p.seen[it.ID] = at
+		run.res.Delivered++
+	}
+	return true
+}
+
+// checkpoint saves, under a lease, the reports delivered so far with the old watermark after
+// a page that is not the last, so that a poller taking over from one that died mid-poll
+// delivers again at most the reports of the page it died in. A failure stops the poll.
+func (p *Poller) checkpoint(ctx context.Context, run *pollRun, lease *Lease) bool {
+	err := leaseLost(ctx)
+	if err == nil {
+		err = p.leases.SaveFenced(ctx, *lease, p.state())
+	}
+	if err != nil {
+		run.stop = fmt.Errorf("saving the reports delivered so far: %w", err)
+		return false
+	}
+	return true
+}
+
+// commit moves the watermark after a poll and saves the state: past everything read when
+// paging finished (never past a failed report), kept otherwise. Under a lease the save is
+// fenced; a poller that lost its lease saves nothing and reloads the state on its next lease.
+func (p *Poller) commit(ctx context.Context, run *pollRun, lease *Lease) {
+	next := run.since
+	if run.res.Complete && !run.top.IsZero() {
+		next = p.nextWatermark(run.since, run.top, run.firstTop, run.res.Pages, p.cfg.clock.Now().Sub(run.started))
+		if !run.lowestFailed.IsZero() && !next.Before(run.lowestFailed) {
 			// Never past a report whose handler failed: stay just below it.
-			next = later(since, lowestFailed.Add(-time.Microsecond))
+			next = later(run.since, run.lowestFailed.Add(-time.Microsecond))
 		}
 	}
-	if stop != nil {
+	if run.stop != nil {
 		var ae *client.APIError
-		if errors.As(stop, &ae) && ae.StatusCode == http.StatusTooManyRequests {
-			res.RetryAfter = ae.RetryAfter
+		if errors.As(run.stop, &ae) && ae.StatusCode == http.StatusTooManyRequests {
+			run.res.RetryAfter = ae.RetryAfter
 		}
-		errs = append([]error{fmt.Errorf("poller: poll from %s stopped after %d page(s), watermark kept: %w", res.Since, res.Pages, stop)}, errs...)
+		run.errs = append([]error{fmt.Errorf("poller: poll from %s stopped after %d page(s), watermark kept: %w", run.res.Since, run.res.Pages, run.stop)}, run.errs...)
 	}
 	p.watermark = next
 	for id, at := range p.seen {
@@ -333,12 +484,27 @@ paging:
 			delete(p.seen, id) // the next poll cannot list it again
 		}
 	}
-	res.Watermark = client.FormatTime(next)
-	if err := p.store.Save(context.WithoutCancel(ctx), p.state()); err != nil {
-		errs = append(errs, fmt.Errorf("poller: saving the state: %w", err))
+	run.res.Watermark = client.FormatTime(next)
+	if lease == nil {
+		if err := p.store.Save(context.WithoutCancel(ctx), p.state()); err != nil {
+			run.errs = append(run.errs, fmt.Errorf("poller: saving the state: %w", err))
+		}
+		return
 	}
-	res.Err = errors.Join(errs...)
-	return res
+	err := leaseLost(ctx)
+	if err == nil {
+		// Saved even if the poll was cancelled, but never later than the lease could last.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.cfg.lease.ttl)
+		err = p.leases.SaveFenced(sctx, *lease, p.state())
+		cancel()
+	}
+	if err != nil {
+		// Nothing of this poll is known to be stored: forget it, so that the next poll under a
+		// lease starts from the store (the old watermark; reports of this poll may come again).
+		p.loaded = false
+		run.res.Watermark = run.res.Since
+		run.errs = append(run.errs, fmt.Errorf("poller: saving the state: %w", err))
+	}
 }
 
 // nextWatermark is where the next poll starts after a poll that read every page.
@@ -366,7 +532,8 @@ func (p *Poller) state() State {
 		st.Seen = append(st.Seen, SeenReport{ID: id, UpdatedAt: client.FormatTime(at)})
 	}
 	slices.SortFunc(st.Seen, func(a, b SeenReport) int {
-		return strings.Compare(a.UpdatedAt+a.ID, b.UpdatedAt+b.ID)
+		// The fixed form has one length, so this is the order of UpdatedAt+ID as text.
+		return cmp.Or(strings.Compare(a.UpdatedAt, b.UpdatedAt), strings.Compare(a.ID, b.ID))
 	})
 	return st
 }

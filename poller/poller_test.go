@@ -118,6 +118,8 @@ func TestOptionsRefused(t *testing.T) {
 		{"interval below five minutes", poller.WithInterval(time.Minute)},
 		{"interval above fifteen minutes", poller.WithInterval(16 * time.Minute)},
 		{"zero unbounded interval", poller.WithIntervalUnbounded(0)},
+		{"lease TTL under 10ms", poller.WithLeaseTTL(time.Millisecond)},
+		{"empty holder", poller.WithHolder("")},
 		{"negative jitter", poller.WithJitter(-0.1)},
 		{"jitter above one", poller.WithJitter(1.5)},
 		{"negative overlap", poller.WithOverlap(-time.Second)},

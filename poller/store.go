@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/podqa/podqa-go/internal/errval"
@@ -54,7 +55,8 @@ func (st State) clone() State {
 var ErrCorruptState = errval.New("poller.ErrCorruptState", "poller: corrupt stored state")
 
 // MemoryStore is a Store in memory, for tests and for processes that re-seed the watermark on
-// every start. It is safe for concurrent use.
+// every start. It is safe for concurrent use. For several pollers of one process sharing a
+// state, use MemoryLeaseStore.
 type MemoryStore struct {
 	mu sync.Mutex
 	st State
@@ -70,12 +72,118 @@ func (m *MemoryStore) Load(context.Context) (State, error) {
 	return m.st.clone(), nil
 }
 
-// Save keeps a copy of st.
+// Save keeps a copy of st, as it is: tests store any state, even an invalid one, to see how
+// the poller reads it.
 func (m *MemoryStore) Save(_ context.Context, st State) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.st = st.clone()
 	return nil
+}
+
+// MemoryLeaseStore is a MemoryStore with a lease: a LeaseStore for several pollers of one
+// process sharing one state, so that they poll one at a time, and for tests of the lease. Its
+// lease runs on its own clock (time.Now by default, WithLeaseClock). It is safe for concurrent
+// use.
+type MemoryLeaseStore struct {
+	MemoryStore
+	now     func() time.Time
+	holder  string
+	token   int64
+	expires time.Time
+}
+
+// MemoryLeaseStoreOption configures NewMemoryLeaseStore.
+type MemoryLeaseStoreOption func(*MemoryLeaseStore)
+
+// WithLeaseClock sets the clock the lease expires on (time.Now by default); nil keeps it.
+func WithLeaseClock(now func() time.Time) MemoryLeaseStoreOption {
+	return func(m *MemoryLeaseStore) {
+		if now != nil {
+			m.now = now
+		}
+	}
+}
+
+// NewMemoryLeaseStore returns an empty MemoryLeaseStore.
+func NewMemoryLeaseStore(opts ...MemoryLeaseStoreOption) *MemoryLeaseStore {
+	m := &MemoryLeaseStore{now: time.Now}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// AcquireLease implements LeaseStore.
+func (m *MemoryLeaseStore) AcquireLease(_ context.Context, holder string, ttl time.Duration) (Lease, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	live := m.holder != "" && now.Before(m.expires)
+	if live && m.holder != holder {
+		return Lease{}, &LeaseHeldError{Holder: m.holder, Remaining: m.expires.Sub(now)}
+	}
+	if !live {
+		m.token++
+		m.holder = holder
+	}
+	m.expires = now.Add(ttl)
+	return Lease{Holder: holder, Token: m.token}, nil
+}
+
+// held reports whether l is the unexpired lease; the caller holds mu.
+func (m *MemoryLeaseStore) held(l Lease) bool {
+	return m.holder == l.Holder && m.token == l.Token && m.now().Before(m.expires)
+}
+
+// RenewLease implements LeaseStore.
+func (m *MemoryLeaseStore) RenewLease(_ context.Context, l Lease, ttl time.Duration) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.held(l) {
+		return ErrLeaseLost
+	}
+	m.expires = m.now().Add(ttl)
+	return nil
+}
+
+// ReleaseLease implements LeaseStore.
+func (m *MemoryLeaseStore) ReleaseLease(_ context.Context, l Lease) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.holder == l.Holder && m.token == l.Token {
+		m.holder = ""
+	}
+	return nil
+}
+
+// SaveFenced implements LeaseStore.
+func (m *MemoryLeaseStore) SaveFenced(_ context.Context, l Lease, st State) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.held(l) {
+		return ErrLeaseLost
+	}
+	m.st = st.clone()
+	return nil
+}
+
+// MarshalState encodes st as FileStore's JSON document (with its version), for Stores that keep
+// the state as one value. An invalid st is refused.
+func MarshalState(st State) ([]byte, error) {
+	if err := st.check(); err != nil {
+		return nil, fmt.Errorf("poller: refusing to encode the state: %w", err)
+	}
+	return json.Marshal(fileState{Version: fileVersion, State: st})
+}
+
+// UnmarshalState decodes a document of MarshalState; anything else is an error wrapping
+// ErrCorruptState.
+func UnmarshalState(data []byte) (State, error) {
+	if len(data) > maxStateFile {
+		return State{}, fmt.Errorf("%w: larger than %d bytes", ErrCorruptState, maxStateFile)
+	}
+	return parseState(data)
 }
 
 // fileVersion is the version of the file store's format.
@@ -209,10 +317,7 @@ func (st State) check() error {
 
 // Save writes st atomically (see FileStore). An invalid st is refused and nothing is written.
 func (s *FileStore) Save(_ context.Context, st State) error {
-	if err := st.check(); err != nil {
-		return fmt.Errorf("poller: file store: refusing to save: %w", err)
-	}
-	data, err := json.Marshal(fileState{Version: fileVersion, State: st})
+	data, err := MarshalState(st)
 	if err != nil {
 		return fmt.Errorf("poller: file store: %w", err)
 	}

@@ -18,18 +18,24 @@ func newTestStore(t *testing.T, clock *fakeClock, opts ...MemoryStoreOption) *Me
 	return s
 }
 
+// seen reports whether id is done, releasing the claim it takes otherwise.
 func seen(t *testing.T, s DedupStore, id string) bool {
 	t.Helper()
-	ok, err := s.Seen(context.Background(), id)
+	status, token, err := s.Claim(context.Background(), id, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ok
+	if status == Claimed {
+		if err := s.Release(context.Background(), id, token); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return status == AlreadyDone
 }
 
 func mark(t *testing.T, s DedupStore, id string) {
 	t.Helper()
-	if err := s.Mark(context.Background(), id); err != nil {
+	if err := s.Complete(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -141,6 +147,65 @@ func TestMemoryStoreConcurrent(t *testing.T) {
 	wg.Wait()
 	if s.Len() != 50 {
 		t.Fatalf("Len = %d, want the bound 50", s.Len())
+	}
+}
+
+func TestMemoryStoreClaims(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := newFakeClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	s := newTestStore(t, clock, WithDedupMaxEntries(2))
+	claim := func(id string) (ClaimStatus, string) {
+		t.Helper()
+		st, tok, err := s.Claim(ctx, id, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, tok
+	}
+	st, tok := claim("a")
+	if st != Claimed || tok == "" {
+		t.Fatalf("first claim = %v %q", st, tok)
+	}
+	if st, _ := claim("a"); st != InProgress {
+		t.Fatalf("second claim = %v, want InProgress", st)
+	}
+	// Claims expire; a stale holder's release then leaves the new claim alone.
+	clock.Advance(time.Minute)
+	st, tok2 := claim("a")
+	if st != Claimed || tok2 == tok {
+		t.Fatalf("claim after expiry = %v %q", st, tok2)
+	}
+	_ = s.Release(ctx, "a", tok)
+	if st, _ := claim("a"); st != InProgress {
+		t.Fatalf("a stale release dropped the new claim: %v", st)
+	}
+	_ = s.Release(ctx, "a", tok2)
+	if st, tok3 := claim("a"); st != Claimed {
+		t.Fatalf("claim after release = %v", st)
+	} else {
+		_ = s.Complete(ctx, "a")
+		_ = s.Release(ctx, "a", tok3) // after Complete: nothing to release
+	}
+	if st, _ := claim("a"); st != AlreadyDone {
+		t.Fatalf("claim after complete = %v", st)
+	}
+	// Many abandoned claims do not grow the store without bound once they expired.
+	for i := range 10 {
+		claim(fmt.Sprint("x", i))
+	}
+	clock.Advance(time.Minute)
+	claim("y")
+	if n := len(s.claims); n > 3 {
+		t.Fatalf("%d claims kept after expiry", n)
+	}
+	if _, _, err := s.Claim(ctx, "z", 0); !errors.Is(err, ErrInvalidOption) {
+		t.Fatalf("zero TTL: %v", err)
+	}
+	for st, want := range map[ClaimStatus]string{Claimed: "claimed", AlreadyDone: "already done", InProgress: "in progress elsewhere", 9: "ClaimStatus(9)"} {
+		if st.String() != want {
+			t.Errorf("%d.String() = %q", int(st), st.String())
+		}
 	}
 }
 

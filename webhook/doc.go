@@ -13,7 +13,7 @@
 //   - Parse decodes a verified body into an Event: the envelope (Type, Timestamp, Test) and
 //     typed data for the five event types. Report events carry the same client.Result type as
 //     REST for their issues. Unknown event types are returned with their raw data, not refused.
-//   - Handler does the whole job for net/http: limits and reads the body, verifies, parses,
+//   - NewHandler returns an http.Handler that does the whole job for net/http: limits and reads the body, verifies, parses,
 //     skips test events if asked, drops deliveries already processed, and calls your function.
 //
 // # Built on the standard-webhooks library
@@ -45,8 +45,16 @@
 //	     webhook-timestamp outside the tolerance (ErrTimestampTooOld, ErrTimestampTooNew)
 //	200  handled: the callback returned nil; or a duplicate (webhook-id already processed);
 //	     or a test event ignored under WithIgnoreTestEvents. The body says which.
-//	409  a delivery with the same webhook-id is being processed at this moment (ErrInFlight)
-//	500  the callback returned an error (ErrCallback), or the DedupStore failed
+//	409  a delivery with the same webhook-id is being processed at this moment, here or by
+//	     another instance sharing the DedupStore (ErrInFlight), with Retry-After: the claim TTL
+//	500  the callback returned an error (ErrCallback), or the DedupStore failed or is
+//	     unreachable (ErrDedupStore)
+//
+// "In progress elsewhere" is answered 409, not 503 or 429: the service's sender retries any
+// non-2xx about 10 minutes later whatever the status; a 4xx keeps load balancers and retrying
+// proxies from replaying it at once to another instance (which would only meet the same claim)
+// and keeps it out of 5xx error-rate alerts, and Retry-After tells any sender that honours it
+// when the claim ends at the latest.
 //
 // Response bodies are one short line of text; the callback's own error is never sent back.
 // WithErrorHook reports every error answer with its reason.
@@ -68,18 +76,31 @@
 // de-duplicates on webhook-id, never on the body's timestamp or a report id, which are not
 // unique per delivery:
 //
-//   - Only verified deliveries reach the DedupStore, so a forger cannot fill it or mark ids.
-//   - The id is marked only after the callback returns nil. A failed callback leaves nothing
-//     behind, and the retry runs the callback again.
-//   - A redelivery of a marked id is answered 200 without calling the callback.
-//   - Two concurrent requests with the same id in one process: the second is answered 409 and
-//     retried by the sender later. Across processes, share a DedupStore (WithDedupStore); a
-//     race between processes can still run the callback twice, so the callback should be
-//     idempotent anyway.
+//   - Only verified deliveries reach the DedupStore, so a forger cannot fill it or claim ids.
+//   - The callback runs only under a claim on the id (DedupStore.Claim, for WithClaimTTL,
+//     two minutes by default). Of two requests with the same id at once, in one process or in
+//     several sharing a store, one claims it and the other is answered 409; the sender retries
+//     it later.
+//   - The id is completed only after the callback returns nil. A failed (or panicking)
+//     callback releases the claim, and the sender's retry runs the callback again in full.
+//   - A redelivery of a completed id is answered 200 without calling the callback.
+//   - A receiver that dies mid-callback leaves a claim that expires after its TTL; the
+//     sender's next retry (about 10 minutes later) then runs the callback. Keep the claim TTL
+//     above the callback's longest run: once it expires, a redelivery may run it concurrently.
+//   - Several instances share a store with WithDedupStore: webhookpg.New (PostgreSQL) and
+//     webhookredis.New (Redis) measure TTLs on the database server's clock, so the instances'
+//     clocks never decide.
 //   - The default MemoryStore remembers ids for 30 hours (the whole retry ladder with margin),
 //     at most 100,000 of them, forgetting the oldest first; its clock is the Verifier's.
-//   - If the callback succeeded but the store cannot mark the id, 200 is still answered (the
-//     event is handled) and the error goes to the WithErrorHook hook.
+//   - If the callback succeeded but the store cannot complete the id, 200 is still answered
+//     (the event is handled) and the error goes to the WithErrorHook hook.
+//
+// # Changes before v1.0.0
+//
+// The module is before v1.0.0 and its API may still change. DedupStore's Seen and Mark were
+// replaced by the claim protocol Claim, Complete and Release (a store implementing the old
+// pair must be rewritten; Seen-then-Mark let two instances both run the callback), and the
+// constructor Handler was renamed NewHandler.
 //
 // # Choices the specification leaves open
 //

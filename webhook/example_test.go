@@ -110,11 +110,11 @@ func ExampleParse() {
 	//   intro_music (info): Intro longer than 30 s
 }
 
-func ExampleHandler() {
+func ExampleNewHandler() {
 	sent := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 	now := func() time.Time { return sent.Add(2 * time.Second) } // fixed for the example
 
-	h, err := webhook.Handler(secret,
+	h, err := webhook.NewHandler(secret,
 		func(ctx context.Context, e webhook.Event) error {
 			d, _ := webhook.DeliveryFromContext(ctx)
 			// Keep this short: the sender waits 10 seconds. Enqueue, then return.
@@ -162,18 +162,24 @@ func ExampleNewMemoryStore() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	_ = store.Mark(ctx, "msg_1")
-	seen, _ := store.Seen(ctx, "msg_1")
-	fmt.Println("seen at once:", seen)
+	status, _, _ := store.Claim(ctx, "msg_1", time.Minute)
+	fmt.Println("first delivery:", status)
+	status, _, _ = store.Claim(ctx, "msg_1", time.Minute)
+	fmt.Println("a copy meanwhile:", status)
+	_ = store.Complete(ctx, "msg_1") // the callback succeeded
+	status, _, _ = store.Claim(ctx, "msg_1", time.Minute)
+	fmt.Println("a redelivery:", status)
 	now = now.Add(time.Hour)
-	seen, _ = store.Seen(ctx, "msg_1")
-	fmt.Println("seen an hour later:", seen)
+	status, _, _ = store.Claim(ctx, "msg_1", time.Minute)
+	fmt.Println("an hour later:", status)
 
 	// Hand it to a Handler with WithDedupStore(store).
-	_, err = webhook.Handler(secret, func(context.Context, webhook.Event) error { return nil }, webhook.WithDedupStore(store))
+	_, err = webhook.NewHandler(secret, func(context.Context, webhook.Event) error { return nil }, webhook.WithDedupStore(store))
 	fmt.Println(err)
 	// Output:
-	// seen at once: true
-	// seen an hour later: false
+	// first delivery: claimed
+	// a copy meanwhile: in progress elsewhere
+	// a redelivery: already done
+	// an hour later: claimed
 	// <nil>
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/podqa/podqa-go/internal/errval"
@@ -25,8 +24,9 @@ var (
 	ErrBodyTooLarge = errval.New("webhook.ErrBodyTooLarge", "webhook: body too large")
 	// ErrMethodNotAllowed: the request is not a POST; answered 405.
 	ErrMethodNotAllowed = errval.New("webhook.ErrMethodNotAllowed", "webhook: method not allowed")
-	// ErrInFlight: a delivery with the same webhook-id is being processed right now; answered
-	// 409 so that the sender retries later, when the outcome of the first is known.
+	// ErrInFlight: a delivery with the same webhook-id is being processed right now, by this
+	// process or another sharing the DedupStore; answered 409 with Retry-After so that the
+	// sender retries later, when the outcome of the first is known.
 	ErrInFlight = errval.New("webhook.ErrInFlight", "webhook: delivery with this webhook-id already in progress")
 	// ErrCallback wraps the error the callback returned; answered 500 so the sender retries.
 	ErrCallback = errval.New("webhook.ErrCallback", "webhook: callback failed")
@@ -34,7 +34,7 @@ var (
 	ErrDedupStore = errval.New("webhook.ErrDedupStore", "webhook: dedup store failed")
 )
 
-// HandlerOption configures Handler.
+// HandlerOption configures NewHandler.
 type HandlerOption func(*handlerConfig)
 
 type handlerConfig struct {
@@ -45,6 +45,7 @@ type handlerConfig struct {
 	ignoreTest   bool
 	timeout      time.Duration
 	timeoutSet   bool
+	claimTTL     time.Duration
 	onError      func(r *http.Request, status int, err error)
 }
 
@@ -76,6 +77,17 @@ func WithTimeout(d time.Duration) HandlerOption {
 	return func(c *handlerConfig) { c.timeout, c.timeoutSet = d, true }
 }
 
+// DefaultClaimTTL is how long a Handler's claim on a webhook-id lasts by default: well over the
+// sender's 10-second wait, and well under its first retry (about 10 minutes later), so that the
+// retry of a delivery whose receiver died mid-callback is processed.
+const DefaultClaimTTL = 2 * time.Minute
+
+// WithClaimTTL sets how long the claim on a delivery's webhook-id lasts while the callback runs
+// (DefaultClaimTTL by default). It must exceed the callback's longest run: once it expires, a
+// redelivery may run the callback concurrently. d must be positive, and above WithTimeout's
+// deadline when both are given.
+func WithClaimTTL(d time.Duration) HandlerOption { return func(c *handlerConfig) { c.claimTTL = d } }
+
 // WithErrorHook sets a function called with every request answered with an error status,
 // the status and the reason (wrapping the package's sentinels), for logging and metrics. It is
 // also called with status 200 when the callback succeeded but the DedupStore could not record
@@ -102,22 +114,23 @@ func DeliveryFromContext(ctx context.Context) (d Delivery, ok bool) {
 	return d, ok
 }
 
-// Handler returns an http.Handler that receives the service's webhooks for the endpoint whose
+// NewHandler returns an http.Handler that receives the service's webhooks for the endpoint whose
 // signing secret is secret, and calls fn once per delivery that verifies, parses and has not
 // been processed before. The package documentation lists every status it answers with.
 //
 // fn should return quickly: the sender waits 10 seconds, then counts the attempt as failed and
-// retries about 10 minutes later. Enqueue slow work and return; see WithTimeout. A nil error
-// from fn means the event is handled: the id is marked in the DedupStore and 200 is answered.
-// An error means it is not: nothing is marked and 500 is answered, so the sender retries.
+// retries about 10 minutes later. Enqueue slow work and return; see WithTimeout. fn runs only
+// under a claim on the webhook-id in the DedupStore (see DedupStore). A nil error from fn means
+// the event is handled: the id is completed and 200 is answered. An error means it is not: the
+// claim is released and 500 is answered, so the sender's retry runs fn again.
 //
-// Handler fails when secret is invalid (see NewVerifier), fn is nil, or an option is invalid
+// NewHandler fails when secret is invalid (see NewVerifier), fn is nil, or an option is invalid
 // (ErrInvalidOption).
-func Handler(secret string, fn func(ctx context.Context, e Event) error, opts ...HandlerOption) (http.Handler, error) {
+func NewHandler(secret string, fn func(ctx context.Context, e Event) error, opts ...HandlerOption) (http.Handler, error) {
 	if fn == nil {
 		return nil, fmt.Errorf("%w: nil callback", ErrInvalidOption)
 	}
-	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes}
+	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, claimTTL: DefaultClaimTTL}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -126,6 +139,13 @@ func Handler(secret string, fn func(ctx context.Context, e Event) error, opts ..
 	}
 	if cfg.timeoutSet && cfg.timeout <= 0 {
 		return nil, fmt.Errorf("%w: WithTimeout(%v) is not positive", ErrInvalidOption, cfg.timeout)
+	}
+	if cfg.claimTTL <= 0 {
+		return nil, fmt.Errorf("%w: WithClaimTTL(%v) is not positive", ErrInvalidOption, cfg.claimTTL)
+	}
+	if cfg.timeoutSet && cfg.timeout >= cfg.claimTTL {
+		// The claim would expire while the callback may still run.
+		return nil, fmt.Errorf("%w: WithTimeout(%v) is not below the claim TTL %v (WithClaimTTL)", ErrInvalidOption, cfg.timeout, cfg.claimTTL)
 	}
 	v, err := NewVerifier(secret, cfg.verifierOpts...)
 	if err != nil {
@@ -140,17 +160,20 @@ func Handler(secret string, fn func(ctx context.Context, e Event) error, opts ..
 			return nil, err
 		}
 	}
-	return &handler{cfg: cfg, v: v, store: store, fn: fn, inFlight: make(map[string]struct{})}, nil
+	return &handler{cfg: cfg, v: v, store: store, fn: fn, retryAfter: retryAfterSeconds(cfg.claimTTL)}, nil
 }
 
 type handler struct {
-	cfg   handlerConfig
-	v     *Verifier
-	store DedupStore
-	fn    func(context.Context, Event) error
+	cfg        handlerConfig
+	v          *Verifier
+	store      DedupStore
+	fn         func(context.Context, Event) error
+	retryAfter string
+}
 
-	mu       sync.Mutex
-	inFlight map[string]struct{}
+// retryAfterSeconds is the Retry-After of a 409: the claim's TTL, rounded up to seconds.
+func retryAfterSeconds(d time.Duration) string {
+	return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10)
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -190,20 +213,63 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.Header.Get(HeaderID)
-	if !h.claim(id) {
-		h.fail(w, r, http.StatusConflict, ErrInFlight)
-		return
-	}
-	defer h.release(id)
-	seen, err := h.store.Seen(r.Context(), id)
+	status, token, err := h.store.Claim(r.Context(), id, h.cfg.claimTTL)
 	if err != nil {
-		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: Seen: %w", ErrDedupStore, err))
+		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: Claim: %w", ErrDedupStore, err))
 		return
 	}
-	if seen {
+	switch status {
+	case Claimed:
+	case AlreadyDone:
 		ok(w, "duplicate delivery")
 		return
+	case InProgress:
+		w.Header().Set("Retry-After", h.retryAfter)
+		h.fail(w, r, http.StatusConflict, ErrInFlight)
+		return
+	default:
+		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: Claim returned %v", ErrDedupStore, status))
+		return
 	}
+	// The claim is released when the callback fails, before answering, so that an immediate
+	// retry finds the id free; and when it panics (the deferred call), so that the sender's
+	// retry runs it in full. The request may be over; the release must still happen.
+	released := false
+	release := func() {
+		released = true
+		ctx, cancel := afterRequest(r)
+		defer cancel()
+		if err := h.store.Release(ctx, id, token); err != nil && h.cfg.onError != nil {
+			h.cfg.onError(r, http.StatusInternalServerError, fmt.Errorf("%w: Release: %w", ErrDedupStore, err))
+		}
+	}
+	handled := false
+	defer func() {
+		if !handled && !released {
+			release()
+		}
+	}()
+	var err2 error
+	if handled, err2 = h.run(r, id, arrived, e); !handled {
+		release()
+		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: %w", ErrCallback, err2))
+		return
+	}
+	// The event is handled even if the sender hung up meanwhile: record it so that the retry
+	// that follows is recognised.
+	done, cancel := afterRequest(r)
+	defer cancel()
+	if err := h.store.Complete(done, id); err != nil && h.cfg.onError != nil {
+		// Answering 500 would make the sender retry an event already handled; the only cost
+		// of 200 is that a redelivery after the claim expired would not be recognised.
+		h.cfg.onError(r, http.StatusOK, fmt.Errorf("%w: Complete: %w", ErrDedupStore, err))
+	}
+	ok(w, "ok")
+}
+
+// run calls the callback under the claim; handled is true when it returned nil, and err is its
+// error otherwise.
+func (h *handler) run(r *http.Request, id string, arrived time.Time, e Event) (handled bool, err error) {
 	ts, _ := strconv.ParseInt(r.Header.Get(HeaderTimestamp), 10, 64) // verified above
 	ctx := context.WithValue(r.Context(), deliveryKey{}, Delivery{ID: id, Timestamp: time.Unix(ts, 0).UTC()})
 	if h.cfg.timeout > 0 {
@@ -212,34 +278,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer cancel()
 	}
 	if err := h.fn(ctx, e); err != nil {
-		h.fail(w, r, http.StatusInternalServerError, fmt.Errorf("%w: %w", ErrCallback, err))
-		return
+		return false, err
 	}
-	// The event is handled even if the sender hung up meanwhile: record it so that the retry
-	// that follows is recognised.
-	if err := h.store.Mark(context.WithoutCancel(r.Context()), id); err != nil && h.cfg.onError != nil {
-		// Answering 500 would make the sender retry an event already handled; the only cost
-		// of 200 is that a later redelivery would not be recognised.
-		h.cfg.onError(r, http.StatusOK, fmt.Errorf("%w: Mark: %w", ErrDedupStore, err))
-	}
-	ok(w, "ok")
+	return true, nil
 }
 
-// claim marks id as being processed; false when it already is.
-func (h *handler) claim(id string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, busy := h.inFlight[id]; busy {
-		return false
-	}
-	h.inFlight[id] = struct{}{}
-	return true
-}
+// storeGrace bounds the store calls made whether or not the sender still waits (Complete,
+// Release), so that a store that hangs cannot hold a request's goroutine for ever.
+const storeGrace = 10 * time.Second
 
-func (h *handler) release(id string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	delete(h.inFlight, id)
+// afterRequest is the context of a store call that must happen even if the sender hung up.
+func afterRequest(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(r.Context()), storeGrace)
 }
 
 // fail answers status with a short plain-text reason. The callback's own error is not sent

@@ -64,7 +64,7 @@ func newTestHandler(t *testing.T, clock *fakeClock, fn func(context.Context, Eve
 			*hooks = append(*hooks, hookCall{status, err})
 		}),
 	}
-	h, err := Handler(refSecret, fn, append(base, opts...)...)
+	h, err := NewHandler(refSecret, fn, append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,8 +343,8 @@ func TestHandlerInFlight(t *testing.T) {
 	first := make(chan int)
 	go func() { first <- deliver(t, h, clock, "msg_slow", payloadCompleted).Code }()
 	<-entered
-	if resp := deliver(t, h, clock, "msg_slow", payloadCompleted); resp.Code != http.StatusConflict {
-		t.Fatalf("concurrent duplicate: status %d, want 409", resp.Code)
+	if resp := deliver(t, h, clock, "msg_slow", payloadCompleted); resp.Code != http.StatusConflict || resp.Header().Get("Retry-After") != "120" {
+		t.Fatalf("concurrent duplicate: status %d, Retry-After %q; want 409, 120", resp.Code, resp.Header().Get("Retry-After"))
 	}
 	close(release)
 	if code := <-first; code != http.StatusOK {
@@ -383,16 +383,34 @@ func TestHandlerTimeout(t *testing.T) {
 
 // failingStore is a DedupStore whose methods fail on demand.
 type failingStore struct {
-	seenErr, markErr error
-	marked           []string
+	claimErr, completeErr, releaseErr error
+	status                            ClaimStatus
+	completed, released               []string
 }
 
-func (s *failingStore) Seen(context.Context, string) (bool, error) { return false, s.seenErr }
-func (s *failingStore) Mark(_ context.Context, id string) error {
-	if s.markErr != nil {
-		return s.markErr
+func (s *failingStore) Claim(context.Context, string, time.Duration) (ClaimStatus, string, error) {
+	if s.claimErr != nil {
+		return 0, "", s.claimErr
 	}
-	s.marked = append(s.marked, id)
+	if s.status != 0 {
+		return s.status, "", nil
+	}
+	return Claimed, "tok", nil
+}
+
+func (s *failingStore) Complete(_ context.Context, id string) error {
+	if s.completeErr != nil {
+		return s.completeErr
+	}
+	s.completed = append(s.completed, id)
+	return nil
+}
+
+func (s *failingStore) Release(_ context.Context, id, token string) error {
+	if s.releaseErr != nil {
+		return s.releaseErr
+	}
+	s.released = append(s.released, id+"/"+token)
 	return nil
 }
 
@@ -401,36 +419,82 @@ func TestHandlerDedupStoreFailures(t *testing.T) {
 	clock := newFakeClock(handlerStart)
 
 	var rec recorder
-	store := &failingStore{seenErr: errors.New("redis: connection refused")}
+	store := &failingStore{claimErr: errors.New("redis: connection refused")}
 	h, hooks := newTestHandler(t, clock, rec.fn, WithDedupStore(store))
 	resp := deliver(t, h, clock, "msg", payloadCompleted)
 	if resp.Code != http.StatusInternalServerError || rec.calls() != 0 || strings.Contains(resp.Body.String(), "redis") {
-		t.Fatalf("Seen failure: status %d %q, calls %d", resp.Code, resp.Body, rec.calls())
+		t.Fatalf("Claim failure: status %d %q, calls %d", resp.Code, resp.Body, rec.calls())
 	}
 	if len(*hooks) != 1 || !errors.Is((*hooks)[0].err, ErrDedupStore) {
 		t.Fatalf("hooks = %+v", *hooks)
 	}
 
 	// The callback succeeded, so the event is handled even if it cannot be recorded.
-	store = &failingStore{markErr: errors.New("redis: read-only replica")}
+	store = &failingStore{completeErr: errors.New("redis: read-only replica")}
 	h, hooks = newTestHandler(t, clock, rec.fn, WithDedupStore(store))
 	resp = deliver(t, h, clock, "msg", payloadCompleted)
 	if resp.Code != http.StatusOK || rec.calls() != 1 {
-		t.Fatalf("Mark failure: status %d, calls %d; want 200, 1", resp.Code, rec.calls())
+		t.Fatalf("Complete failure: status %d, calls %d; want 200, 1", resp.Code, rec.calls())
 	}
 	if len(*hooks) != 1 || (*hooks)[0].status != http.StatusOK || !errors.Is((*hooks)[0].err, ErrDedupStore) {
 		t.Fatalf("hooks = %+v", *hooks)
 	}
 
-	// A failed callback never reaches Mark.
+	// A failed callback releases its claim with its token and never completes.
 	store = &failingStore{}
 	rec.setFail(errors.New("nope"))
 	h, _ = newTestHandler(t, clock, rec.fn, WithDedupStore(store))
 	deliver(t, h, clock, "msg_fail", payloadCompleted)
 	rec.setFail(nil)
 	deliver(t, h, clock, "msg_ok", payloadCompleted)
-	if len(store.marked) != 1 || store.marked[0] != "msg_ok" {
-		t.Fatalf("marked = %v, want only msg_ok", store.marked)
+	if len(store.completed) != 1 || store.completed[0] != "msg_ok" || len(store.released) != 1 || store.released[0] != "msg_fail/tok" {
+		t.Fatalf("completed = %v, released = %v; want msg_ok, msg_fail/tok", store.completed, store.released)
+	}
+
+	// A failed release is reported; the answer stays 500 (the callback failed).
+	store = &failingStore{releaseErr: errors.New("redis: i/o timeout")}
+	rec.setFail(errors.New("nope"))
+	h, hooks = newTestHandler(t, clock, rec.fn, WithDedupStore(store))
+	resp = deliver(t, h, clock, "msg_fail", payloadCompleted)
+	rec.setFail(nil)
+	if resp.Code != http.StatusInternalServerError || len(*hooks) != 2 || !errors.Is((*hooks)[0].err, ErrDedupStore) || !errors.Is((*hooks)[1].err, ErrCallback) {
+		t.Fatalf("Release failure: status %d, hooks %+v; want the release's error, then the callback's", resp.Code, *hooks)
+	}
+
+	// A store answering an unknown status is a store failure, and the callback does not run.
+	store = &failingStore{status: ClaimStatus(42)}
+	h, hooks = newTestHandler(t, clock, rec.fn, WithDedupStore(store))
+	before := rec.calls()
+	resp = deliver(t, h, clock, "msg_odd", payloadCompleted)
+	if resp.Code != http.StatusInternalServerError || rec.calls() != before || len(*hooks) != 1 || !errors.Is((*hooks)[0].err, ErrDedupStore) {
+		t.Fatalf("unknown status: %d, calls %d→%d, hooks %+v", resp.Code, before, rec.calls(), *hooks)
+	}
+}
+
+// TestHandlerPanicReleases: a callback that panics leaves no claim behind, so the retry runs.
+func TestHandlerPanicReleases(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(handlerStart)
+	panicked := false
+	var rec recorder
+	fn := func(ctx context.Context, e Event) error {
+		if !panicked {
+			panicked = true
+			panic("boom")
+		}
+		return rec.fn(ctx, e)
+	}
+	h, _ := newTestHandler(t, clock, fn)
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the callback's panic did not reach net/http")
+			}
+		}()
+		deliver(t, h, clock, "msg", payloadCompleted)
+	}()
+	if resp := deliver(t, h, clock, "msg", payloadCompleted); resp.Code != http.StatusOK || rec.calls() != 1 {
+		t.Fatalf("retry after a panic: status %d, calls %d", resp.Code, rec.calls())
 	}
 }
 
@@ -488,6 +552,8 @@ func TestHandlerErrors(t *testing.T) {
 		{"nil callback", refSecret, nil, nil, ErrInvalidOption},
 		{"zero body limit", refSecret, fn, []HandlerOption{WithMaxBodyBytes(0)}, ErrInvalidOption},
 		{"zero timeout", refSecret, fn, []HandlerOption{WithTimeout(0)}, ErrInvalidOption},
+		{"zero claim TTL", refSecret, fn, []HandlerOption{WithClaimTTL(0)}, ErrInvalidOption},
+		{"timeout not below the claim TTL", refSecret, fn, []HandlerOption{WithTimeout(time.Minute), WithClaimTTL(time.Minute)}, ErrInvalidOption},
 		{"negative timeout", refSecret, fn, []HandlerOption{WithTimeout(-time.Second)}, ErrInvalidOption},
 		{"nil store", refSecret, fn, []HandlerOption{WithDedupStore(nil)}, ErrInvalidOption},
 		{"bad tolerance", refSecret, fn, []HandlerOption{WithVerifierOptions(WithTolerance(0))}, ErrInvalidOption},
@@ -495,7 +561,7 @@ func TestHandlerErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h, err := Handler(tt.secret, tt.fn, tt.opts...)
+			h, err := NewHandler(tt.secret, tt.fn, tt.opts...)
 			if !errors.Is(err, tt.want) || h != nil {
 				t.Fatalf("Handler = %v, %v; want nil, %v", h, err, tt.want)
 			}

@@ -117,7 +117,7 @@ func TestGateReportsA500(t *testing.T) {
 	}
 }
 
-// The fake delivers signed webhooks on its clock. A receiver built with webhook.Handler verifies
+// The fake delivers signed webhooks on its clock. A receiver built with webhook.NewHandler verifies
 // them against the fake's clock (its deliveries are stamped with fake time), and the fake's
 // delivery log shows what was sent, retried and answered.
 func TestReportCompletionIsDeliveredByWebhook(t *testing.T) {
@@ -154,7 +154,7 @@ func TestReportCompletionIsDeliveredByWebhook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := webhook.Handler(ep.Secret, func(ctx context.Context, e webhook.Event) error {
+	h, err := webhook.NewHandler(ep.Secret, func(ctx context.Context, e webhook.Event) error {
 		mu.Lock()
 		defer mu.Unlock()
 		received = append(received, e)

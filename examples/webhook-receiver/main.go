@@ -11,6 +11,15 @@
 //
 //	PODQA_API_KEY=podqa_api_... PODQA_BASE_URL=http://127.0.0.1:8080 \
 //	  go run ./examples/webhook-receiver -subscribe
+//
+// Running several instances behind a load balancer, give each the same -dedup-url, a Redis or
+// PostgreSQL URL: the instances then share one de-duplication store, and each delivery's
+// callback runs on one instance only, once it succeeded never again:
+//
+//	PODQA_WEBHOOK_SECRET=whsec_... go run ./examples/webhook-receiver -addr :8001 -dedup-url redis://127.0.0.1:6379/0
+//	PODQA_WEBHOOK_SECRET=whsec_... go run ./examples/webhook-receiver -addr :8002 -dedup-url redis://127.0.0.1:6379/0
+//
+// (or -dedup-url postgres://user@host/db, which creates the table podqa_webhook_dedup).
 package main
 
 import (
@@ -23,12 +32,18 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/webhook"
+	"github.com/podqa/podqa-go/webhook/webhookpg"
+	"github.com/podqa/podqa-go/webhook/webhookredis"
 )
 
 func main() {
@@ -37,14 +52,54 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8000", "listen address")
 	subscribe := flag.Bool("subscribe", false, "subscribe over REST (PODQA_API_KEY) instead of using PODQA_WEBHOOK_SECRET")
 	publicURL := flag.String("public-url", "", "the URL the service posts to (default http://<listen address>/)")
+	dedupURL := flag.String("dedup-url", "", "a redis:// or postgres:// URL of the de-duplication store shared by every instance (default: in memory, this process only)")
 	flag.Parse()
-	if err := run(ctx, os.Stdout, *addr, *publicURL, *subscribe); err != nil {
+	if err := run(ctx, os.Stdout, *addr, *publicURL, *dedupURL, *subscribe); err != nil {
 		fmt.Fprintln(os.Stderr, "webhook-receiver:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, out io.Writer, addr, publicURL string, subscribe bool) error {
+// openDedup returns the shared store a -dedup-url names, and what closes its connections.
+func openDedup(ctx context.Context, url string) (webhook.DedupStore, func(), error) {
+	switch {
+	case strings.HasPrefix(url, "redis://"), strings.HasPrefix(url, "rediss://"):
+		opt, err := redis.ParseURL(url)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-dedup-url: %w", err)
+		}
+		rdb := redis.NewClient(opt)
+		s, err := webhookredis.New(rdb)
+		if err != nil {
+			rdb.Close()
+			return nil, nil, err
+		}
+		return s, func() { rdb.Close() }, nil
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		pool, err := pgxpool.New(ctx, url)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-dedup-url: %w", err)
+		}
+		s, err := webhookpg.New(ctx, pool) // creates the table if needed
+		if err != nil {
+			pool.Close()
+			return nil, nil, err
+		}
+		return s, pool.Close, nil
+	}
+	return nil, nil, fmt.Errorf("-dedup-url %q: want a redis://, rediss://, postgres:// or postgresql:// URL", url)
+}
+
+func run(ctx context.Context, out io.Writer, addr, publicURL, dedupURL string, subscribe bool) error {
+	opts := []webhook.HandlerOption{webhook.WithTimeout(8 * time.Second)}
+	if dedupURL != "" {
+		store, closeStore, err := openDedup(ctx, dedupURL)
+		if err != nil {
+			return err
+		}
+		defer closeStore()
+		opts = append(opts, webhook.WithDedupStore(store))
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -119,7 +174,7 @@ func run(ctx context.Context, out io.Writer, addr, publicURL string, subscribe b
 		}
 		return nil
 	}
-	h, err := webhook.Handler(secret, handle, webhook.WithTimeout(8*time.Second))
+	h, err := webhook.NewHandler(secret, handle, opts...)
 	if err != nil {
 		return err
 	}

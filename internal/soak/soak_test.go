@@ -373,7 +373,7 @@ func newReceiver(t *testing.T, srv *fakeserver.Server, failEvery int) *receiver 
 
 func (rcv *receiver) setSecret(t *testing.T, secret string) {
 	t.Helper()
-	h, err := webhook.Handler(secret, func(_ context.Context, e webhook.Event) error {
+	h, err := webhook.NewHandler(secret, func(_ context.Context, e webhook.Event) error {
 		if e.Report == nil {
 			return fmt.Errorf("unexpected event %s", e.Type)
 		}

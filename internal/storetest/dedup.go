@@ -1,0 +1,155 @@
+// Package storetest holds the contract tests every store of the SDK passes: one table for the
+// de-duplication stores (webhook.MemoryStore, webhookpg, webhookredis) and one for the poller
+// stores (poller.MemoryStore, poller.FileStore, pollerpg, pollerredis), so that every engine is
+// held to the same behaviour.
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/webhook"
+)
+
+// DedupHarness makes fresh, empty stores of one kind for the dedup contract.
+type DedupHarness struct {
+	// New returns an empty store (its own table or key prefix) remembering completions for
+	// doneTTL.
+	New func(t *testing.T, doneTTL time.Duration) webhook.DedupStore
+	// Elapse returns once at least d has passed on the store's clock: a manual clock is
+	// advanced, a server's clock is waited for.
+	Elapse func(t *testing.T, d time.Duration)
+	// Short is the shortest TTL the engine is tested with: claims and completions given it
+	// expire once Elapse(Short) returned.
+	Short time.Duration
+}
+
+// Dedup runs the DedupStore contract.
+func Dedup(t *testing.T, h DedupHarness) {
+	ctx := context.Background()
+	claim := func(t *testing.T, s webhook.DedupStore, id string, ttl time.Duration) (webhook.ClaimStatus, string) {
+		t.Helper()
+		st, tok, err := s.Claim(ctx, id, ttl)
+		if err != nil {
+			t.Fatalf("Claim(%q): %v", id, err)
+		}
+		if (st == webhook.Claimed) != (tok != "") {
+			t.Fatalf("Claim(%q) = %v with token %q", id, st, tok)
+		}
+		return st, tok
+	}
+	expect := func(t *testing.T, s webhook.DedupStore, id string, want webhook.ClaimStatus) string {
+		t.Helper()
+		st, tok := claim(t, s, id, time.Minute)
+		if st != want {
+			t.Fatalf("Claim(%q) = %v, want %v", id, st, want)
+		}
+		return tok
+	}
+	must := func(t *testing.T, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		run  func(t *testing.T, s webhook.DedupStore)
+	}{
+		{"claim, then in progress, then done", func(t *testing.T, s webhook.DedupStore) {
+			tok := expect(t, s, "msg_1", webhook.Claimed)
+			expect(t, s, "msg_1", webhook.InProgress)
+			expect(t, s, "msg_2", webhook.Claimed) // ids are independent
+			must(t, s.Complete(ctx, "msg_1"))
+			expect(t, s, "msg_1", webhook.AlreadyDone)
+			must(t, s.Release(ctx, "msg_1", tok)) // after completion: nothing to release
+			expect(t, s, "msg_1", webhook.AlreadyDone)
+		}},
+		{"release gives the id back, only with its token", func(t *testing.T, s webhook.DedupStore) {
+			tok := expect(t, s, "msg", webhook.Claimed)
+			must(t, s.Release(ctx, "msg", "not-"+tok))
+			expect(t, s, "msg", webhook.InProgress)
+			must(t, s.Release(ctx, "msg", tok))
+			tok2 := expect(t, s, "msg", webhook.Claimed)
+			if tok2 == tok {
+				t.Fatal("a new claim reused the released token")
+			}
+			must(t, s.Release(ctx, "never-claimed", tok))
+		}},
+		{"complete without a claim", func(t *testing.T, s webhook.DedupStore) {
+			must(t, s.Complete(ctx, "msg"))
+			must(t, s.Complete(ctx, "msg"))
+			expect(t, s, "msg", webhook.AlreadyDone)
+		}},
+		{"claims expire; a stale release leaves the new claim alone", func(t *testing.T, s webhook.DedupStore) {
+			st, stale := claim(t, s, "msg", h.Short)
+			if st != webhook.Claimed {
+				t.Fatalf("first claim %v", st)
+			}
+			h.Elapse(t, h.Short)
+			tok := expect(t, s, "msg", webhook.Claimed)
+			must(t, s.Release(ctx, "msg", stale))
+			expect(t, s, "msg", webhook.InProgress)
+			must(t, s.Release(ctx, "msg", tok))
+			expect(t, s, "msg", webhook.Claimed)
+		}},
+		{"completions expire after the done TTL", func(t *testing.T, _ webhook.DedupStore) {
+			s := h.New(t, h.Short)
+			must(t, s.Complete(ctx, "msg"))
+			expect(t, s, "msg", webhook.AlreadyDone)
+			h.Elapse(t, h.Short)
+			expect(t, s, "msg", webhook.Claimed)
+		}},
+		{"one claim among concurrent ones", func(t *testing.T, s webhook.DedupStore) {
+			const n = 16
+			for round := range 5 {
+				id := fmt.Sprint("race-", round)
+				var wg sync.WaitGroup
+				var mu sync.Mutex
+				counts := map[webhook.ClaimStatus]int{}
+				for range n {
+					wg.Go(func() {
+						st, _, err := s.Claim(ctx, id, time.Minute)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						mu.Lock()
+						counts[st]++
+						mu.Unlock()
+					})
+				}
+				wg.Wait()
+				if counts[webhook.Claimed] != 1 || counts[webhook.InProgress] != n-1 {
+					t.Fatalf("%s: %v, want one claimed and %d in progress", id, counts, n-1)
+				}
+			}
+		}},
+		{"any id text", func(t *testing.T, s webhook.DedupStore) {
+			for _, id := range []string{"msg_2Kp'; DROP TABLE x; --", "ünïcødé ✓", strings.Repeat("x", 300), "a:b:{c}"} {
+				tok := expect(t, s, id, webhook.Claimed)
+				must(t, s.Release(ctx, id, tok))
+				expect(t, s, id, webhook.Claimed)
+				must(t, s.Complete(ctx, id))
+				expect(t, s, id, webhook.AlreadyDone)
+			}
+		}},
+		{"a non-positive TTL is refused", func(t *testing.T, s webhook.DedupStore) {
+			for _, ttl := range []time.Duration{0, -time.Second} {
+				if _, _, err := s.Claim(ctx, "msg", ttl); err == nil {
+					t.Fatalf("Claim with TTL %v succeeded", ttl)
+				}
+			}
+			expect(t, s, "msg", webhook.Claimed)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.run(t, h.New(t, time.Hour))
+		})
+	}
+}

@@ -1,0 +1,148 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/poller"
+	"github.com/podqa/podqa-go/webhook"
+)
+
+// ManualClock is a clock a test moves by hand, for the in-memory stores' contract runs.
+type ManualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewManualClock returns a clock standing at start.
+func NewManualClock(start time.Time) *ManualClock { return &ManualClock{now: start} }
+
+// Now returns the clock's instant.
+func (c *ManualClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+// Advance moves the clock by d.
+func (c *ManualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// DedupStoreDown checks that every call of a store whose server is unreachable fails, and that
+// a Handler on it answers 500 (HandlerStoreDown).
+func DedupStoreDown(t *testing.T, s webhook.DedupStore) {
+	ctx := context.Background()
+	if _, _, err := s.Claim(ctx, "msg", time.Minute); err == nil {
+		t.Fatal("Claim succeeded with the server down")
+	}
+	if err := s.Complete(ctx, "msg"); err == nil {
+		t.Fatal("Complete succeeded with the server down")
+	}
+	if err := s.Release(ctx, "msg", "tok"); err == nil {
+		t.Fatal("Release succeeded with the server down")
+	}
+	HandlerStoreDown(t, s)
+}
+
+// PollerStoreDown checks that every call of a LeaseStore whose server is unreachable is an
+// error, never a lease answer (ErrLeaseLost, ErrLeaseHeld) that would be taken for one.
+func PollerStoreDown(t *testing.T, s poller.LeaseStore) {
+	ctx := context.Background()
+	l := poller.Lease{Holder: "a", Token: 1}
+	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
+	for name, err := range map[string]error{
+		"Load":         func() error { _, err := s.Load(ctx); return err }(),
+		"Save":         s.Save(ctx, st),
+		"AcquireLease": func() error { _, err := s.AcquireLease(ctx, "a", time.Second); return err }(),
+		"RenewLease":   s.RenewLease(ctx, l, time.Second),
+		"SaveFenced":   s.SaveFenced(ctx, l, st),
+		"ReleaseLease": s.ReleaseLease(ctx, l),
+	} {
+		if err == nil || errors.Is(err, poller.ErrLeaseLost) || errors.Is(err, poller.ErrLeaseHeld) {
+			t.Errorf("%s with the server down: %v", name, err)
+		}
+	}
+}
+
+// BenchClaim measures Claim alone on s, a fresh id each time.
+func BenchClaim(b *testing.B, s webhook.DedupStore) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if st, _, err := s.Claim(ctx, "msg_"+strconv.Itoa(i), time.Minute); err != nil || st != webhook.Claimed {
+			b.Fatal(st, err)
+		}
+		i++
+	}
+}
+
+// BenchClaimComplete measures one delivery's de-duplication on s: Claim, then Complete.
+func BenchClaimComplete(b *testing.B, s webhook.DedupStore) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		id := "msg_" + strconv.Itoa(i)
+		i++
+		if st, _, err := s.Claim(ctx, id, time.Minute); err != nil || st != webhook.Claimed {
+			b.Fatal(st, err)
+		}
+		if err := s.Complete(ctx, id); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchLease measures RenewLease (save false) or SaveFenced (save true) on s.
+func BenchLease(b *testing.B, s poller.LeaseStore, save bool) {
+	ctx := context.Background()
+	l, err := s.AcquireLease(ctx, "a", time.Minute)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if save {
+			err = s.SaveFenced(ctx, l, st)
+		} else {
+			err = s.RenewLease(ctx, l, time.Minute)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// OneRoundTrip checks that RenewLease and SaveFenced each make one exchange with the server, as
+// counted by sent (commands, or statements) after one warm-up of each.
+func OneRoundTrip(t *testing.T, s poller.LeaseStore, sent func() int64) {
+	ctx := context.Background()
+	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
+	l, err := s.AcquireLease(ctx, "a", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]func() error{
+		"RenewLease": func() error { return s.RenewLease(ctx, l, time.Minute) },
+		"SaveFenced": func() error { return s.SaveFenced(ctx, l, st) },
+	}
+	for _, call := range calls { // warm up: load scripts, prepare statements
+		if err := call(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, call := range calls {
+		before := sent()
+		if err := call(); err != nil {
+			t.Fatal(err)
+		}
+		if n := sent() - before; n != 1 {
+			t.Errorf("%s took %d round trips, want 1", name, n)
+		}
+	}
+}

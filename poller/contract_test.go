@@ -1,0 +1,54 @@
+package poller_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/poller"
+)
+
+func TestMemoryStoreContract(t *testing.T) {
+	t.Parallel()
+	clock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	storetest.Poller(t, storetest.PollerHarness{
+		New: func(*testing.T) poller.Store { return poller.NewMemoryLeaseStore(poller.WithLeaseClock(clock.Now)) },
+		// Corrupt is nil: a MemoryStore holds decoded states only, so none can be corrupt.
+		Elapse: func(_ *testing.T, d time.Duration) { clock.Advance(d) },
+		Short:  time.Second,
+	})
+}
+
+func TestFileStoreContract(t *testing.T) {
+	t.Parallel()
+	storetest.Poller(t, storetest.PollerHarness{
+		New: func(t *testing.T) poller.Store {
+			s, err := poller.NewFileStore(filepath.Join(t.TempDir(), "state.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		},
+		Corrupt: func(t *testing.T, s poller.Store, data []byte) {
+			if err := os.WriteFile(s.(*poller.FileStore).Path(), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		},
+	})
+}
+
+// TestMemoryStorePollers runs the three-poller proof on one in-process MemoryStore, with and
+// without a poller dying mid-page.
+func TestMemoryStorePollers(t *testing.T) {
+	t.Parallel()
+	for _, kill := range []bool{false, true} {
+		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
+			t.Parallel()
+			s := poller.NewMemoryLeaseStore()
+			storetest.Pollers(t, func(*testing.T) poller.LeaseStore { return s }, time.Second, 5000, kill)
+		})
+	}
+}

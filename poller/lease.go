@@ -1,0 +1,199 @@
+package poller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/internal/errval"
+)
+
+// DefaultLeaseTTL is how long a poller's lease on a LeaseStore lasts unless renewed (every
+// third of it while the poller holds it), and so about the longest a dead holder keeps the
+// others waiting.
+const DefaultLeaseTTL = 15 * time.Second
+
+// Lease is a poller's hold on a LeaseStore: who holds it, and the fencing token that the store
+// makes larger every time the lease changes hands. A save under a lease whose token is no
+// longer the store's (the lease expired, another poller took it) is refused.
+type Lease struct {
+	// Holder names the poller (WithHolder); Token is the fencing token.
+	Holder string
+	Token  int64
+}
+
+// Errors of the lease.
+var (
+	// ErrLeaseHeld: another poller holds the lease; this one waits (Run) or returns the error
+	// (PollOnce). Wrapped by *LeaseHeldError.
+	ErrLeaseHeld = errval.New("poller.ErrLeaseHeld", "poller: the lease is held by another poller")
+	// ErrLeaseLost: the lease this poller held expired or was taken over; it stopped before
+	// saving, and a save fenced by the old lease was refused and not applied.
+	ErrLeaseLost = errval.New("poller.ErrLeaseLost", "poller: the lease was lost")
+)
+
+// LeaseHeldError says who holds the lease and for how much longer, on the store's clock.
+type LeaseHeldError struct {
+	// Holder is the current holder; Remaining the time left on its lease.
+	Holder    string
+	Remaining time.Duration
+}
+
+// Error describes the holder.
+func (e *LeaseHeldError) Error() string {
+	return fmt.Sprintf("poller: the lease is held by %q for %v more", e.Holder, e.Remaining)
+}
+
+// Is makes errors.Is(err, ErrLeaseHeld) true.
+func (e *LeaseHeldError) Is(target error) bool { return target == ErrLeaseHeld }
+
+// LeaseStore is a Store shared by several pollers: of the pollers sharing it, exactly one
+// polls at a time. A poller whose store implements it takes the lease before polling, renews it
+// every third of its TTL while polling (and, in Run, between polls), reloads the state whenever
+// the lease's token changed, stops when it can no longer renew, and saves with SaveFenced.
+// Every TTL is measured on the store's clock (the database server's), so the pollers' clocks
+// never decide. Subpackages pollerpg (PostgreSQL) and pollerredis (Redis) implement it; so does
+// MemoryLeaseStore, for pollers sharing one process.
+type LeaseStore interface {
+	Store
+	// AcquireLease gives holder the lease for ttl when it is free or expired, with a new
+	// token, or renews it keeping its token when holder holds it already. When another
+	// holder does, it returns a *LeaseHeldError.
+	AcquireLease(ctx context.Context, holder string, ttl time.Duration) (Lease, error)
+	// RenewLease extends l by ttl from now if l is still the store's unexpired lease, and
+	// returns ErrLeaseLost otherwise. One round trip.
+	RenewLease(ctx context.Context, l Lease, ttl time.Duration) error
+	// ReleaseLease gives l up if it is still the store's lease; otherwise it does nothing.
+	ReleaseLease(ctx context.Context, l Lease) error
+	// SaveFenced replaces the state with st if l is still the store's unexpired lease, and
+	// returns ErrLeaseLost, writing nothing, otherwise. One round trip, atomic with the check.
+	SaveFenced(ctx context.Context, l Lease, st State) error
+}
+
+type leaseConfig struct {
+	ttl    time.Duration
+	holder string
+	// wait waits on the wall clock (the lease's TTL is the store's real time, whatever the
+	// poller's Clock); tests replace it.
+	wait func(ctx context.Context, d time.Duration) error
+}
+
+func defaultLeaseConfig() leaseConfig {
+	host, _ := os.Hostname()
+	return leaseConfig{
+		ttl:    DefaultLeaseTTL,
+		holder: host + "/" + strconv.Itoa(os.Getpid()) + "/" + uuid.NewString()[:8],
+		wait:   realClock{}.Sleep,
+	}
+}
+
+// WithLeaseTTL sets the lease's time-to-live on a LeaseStore (DefaultLeaseTTL by default): a
+// holder that dies is taken over within it. It must be at least 10 ms; the store's round trip
+// must stay well under a third of it.
+func WithLeaseTTL(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 10*time.Millisecond {
+			return fmt.Errorf("%w: lease TTL %v is under 10ms", ErrInvalidOption, d)
+		}
+		c.lease.ttl = d
+		return nil
+	}
+}
+
+// WithHolder names this poller in the lease (by default host/pid/random, unique per Poller).
+// Two pollers must never share a name: a holder renews a lease held under its own name.
+func WithHolder(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("%w: empty holder name", ErrInvalidOption)
+		}
+		c.lease.holder = name
+		return nil
+	}
+}
+
+// hold is a lease being kept: ctx ends (with cause ErrLeaseLost) when it can no longer be
+// renewed, or when end is called.
+type hold struct {
+	lease  Lease
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+}
+
+// takeLease acquires the lease and starts renewing it in the background. When the token
+// differs from the last lease this poller held, the state is reloaded before the next poll:
+// another poller may have moved it.
+func (p *Poller) takeLease(ctx context.Context, ls LeaseStore) (*hold, error) {
+	l, err := ls.AcquireLease(ctx, p.cfg.lease.holder, p.cfg.lease.ttl)
+	if err != nil {
+		if errors.Is(err, ErrLeaseHeld) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("poller: acquiring the lease: %w", err)
+	}
+	if l.Token != p.lastToken {
+		p.loaded = false
+		p.lastToken = l.Token
+	}
+	hctx, cancel := context.WithCancelCause(ctx)
+	h := &hold{lease: l, ctx: hctx, cancel: cancel, done: make(chan struct{})}
+	go p.renew(ls, h, time.Now())
+	return h, nil
+}
+
+// renew renews h every third of the TTL until h ends. A renewal the store refuses ends h at
+// once; renewals that fail otherwise (the store unreachable) end it once two thirds of the TTL
+// passed since the start of the last renewal that succeeded, before the store can hand the
+// lease to another poller. Durations are measured on the monotonic clock, so skew between the
+// pollers' clocks does not matter.
+func (p *Poller) renew(ls LeaseStore, h *hold, lastOK time.Time) {
+	defer close(h.done)
+	every := p.cfg.lease.ttl / 3
+	for {
+		if err := p.cfg.lease.wait(h.ctx, every); err != nil {
+			return
+		}
+		start := time.Now()
+		rctx, cancel := context.WithTimeout(h.ctx, every)
+		err := ls.RenewLease(rctx, h.lease, p.cfg.lease.ttl)
+		cancel()
+		switch {
+		case err == nil:
+			lastOK = start
+		case errors.Is(err, ErrLeaseLost):
+			h.cancel(ErrLeaseLost)
+			return
+		case h.ctx.Err() != nil:
+			return
+		case time.Since(lastOK) >= 2*p.cfg.lease.ttl/3:
+			h.cancel(fmt.Errorf("%w: could not renew it: %w", ErrLeaseLost, err))
+			return
+		}
+	}
+}
+
+// end stops renewing h and, if release and the lease was not lost, gives the lease up.
+func (p *Poller) end(ls LeaseStore, h *hold, release bool) {
+	lost := leaseLost(h.ctx) != nil
+	h.cancel(context.Canceled)
+	<-h.done
+	if release && !lost {
+		ctx, cancel := context.WithTimeout(context.Background(), p.cfg.lease.ttl)
+		defer cancel()
+		_ = ls.ReleaseLease(ctx, h.lease) // if it fails, the lease expires after its TTL
+	}
+}
+
+// leaseLost reports the error for a poll whose hold ended: ErrLeaseLost, or nil while held.
+func leaseLost(ctx context.Context) error {
+	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, ErrLeaseLost) {
+		return cause
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package pollerpg_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/poller"
+	"github.com/podqa/podqa-go/poller/pollerpg"
+)
+
+func TestContract(t *testing.T) {
+	t.Parallel()
+	pool := servicetest.Postgres(t)
+	ctx := context.Background()
+	table := servicetest.Name("podqa_test_")
+	names := map[poller.Store]string{}
+	storetest.Poller(t, storetest.PollerHarness{
+		New: func(t *testing.T) poller.Store {
+			name := servicetest.Name("p")
+			s, err := pollerpg.New(ctx, pool, pollerpg.WithTable(table), pollerpg.WithName(name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			names[s] = name
+			return s
+		},
+		Corrupt: func(t *testing.T, s poller.Store, data []byte) {
+			// Text cannot hold a NUL byte; store the rest as it is.
+			text := string(data)
+			if text == "\x00\xff" {
+				text = "\ufffd"
+			}
+			if _, err := pool.Exec(ctx, `INSERT INTO `+pgx.Identifier{table}.Sanitize()+` (name, state) VALUES ($1, $2)
+ON CONFLICT (name) DO UPDATE SET state = EXCLUDED.state`, names[s], text); err != nil {
+				t.Fatal(err)
+			}
+		},
+		Elapse: func(t *testing.T, d time.Duration) { servicetest.PostgresElapse(t, pool, d) },
+		Short:  300 * time.Millisecond,
+	})
+}
+
+// TestServerDown: with the pool gone (as with the server down) every call is a clear error,
+// never a lease answer.
+func TestServerDown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, servicetest.PostgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pollerpg.New(ctx, pool, pollerpg.WithTable(servicetest.Name("podqa_test_")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	storetest.PollerStoreDown(t, s)
+}
+
+func TestNewErrors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	if s, err := pollerpg.New(ctx, nil); !errors.Is(err, poller.ErrInvalidOption) || s != nil {
+		t.Errorf("nil pool: %v, %v", s, err)
+	}
+	pool, err := pgxpool.New(ctx, "postgres://nobody@127.0.0.1:1/none?connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	for name, opt := range map[string]pollerpg.Option{"empty table": pollerpg.WithTable(""), "empty name": pollerpg.WithName("")} {
+		if s, err := pollerpg.New(ctx, pool, opt); !errors.Is(err, poller.ErrInvalidOption) || s != nil {
+			t.Errorf("%s: %v, %v", name, s, err)
+		}
+	}
+	if s, err := pollerpg.New(ctx, pool); err == nil || s != nil {
+		t.Errorf("server down: %v, %v", s, err)
+	}
+}
+
+// TestPollers: three pollers on one PostgreSQL row against the fake with 5,000 reports, with
+// and without the lease holder dying mid-page (see storetest.Pollers).
+func TestPollers(t *testing.T) {
+	t.Parallel()
+	pool := servicetest.Postgres(t)
+	table := servicetest.Name("podqa_test_")
+	for _, kill := range []bool{false, true} {
+		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
+			t.Parallel()
+			name := fmt.Sprint("kill-", kill)
+			storetest.Pollers(t, func(t *testing.T) poller.LeaseStore {
+				s, err := pollerpg.New(context.Background(), pool, pollerpg.WithTable(table), pollerpg.WithName(name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}, time.Second, 5000, kill)
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package pollerredis_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/poller"
+	"github.com/podqa/podqa-go/poller/pollerredis"
+)
+
+func newStore(t testing.TB, rdb redis.UniversalClient) (*pollerredis.Store, string) {
+	t.Helper()
+	prefix := "{" + servicetest.Name("podqa-test:") + "}:"
+	s, err := pollerredis.New(rdb, pollerredis.WithKeyPrefix(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, prefix
+}
+
+func TestContract(t *testing.T) {
+	t.Parallel()
+	rdb := servicetest.Redis(t)
+	prefixes := map[poller.Store]string{}
+	storetest.Poller(t, storetest.PollerHarness{
+		New: func(t *testing.T) poller.Store {
+			s, p := newStore(t, rdb)
+			prefixes[s] = p
+			return s
+		},
+		Corrupt: func(t *testing.T, s poller.Store, data []byte) {
+			if err := rdb.Set(context.Background(), prefixes[s]+"state", data, 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+		},
+		Elapse: func(t *testing.T, d time.Duration) { servicetest.RedisElapse(t, rdb, d) },
+		Short:  300 * time.Millisecond,
+	})
+}
+
+func TestNewErrors(t *testing.T) {
+	t.Parallel()
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never dialled
+	defer rdb.Close()
+	if s, err := pollerredis.New(nil); !errors.Is(err, poller.ErrInvalidOption) || s != nil {
+		t.Errorf("nil client: %v, %v", s, err)
+	}
+	if s, err := pollerredis.New(rdb, pollerredis.WithKeyPrefix("")); !errors.Is(err, poller.ErrInvalidOption) || s != nil {
+		t.Errorf("empty prefix: %v, %v", s, err)
+	}
+}
+
+// TestServerDown: every call is a clear error with Redis unreachable.
+func TestServerDown(t *testing.T) {
+	t.Parallel()
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: time.Second})
+	defer rdb.Close()
+	s, _ := newStore(t, rdb)
+	storetest.PollerStoreDown(t, s)
+}
+
+// TestPollers: three pollers on one Redis store against the fake with 5,000 reports, with and
+// without the lease holder dying mid-page (see storetest.Pollers).
+func TestPollers(t *testing.T) {
+	t.Parallel()
+	rdb := servicetest.Redis(t)
+	for _, kill := range []bool{false, true} {
+		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
+			t.Parallel()
+			prefix := "{" + servicetest.Name("podqa-test:") + "}:"
+			storetest.Pollers(t, func(t *testing.T) poller.LeaseStore {
+				s, err := pollerredis.New(rdb, pollerredis.WithKeyPrefix(prefix))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}, time.Second, 5000, kill)
+		})
+	}
+}

@@ -1,0 +1,35 @@
+package webhook_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/webhook"
+)
+
+func TestMemoryStoreContract(t *testing.T) {
+	t.Parallel()
+	clock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	storetest.Dedup(t, storetest.DedupHarness{
+		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
+			s, err := webhook.NewMemoryStore(webhook.WithDedupTTL(doneTTL), webhook.WithDedupClock(clock.Now))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		},
+		Elapse: func(_ *testing.T, d time.Duration) { clock.Advance(d) },
+		Short:  time.Second,
+	})
+}
+
+// TestMemoryStoreReceivers runs the three-instance proof on one in-process MemoryStore.
+func TestMemoryStoreReceivers(t *testing.T) {
+	t.Parallel()
+	s, err := webhook.NewMemoryStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Receivers(t, s, 1000)
+}

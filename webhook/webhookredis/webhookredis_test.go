@@ -1,0 +1,87 @@
+package webhookredis_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/webhook"
+	"github.com/podqa/podqa-go/webhook/webhookredis"
+	"github.com/redis/go-redis/v9"
+)
+
+func newStore(t testing.TB, rdb redis.UniversalClient, opts ...webhookredis.Option) *webhookredis.Store {
+	t.Helper()
+	s, err := webhookredis.New(rdb, append([]webhookredis.Option{webhookredis.WithKeyPrefix(servicetest.Name("podqa-test:") + ":")}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestContract(t *testing.T) {
+	t.Parallel()
+	rdb := servicetest.Redis(t)
+	storetest.Dedup(t, storetest.DedupHarness{
+		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
+			return newStore(t, rdb, webhookredis.WithDoneTTL(doneTTL))
+		},
+		Elapse: func(t *testing.T, d time.Duration) { servicetest.RedisElapse(t, rdb, d) },
+		Short:  300 * time.Millisecond,
+	})
+}
+
+func TestNewErrors(t *testing.T) {
+	t.Parallel()
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never dialled
+	defer rdb.Close()
+	for name, tc := range map[string]struct {
+		rdb  redis.UniversalClient
+		opts []webhookredis.Option
+	}{
+		"nil client":   {nil, nil},
+		"empty prefix": {rdb, []webhookredis.Option{webhookredis.WithKeyPrefix("")}},
+		"zero TTL":     {rdb, []webhookredis.Option{webhookredis.WithDoneTTL(0)}},
+	} {
+		if s, err := webhookredis.New(tc.rdb, tc.opts...); !errors.Is(err, webhook.ErrInvalidOption) || s != nil {
+			t.Errorf("%s: New = %v, %v", name, s, err)
+		}
+	}
+}
+
+// TestServerDown: a Redis that refuses connections is a clear error from every call.
+func TestServerDown(t *testing.T) {
+	t.Parallel()
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: time.Second})
+	defer rdb.Close()
+	storetest.DedupStoreDown(t, newStore(t, rdb))
+}
+
+// TestForeignValue: a key under the prefix that is neither a claim nor a completion is an
+// error, never read as free.
+func TestForeignValue(t *testing.T) {
+	t.Parallel()
+	rdb := servicetest.Redis(t)
+	prefix := servicetest.Name("podqa-test:") + ":"
+	s, err := webhookredis.New(rdb, webhookredis.WithKeyPrefix(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := rdb.Set(ctx, prefix+"msg", "something else", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, err := s.Claim(ctx, "msg", time.Minute); !errors.Is(err, webhook.ErrDedupStore) {
+		t.Fatalf("Claim = %v, %v; want ErrDedupStore", st, err)
+	}
+}
+
+// TestReceivers: three receivers on one Redis store behind a duplicating front (see
+// storetest.Receivers).
+func TestReceivers(t *testing.T) {
+	t.Parallel()
+	storetest.Receivers(t, newStore(t, servicetest.Redis(t)), 1000)
+}
