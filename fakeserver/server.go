@@ -70,6 +70,9 @@ type options struct {
 	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
 	// tests set it, to keep generated URLs off the network.
 	outbound http.RoundTripper
+	// seed and seeded are the fake's seed (WithSeed); fault patterns are drawn from it.
+	seed   uint64
+	seeded bool
 }
 
 // Option configures New.
@@ -140,7 +143,7 @@ func New(opts ...Option) (*Server, error) {
 	s := &Server{
 		opts:      o,
 		clock:     clk,
-		faults:    &faults{},
+		faults:    newFaults(o),
 		log:       o.logger,
 		listener:  ln,
 		url:       "http://" + ln.Addr().String(),
@@ -183,6 +186,7 @@ func (s *Server) AdminToken() string { return s.opts.adminToken }
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	s.faults.close()
 	err := s.httpServer.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
 	s.clock.Close()
