@@ -90,8 +90,9 @@ const (
 // maxFaultLatency bounds LatencyMS: ten minutes.
 const maxFaultLatency = 10 * 60 * 1000
 
-// InjectFault arms f and returns its id. Faults are matched in the order they were armed; a
-// request meets at most one, the first it matches.
+// InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
+// order they were armed, that fires on it; a fault that lets a matching request through (After,
+// Probability) passes it on to the next. Every fault counts the requests it matched.
 func (s *Server) InjectFault(f Fault) (string, error) {
 	return s.faults.add(f)
 }
@@ -255,8 +256,8 @@ type firing struct {
 	delay time.Duration
 }
 
-// take finds the first fault r matches and decides, from the seed, the fault's place and the
-// match's number, whether it fires; nil lets r through untouched.
+// take finds the first fault that fires on r, deciding from the seed, each fault's place and the
+// match's number; nil lets r through untouched.
 func (f *faults) take(r *http.Request) *firing {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -266,13 +267,13 @@ func (f *faults) take(r *http.Request) *firing {
 		}
 		a.Matches++
 		if a.Matches <= a.After {
-			return nil
+			continue
 		}
 		// One generator per match, so that each fault's pattern depends on nothing but the
 		// seed, the fault's place and the match's number, whatever else runs concurrently.
 		rng := mrand.New(mrand.NewPCG(f.seed^mix(a.seq), uint64(a.Matches)))
 		if a.Probability != nil && rng.Float64() >= *a.Probability {
-			return nil
+			continue
 		}
 		a.Fired++
 		if a.Count > 0 && a.Fired >= a.Count {
