@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -373,6 +374,10 @@ func TestFaultsOnHostedFeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	three, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Three", GUID: "three", DurationS: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	feedPath := strings.TrimPrefix(feed.FeedURL, srv.URL())
 	// A feed whose connection drops is unreadable: 400, saying why.
 	a := armFault(t, srv, `{"path_prefix":"`+feedPath+`","reset":"before_body","count":1}`)
@@ -383,9 +388,10 @@ func TestFaultsOnHostedFeeds(t *testing.T) {
 	if len(listFaults(t, srv)) != 0 {
 		t.Fatalf("fault %s not spent", a.ID)
 	}
-	// A cut enclosure FAILs the report; the next episode's whole one completes.
+	// A dropped or cut enclosure FAILs the report; a whole one completes.
+	armFault(t, srv, `{"path_prefix":"`+strings.TrimPrefix(three.AudioURL, srv.URL())+`","reset":"before_body"}`)
 	armFault(t, srv, `{"path_prefix":"`+strings.TrimPrefix(two.AudioURL, srv.URL())+`","truncate_after_bytes":1000}`)
-	ids := make([]string, 2)
+	ids := make([]string, 3)
 	for i := range ids {
 		status, body := createFromFeed(t, srv, seed.APIKey, `{"feed_url":"`+feed.FeedURL+`","episode_index":`+itoa(i)+`}`)
 		var created struct{ ID string }
@@ -397,10 +403,33 @@ func TestFaultsOnHostedFeeds(t *testing.T) {
 	if _, err := srv.Advance(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if r := getReport(t, srv, seed.APIKey, ids[0]); r.Status != "FAILED" {
-		t.Fatalf("cut enclosure: %s", r.Status)
+	for i, want := range []string{"FAILED", "FAILED", "COMPLETE"} {
+		if r := getReport(t, srv, seed.APIKey, ids[i]); r.Status != want {
+			t.Fatalf("episode %d (dropped, cut, whole): %s, want %s", i, r.Status, want)
+		}
 	}
-	if r := getReport(t, srv, seed.APIKey, ids[1]); r.Status != "COMPLETE" {
-		t.Fatalf("whole enclosure: %s", r.Status)
+}
+
+// TestREADMEFaultExamplesAreAccepted arms every fault the README's control-API section shows.
+func TestREADMEFaultExamplesAreAccepted(t *testing.T) {
+	t.Parallel()
+	srv, _ := NewTest(t)
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	for _, line := range strings.Split(string(readme), "\n") {
+		body, ok := strings.CutPrefix(line, `curl "${H[@]}" -X POST -d '`)
+		if !ok || !strings.HasSuffix(body, "' $BASE/_fake/faults") {
+			continue
+		}
+		body = strings.TrimSuffix(body, "' $BASE/_fake/faults")
+		body = strings.ReplaceAll(body, "'$FEED'", "00000000-0000-0000-0000-000000000000")
+		armFault(t, srv, body)
+		shown++
+	}
+	if shown < 5 {
+		t.Fatalf("%d fault examples found in the README", shown)
 	}
 }
