@@ -2,12 +2,15 @@ package fakeserver
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -432,4 +435,66 @@ func TestREADMEFaultExamplesAreAccepted(t *testing.T) {
 	if shown < 5 {
 		t.Fatalf("%d fault examples found in the README", shown)
 	}
+}
+
+// FuzzFaultBodies posts arbitrary bodies to POST /_fake/faults: each is armed (201, listed once,
+// and its answer armed again gives the same fault) or refused with 400 validation_error and
+// nothing armed; never a 5xx or a panic.
+func FuzzFaultBodies(f *testing.F) {
+	srv, _ := NewTest(f)
+	for _, s := range []string{
+		`{"method":"GET","path_prefix":"/api/rest/v1/reports","status":503,"count":2}`,
+		`{"path_prefix":"/api/rest/v1/","status":502,"probability":0.3,"latency_ms":200,"jitter_ms":50}`,
+		`{"method":"PUT","path_prefix":"/_uploads/","reset":"after_body","throttle_bytes_per_s":65536,"count":1}`,
+		`{"path_prefix":"/x","truncate_after_bytes":0,"after":3}`,
+		`{"path_prefix":"/x","status":429,"retry_after_s":30}`,
+		`{"path_prefix":"/x","status":429,"probability":1e-300}`,
+		`{"path_prefix":"/x","status":500,"reset":"before_body"}`,
+		`{"path_prefix":"/x","latency_ms":1e9}`, `{"path_prefix":"/x","probability":"NaN"}`,
+		`{}`, `[]`, `null`, `{"a":`, "\xff", ``,
+	} {
+		f.Add([]byte(s))
+	}
+	handler := srv.Handler()
+	do := func(method, path string, body []byte) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, path, bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+srv.AdminToken())
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		return rec
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		defer srv.ClearFaults()
+		rec := do("POST", "/_fake/faults", body)
+		switch rec.Code {
+		case http.StatusCreated:
+			var armed ArmedFault
+			if err := json.Unmarshal(rec.Body.Bytes(), &armed); err != nil {
+				t.Fatalf("%q: answer %s: %v", body, rec.Body, err)
+			}
+			list := srv.Faults()
+			if len(list) != 1 || list[0].ID != armed.ID || !reflect.DeepEqual(list[0], armed) {
+				t.Fatalf("%q: armed %+v, listed %+v", body, armed, list)
+			}
+			again := do("POST", "/_fake/faults", must(json.Marshal(armed.Fault)))
+			var second ArmedFault
+			if again.Code != http.StatusCreated || json.Unmarshal(again.Body.Bytes(), &second) != nil || !reflect.DeepEqual(second.Fault, armed.Fault) {
+				t.Fatalf("%q: re-arming %+v: %d %s", body, armed.Fault, again.Code, again.Body)
+			}
+		case http.StatusBadRequest:
+			if code := errorCode(t, rec.Body.Bytes()); code != "validation_error" || len(srv.Faults()) != 0 {
+				t.Fatalf("%q: %s, %d armed", body, code, len(srv.Faults()))
+			}
+		default:
+			t.Fatalf("%q: %d %s", body, rec.Code, rec.Body)
+		}
+	})
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
