@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -66,32 +67,30 @@ func TestReadsRideOutFaults(t *testing.T) {
 			t.Fatalf("%d attempts, want %d", a.Fired, fastRetries.MaxAttempts)
 		}
 	})
-	t.Run("latency beyond the attempt timeout retried", func(t *testing.T) {
-		t.Parallel()
-		srv, seed := fakeserver.NewTest(t)
-		hc := srv.Client()
-		hc.Timeout = 50 * time.Millisecond
-		gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithHTTPClient(hc))
-		id := inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", LatencyMS: 600_000, Count: 2})
-		me, err := gql.Me(context.Background())
-		checkMe(t, me, err)
-		if _, still := armedFault(srv, id); still {
-			t.Fatal("the slow answers were not met")
-		}
-	})
-	t.Run("latency on every attempt: the timeout", func(t *testing.T) {
-		t.Parallel()
-		srv, seed := fakeserver.NewTest(t)
-		hc := srv.Client()
-		hc.Timeout = 50 * time.Millisecond
-		gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithHTTPClient(hc))
-		inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", LatencyMS: 600_000})
-		_, err := gql.Me(context.Background())
-		var ne net.Error
-		if !errors.As(err, &ne) || !ne.Timeout() {
-			t.Fatalf("err = %v, want the attempt timeout", err)
-		}
-	})
+	// Ten minutes of latency against a 50 ms per-attempt timeout: two slow answers are retried
+	// away; slow answers on every attempt end with the timeout.
+	for _, count := range []int{2, 0} {
+		t.Run("latency beyond the attempt timeout, count "+strconv.Itoa(count), func(t *testing.T) {
+			t.Parallel()
+			srv, seed := fakeserver.NewTest(t)
+			hc := srv.Client()
+			hc.Timeout = 50 * time.Millisecond
+			gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithHTTPClient(hc))
+			inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", LatencyMS: 600_000, Count: count})
+			me, err := gql.Me(context.Background())
+			if count > 0 {
+				checkMe(t, me, err)
+				if len(srv.Faults()) != 0 {
+					t.Fatal("the slow answers were not met")
+				}
+				return
+			}
+			var ne net.Error
+			if !errors.As(err, &ne) || !ne.Timeout() {
+				t.Fatalf("err = %v, want the attempt timeout", err)
+			}
+		})
+	}
 	t.Run("429 too long to wait returns its Retry-After", func(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)

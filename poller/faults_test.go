@@ -9,10 +9,25 @@ import (
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
+	"github.com/podqa/podqa-go/poller"
 )
 
-// The poller's list reads against the fake's faults, injected on the second page of a
-// three-page poll.
+// The poller's list reads against the fake's faults.
+
+// completed seeds n reports that completed a millisecond apart, moves the clock past them, and
+// returns their ids, a poller from before them and a recorder.
+func (h *harness) completed(n int) ([]string, *poller.Poller, *recorder) {
+	delays := make([]time.Duration, n)
+	for i := range delays {
+		delays[i] = time.Minute + time.Duration(i)*time.Millisecond
+	}
+	ids := h.seedReports(delays...)
+	p := h.newPoller(nil)
+	h.advance(2 * time.Minute)
+	return ids, p, newRecorder()
+}
+
+// TestPollerRidesOutFaults injects each fault on the second page of a three-page poll.
 
 func TestPollerRidesOutFaults(t *testing.T) {
 	t.Parallel()
@@ -38,14 +53,7 @@ func TestPollerRidesOutFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
-			delays := make([]time.Duration, 250)
-			for i := range delays {
-				delays[i] = time.Minute + time.Duration(i)*time.Millisecond
-			}
-			ids := h.seedReports(delays...)
-			p := h.newPoller(nil)
-			rec := newRecorder()
-			h.advance(2 * time.Minute)
+			ids, p, rec := h.completed(250)
 			if _, err := h.srv.InjectFault(tt.fault); err != nil {
 				t.Fatal(err)
 			}
@@ -76,14 +84,7 @@ func TestPollerRidesOutFaults(t *testing.T) {
 func TestPollerOnAFlakyPath(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	delays := make([]time.Duration, 450)
-	for i := range delays {
-		delays[i] = time.Minute + time.Duration(i)*time.Millisecond
-	}
-	ids := h.seedReports(delays...)
-	p := h.newPoller(nil)
-	rec := newRecorder()
-	h.advance(2 * time.Minute)
+	ids, p, rec := h.completed(450)
 	probability := 0.3
 	if _, err := h.srv.InjectFault(fakeserver.Fault{Method: http.MethodGet, PathPrefix: "/api/rest/v1/reports", Status: http.StatusServiceUnavailable, Probability: &probability}); err != nil {
 		t.Fatal(err)
