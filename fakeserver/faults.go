@@ -504,6 +504,15 @@ type truncatingWriter struct {
 func (t *truncatingWriter) Header() http.Header         { return t.w.Header() }
 func (t *truncatingWriter) Unwrap() http.ResponseWriter { return t.w }
 
+// FlushError flushes what was sent on; while the body is held there is nothing to flush (a
+// flush would commit the header without the Content-Length).
+func (t *truncatingWriter) FlushError() error {
+	if t.status == 0 || t.holding {
+		return nil
+	}
+	return http.NewResponseController(t.w).Flush()
+}
+
 func (t *truncatingWriter) WriteHeader(code int) {
 	if t.status != 0 {
 		return

@@ -498,3 +498,66 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestTruncationModes cuts bodies however the handler writes them: held to learn their length
+// (even across a flush), streamed under a declared Content-Length, too long to hold (cut in
+// chunked encoding), or short enough to go whole.
+func TestTruncationModes(t *testing.T) {
+	t.Parallel()
+	const limit = 50
+	tests := []struct {
+		name      string
+		size      int
+		declare   bool
+		flushAt   int
+		wantCL    int64 // -1: chunked
+		wantWhole bool
+	}{
+		{"held across a flush", 200, false, 100, 200, false},
+		{"declared length streamed", 200, true, 0, 200, false},
+		{"too long to hold", maxTruncateBuffer + 10, false, 0, -1, false},
+		{"shorter than the cut", 40, false, 0, 40, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body := strings.Repeat("x", tt.size)
+			s := &Server{faults: newFaults(options{})}
+			ts := httptest.NewServer(s.injectFaults(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tt.declare {
+					w.Header().Set("Content-Length", strconv.Itoa(tt.size))
+				}
+				if tt.flushAt > 0 {
+					_, _ = io.WriteString(w, body[:tt.flushAt])
+					_ = http.NewResponseController(w).Flush()
+					_, _ = io.WriteString(w, body[tt.flushAt:])
+					return
+				}
+				_, _ = io.WriteString(w, body)
+			})))
+			defer ts.Close()
+			n := int64(limit)
+			if _, err := s.InjectFault(Fault{PathPrefix: "/", TruncateAfterBytes: &n}); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := ts.Client().Get(ts.URL + "/x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.ContentLength != tt.wantCL {
+				t.Errorf("Content-Length %d, want %d", resp.ContentLength, tt.wantCL)
+			}
+			if tt.wantWhole {
+				if err != nil || string(got) != body {
+					t.Fatalf("want the whole body: %d bytes, %v", len(got), err)
+				}
+				return
+			}
+			if !errors.Is(err, io.ErrUnexpectedEOF) || string(got) != body[:limit] {
+				t.Fatalf("want %d bytes then an unexpected EOF: %d bytes, %v", limit, len(got), err)
+			}
+		})
+	}
+}
