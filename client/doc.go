@@ -41,6 +41,13 @@
 //     retried like a read, and a 409 conflict after one of its own attempts that may have gone
 //     through counts as success (see CreateReportFromUpload).
 //   - 400, 401, 402, 403, 404, 405 and 409 are never retried: the request itself is wrong.
+//   - A success whose body breaks off (a cut connection, an attempt timeout while reading it)
+//     is a failed attempt, retried like a lost connection under the rules above; a call never
+//     returns half a decoded value. The body of a success is therefore read whole within the
+//     attempt.
+//   - Each attempt is bounded by the HTTP client's Timeout: DefaultAttemptTimeout by default,
+//     the given client's own with WithHTTPClient (give it a Timeout; http.Client's zero value
+//     has none). An attempt that times out is retried as above.
 //   - A 429 waits exactly its Retry-After, unless that exceeds RetryPolicy.MaxRetryAfter: then
 //     the call returns the 429 at once with APIError.RetryAfter set. Other retries back off
 //     exponentially with jitter; so does a 429 or 503 whose Retry-After is unreadable, negative,

@@ -146,6 +146,26 @@ func (st *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
+	if err == nil && st.kind != kindSignedPut && resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		// A success whose body breaks off is a failed attempt, retried like a lost connection,
+		// never half a value.
+		if rerr := bufferBody(resp); rerr != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			err = fmt.Errorf("reading the response: %w", rerr)
+			retry, _ := st.checkAttempt(ctx, nil, err)
+			if !retry {
+				return false, err
+			}
+			return true, nil
+		}
+	}
+	return st.checkAttempt(ctx, resp, err)
+}
+
+// checkAttempt is checkRetry's decision once the attempt's outcome is known.
+func (st *call) checkAttempt(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	retry, ambiguous, reason := st.classify(resp, err)
 	if ambiguous {
 		st.maybeApplied = true

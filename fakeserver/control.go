@@ -154,6 +154,8 @@ func (s *Server) controlRoutes() http.Handler {
 	mux.HandleFunc("POST /_fake/clock/advance", s.handleAdvance)
 	mux.HandleFunc("POST /_fake/faults", s.handleCreateFault)
 	mux.HandleFunc("DELETE /_fake/faults", s.handleClearFaults)
+	mux.HandleFunc("GET /_fake/faults", s.handleListFaults)
+	mux.HandleFunc("DELETE /_fake/faults/{id}", s.handleRemoveFault)
 	mux.HandleFunc("PATCH /_fake/workspaces/{id}/credits", s.handlePatchCredits)
 	mux.HandleFunc("POST /_fake/workspaces/{id}/topups", s.handleAddTopup)
 	mux.HandleFunc("POST /_fake/feeds", s.handleHostFeed)

@@ -98,6 +98,16 @@
 //     decoded length: MP3 encoder delay and padding (LAME tag) and Opus pre-skip are removed as
 //     ffmpeg's decoders do (ffprobe 5.1's duration field still counts them).
 //   - WithoutRateLimits turns the three limits off for load tests; nothing else changes.
+//   - Faults (Fault, InjectFault, POST /_fake/faults) act before the API, on the network's
+//     wall time even on a manual clock: latency (with jitter), a throttled body, a connection
+//     reset before or after the request body, a success answer cut after N bytes (the full
+//     Content-Length declared, then the connection closed), or the 429/500/502/503/504 the
+//     service or its front gives. after and probability make a flaky path; its pattern is drawn
+//     from the fake's seed, the fault's place among those armed since the last ClearFaults and
+//     the match's number, so it does not depend on what else runs concurrently. They apply to
+//     REST, GraphQL, the webhook subscription calls (429 and 500 in their flat error shape),
+//     /_uploads and the hosted feeds, never to /_fake. Closing the fake ends every fault's
+//     wait. With no fault armed a request pays one atomic load.
 //   - GraphQL (POST /api/graphql) runs schema.graphql through gqlgen over the same core as REST.
 //     Credentials, the per-key minute limit, faults and last_used_at are REST's. A request with
 //     no credential, or one that is refused, still runs as an anonymous caller (a refused one

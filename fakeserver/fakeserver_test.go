@@ -322,8 +322,8 @@ func TestFaults(t *testing.T) {
 		t.Fatalf("after the faults: %d %s", status, body)
 	}
 	bad := []Fault{
-		{PathPrefix: "/x", Status: 502, Count: 1},
-		{PathPrefix: "/x", Status: 500, Count: 0},
+		{PathPrefix: "/x", Status: 418, Count: 1},
+		{PathPrefix: "/x", Status: 500, Count: -1},
 		{PathPrefix: "x", Status: 500, Count: 1},
 	}
 	for _, f := range bad {

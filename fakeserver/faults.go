@@ -1,103 +1,587 @@
 package fakeserver
 
 import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	mrand "math/rand/v2"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// Fault makes the next Count API requests that match it fail: 503 as the plain-text
-// "Service Unavailable" of the service's front (nothing reaches the API, nothing is created or
-// charged), 500 as the API's internal_error.
+// Fault makes requests that match it fail the way networks and services really fail: slow
+// answers, dropped connections, cut or crawling bodies, 429s and errors from in front of the
+// API, every time or on a seeded pattern. Faults apply to the REST API, GraphQL, the webhook
+// subscription calls, signed upload URLs (/_uploads) and the fake's hosted feeds, their audio and
+// covers (/_feeds); never to the control API.
+//
+// A fault has at most one outcome: Status (an error answer), Reset (no answer) or
+// TruncateAfterBytes (a cut success answer). LatencyMS and ThrottleBytesPerS combine with any
+// outcome, and a fault may be only a delay, only a throttle or both. Probability and After
+// choose which matching requests it fires on; Count ends it.
 type Fault struct {
 	// Method matches one HTTP method; empty matches any.
 	Method string `json:"method,omitempty"`
 	// PathPrefix matches request paths that begin with it, such as "/api/rest/v1/reports".
 	PathPrefix string `json:"path_prefix"`
-	// Status is 500 or 503.
-	Status int `json:"status"`
-	// Count is how many matching requests fail, at least 1.
-	Count int `json:"count"`
+	// Status is the error answered instead of the API's: 429 rate_limited in the service's
+	// envelope with a Retry-After header, as the service's rate limiter answers; 500 the API's
+	// internal_error; 502, 503 and 504 plain-text answers from in front of the API ("Bad Gateway",
+	// "Service Unavailable", "Gateway Timeout"). Nothing reaches the API: nothing is created or
+	// charged. 0 lets the request through to the API.
+	Status int `json:"status,omitempty"`
+	// RetryAfterS is the Retry-After of a 429, in whole seconds, at least 1 (default 1). Only
+	// with Status 429.
+	RetryAfterS int `json:"retry_after_s,omitempty"`
+	// Count is how many times the fault fires before it disarms itself; 0 keeps it armed until
+	// RemoveFault or ClearFaults.
+	Count int `json:"count,omitempty"`
+	// LatencyMS delays the answer by that many milliseconds of wall time, on a manual clock too
+	// (it is the network that is slow, not the service), before anything else the fault does.
+	LatencyMS int `json:"latency_ms,omitempty"`
+	// JitterMS varies the delay by up to that many milliseconds either way, drawn uniformly; at
+	// most LatencyMS.
+	JitterMS int `json:"jitter_ms,omitempty"`
+	// Reset closes the connection without an answer: "before_body" at once, without reading the
+	// request body, "after_body" once the request body has been read (and thrown away). The API
+	// never sees the request. The client sees a connection reset.
+	Reset string `json:"reset,omitempty"`
+	// TruncateAfterBytes lets the request through to the API and cuts its success answer after
+	// that many bytes of body: the full Content-Length is declared, the connection is closed
+	// after the cut, so the client reads an unexpected EOF. Answers that are not 2xx, and bodies
+	// no longer than the cut, are sent whole. nil: no cut.
+	TruncateAfterBytes *int64 `json:"truncate_after_bytes,omitempty"`
+	// ThrottleBytesPerS makes the answer's body, and the request body as it is read, crawl at
+	// that many bytes a second of wall time.
+	ThrottleBytesPerS int64 `json:"throttle_bytes_per_s,omitempty"`
+	// Probability is the chance, from 0 to 1, that a matching request (past the first After) is
+	// faulted; nil means 1. The draws come from the fake's seed (WithSeed, the -seed flag), so a
+	// seeded fake faults the same matches in every run.
+	Probability *float64 `json:"probability,omitempty"`
+	// After lets the first After matching requests through untouched.
+	After int `json:"after,omitempty"`
 }
 
-// InjectFault arms f. Faults are matched in the order they were armed.
+// ArmedFault is an armed fault as Faults lists it.
+type ArmedFault struct {
+	ID string `json:"id"`
+	Fault
+	// Matches counts the requests that matched the fault so far, those let through included.
+	Matches int `json:"matches"`
+	// Fired counts the requests the fault acted on.
+	Fired int `json:"fired"`
+}
+
+// The fault resets.
+const (
+	ResetBeforeBody = "before_body"
+	ResetAfterBody  = "after_body"
+)
+
+// maxFaultLatency bounds LatencyMS: ten minutes.
+const maxFaultLatency = 10 * 60 * 1000
+
+// InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
+// order they were armed, that fires on it; a fault that lets a matching request through (After,
+// Probability) passes it on to the next. Every fault counts the requests it matched.
 func (s *Server) InjectFault(f Fault) (string, error) {
 	return s.faults.add(f)
 }
 
-// ClearFaults disarms every fault.
+// Faults lists the armed faults in the order they were armed, with their counts of matches.
+func (s *Server) Faults() []ArmedFault { return s.faults.list() }
+
+// RemoveFault disarms the fault with that id; a fault that is unknown or already spent is a
+// not_found *Error.
+func (s *Server) RemoveFault(id string) error { return s.faults.remove(id) }
+
+// ClearFaults disarms every fault. The seeded patterns of faults armed after it start afresh,
+// as if on a new fake.
 func (s *Server) ClearFaults() { s.faults.clear() }
 
 type armedFault struct {
-	id string
-	Fault
+	ArmedFault
+	// seq is the fault's place among those armed since the last clear; with the seed it
+	// decides the fault's pattern.
+	seq uint64
 }
 
+// faults holds the armed faults. n mirrors len(armed) so that a fake with none armed pays one
+// atomic load per request.
 type faults struct {
+	n     atomic.Int32
 	mu    sync.Mutex
 	armed []*armedFault
 	// newID mints fault ids from the fake's generator (see WithSeed).
 	newID func() uuid.UUID
+	seed  uint64
+	seq   uint64
+	// stop ends every fault's waiting when the fake closes.
+	stop     chan struct{}
+	stopOnce sync.Once
+}
+
+func newFaults(o options, newID func() uuid.UUID) *faults {
+	f := &faults{newID: newID, seed: o.seed, stop: make(chan struct{})}
+	if !o.seeded {
+		var b [8]byte
+		_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+).
+		f.seed = binary.LittleEndian.Uint64(b[:])
+	}
+	return f
+}
+
+// validate checks f and returns it normalised.
+func (f Fault) validate() (Fault, error) {
+	f.Method = strings.ToUpper(f.Method)
+	bad := func(format string, args ...any) (Fault, error) { return Fault{}, core.ErrValidation(format, args...) }
+	switch {
+	case !strings.HasPrefix(f.PathPrefix, "/"):
+		return bad("path_prefix must begin with /.")
+	case strings.ContainsFunc(f.Method, func(r rune) bool { return r < 'A' || r > 'Z' }):
+		return bad("method must be an HTTP method such as GET.")
+	case f.Status != 0 && f.Status != 429 && f.Status != 500 && f.Status != 502 && f.Status != 503 && f.Status != 504:
+		return bad("status must be 429, 500, 502, 503 or 504.")
+	case f.RetryAfterS < 0:
+		return bad("retry_after_s must not be negative.")
+	case f.RetryAfterS > 0 && f.Status != http.StatusTooManyRequests:
+		return bad("retry_after_s goes with status 429 only.")
+	case f.Count < 0:
+		return bad("count must not be negative.")
+	case f.After < 0:
+		return bad("after must not be negative.")
+	case f.LatencyMS < 0 || f.LatencyMS > maxFaultLatency:
+		return bad("latency_ms must be from 0 to %d.", maxFaultLatency)
+	case f.JitterMS < 0 || f.JitterMS > f.LatencyMS:
+		return bad("jitter_ms must be from 0 to latency_ms.")
+	case f.Reset != "" && f.Reset != ResetBeforeBody && f.Reset != ResetAfterBody:
+		return bad("reset must be before_body or after_body.")
+	case f.TruncateAfterBytes != nil && *f.TruncateAfterBytes < 0:
+		return bad("truncate_after_bytes must not be negative.")
+	case f.ThrottleBytesPerS < 0:
+		return bad("throttle_bytes_per_s must not be negative.")
+	case f.Probability != nil && !(*f.Probability >= 0 && *f.Probability <= 1):
+		return bad("probability must be from 0 to 1.")
+	}
+	outcomes := 0
+	for _, set := range []bool{f.Status != 0, f.Reset != "", f.TruncateAfterBytes != nil} {
+		if set {
+			outcomes++
+		}
+	}
+	switch {
+	case outcomes > 1:
+		return bad("status, reset and truncate_after_bytes exclude each other: a fault has at most one outcome.")
+	case outcomes == 0 && f.LatencyMS == 0 && f.ThrottleBytesPerS == 0:
+		return bad("a fault needs status, reset, truncate_after_bytes, latency_ms or throttle_bytes_per_s.")
+	case f.Reset == ResetBeforeBody && f.ThrottleBytesPerS > 0:
+		return bad("throttle_bytes_per_s cannot go with reset before_body: nothing is read or answered.")
+	}
+	if f.Status == http.StatusTooManyRequests && f.RetryAfterS == 0 {
+		f.RetryAfterS = 1
+	}
+	if f.TruncateAfterBytes != nil {
+		n := *f.TruncateAfterBytes
+		f.TruncateAfterBytes = &n // the caller's pointer stays the caller's
+	}
+	if f.Probability != nil {
+		p := *f.Probability
+		f.Probability = &p
+	}
+	return f, nil
 }
 
 func (f *faults) add(fault Fault) (string, error) {
-	if fault.Status != http.StatusInternalServerError && fault.Status != http.StatusServiceUnavailable {
-		return "", core.ErrValidation("status must be 500 or 503.")
+	fault, err := fault.validate()
+	if err != nil {
+		return "", err
 	}
-	if fault.Count < 1 {
-		return "", core.ErrValidation("count must be at least 1.")
-	}
-	if !strings.HasPrefix(fault.PathPrefix, "/") {
-		return "", core.ErrValidation("path_prefix must begin with /.")
-	}
-	fault.Method = strings.ToUpper(fault.Method)
-	a := &armedFault{id: f.newID().String(), Fault: fault}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.seq++
+	a := &armedFault{ArmedFault: ArmedFault{ID: f.newID().String(), Fault: fault}, seq: f.seq}
 	f.armed = append(f.armed, a)
-	return a.id, nil
+	f.n.Store(int32(len(f.armed)))
+	return a.ID, nil
+}
+
+func (f *faults) list() []ArmedFault {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]ArmedFault, len(f.armed))
+	for i, a := range f.armed {
+		out[i] = a.ArmedFault
+	}
+	return out
+}
+
+func (f *faults) remove(id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, a := range f.armed {
+		if a.ID == id {
+			f.removeLocked(i)
+			return nil
+		}
+	}
+	return core.ErrNotFound("Fault")
+}
+
+func (f *faults) removeLocked(i int) {
+	f.armed = append(f.armed[:i], f.armed[i+1:]...)
+	f.n.Store(int32(len(f.armed)))
 }
 
 func (f *faults) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.armed = nil
+	f.seq = 0
+	f.n.Store(0)
 }
 
-// take returns the status of the first fault r matches, spending one of its count, or 0.
-func (f *faults) take(r *http.Request) int {
+// close ends every fault's waiting; the fake is closing.
+func (f *faults) close() { f.stopOnce.Do(func() { close(f.stop) }) }
+
+// firing is what a fault does to one request.
+type firing struct {
+	Fault
+	delay time.Duration
+}
+
+// take finds the first fault that fires on r, deciding from the seed, each fault's place and the
+// match's number; nil lets r through untouched.
+func (f *faults) take(r *http.Request) *firing {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, a := range f.armed {
-		if (a.Method == "" || a.Method == r.Method) && strings.HasPrefix(r.URL.Path, a.PathPrefix) {
-			a.Count--
-			if a.Count == 0 {
-				f.armed = append(f.armed[:i], f.armed[i+1:]...)
-			}
-			return a.Status
+		if (a.Method != "" && a.Method != r.Method) || !strings.HasPrefix(r.URL.Path, a.PathPrefix) {
+			continue
 		}
+		a.Matches++
+		if a.Matches <= a.After {
+			continue
+		}
+		// One generator per match, so that each fault's pattern depends on nothing but the
+		// seed, the fault's place and the match's number, whatever else runs concurrently.
+		rng := mrand.New(mrand.NewPCG(f.seed^mix(a.seq), uint64(a.Matches)))
+		if a.Probability != nil && rng.Float64() >= *a.Probability {
+			continue
+		}
+		a.Fired++
+		if a.Count > 0 && a.Fired >= a.Count {
+			f.removeLocked(i)
+		}
+		delay := time.Duration(a.LatencyMS) * time.Millisecond
+		if a.JitterMS > 0 {
+			delay += time.Duration(rng.IntN(2*a.JitterMS+1)-a.JitterMS) * time.Millisecond
+		}
+		return &firing{Fault: a.Fault, delay: delay}
 	}
-	return 0
+	return nil
 }
 
-// injectFaults fails matching requests before they reach the API.
+// mix is SplitMix64's finaliser: it spreads a small number over all 64 bits.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// wait sleeps d of wall time; false when the request ended or the fake is closing first.
+func (f *faults) wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-f.stop:
+		return false
+	}
+}
+
+// injectFaults applies the armed faults to the requests next serves.
 func (s *Server) injectFaults(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch s.faults.take(r) {
-		case http.StatusServiceUnavailable:
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte("Service Unavailable"))
-		case http.StatusInternalServerError:
-			writeError(w, &core.Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."})
-		default:
+		if s.faults.n.Load() == 0 {
 			next.ServeHTTP(w, r)
+			return
 		}
+		if fire := s.faults.take(r); fire != nil {
+			s.faults.apply(w, r, fire, next)
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
+}
+
+// apply does what fire says to one request.
+func (f *faults) apply(w http.ResponseWriter, r *http.Request, fire *firing, next http.Handler) {
+	if !f.wait(r, fire.delay) {
+		dropConnection(w, true)
+		return
+	}
+	out := w
+	if rate := fire.ThrottleBytesPerS; rate > 0 {
+		r.Body = &throttledBody{body: r.Body, t: throttle{rate: rate, f: f, r: r}}
+		out = &throttledWriter{w: w, t: throttle{rate: rate, f: f, r: r}}
+	}
+	switch {
+	case fire.Reset == ResetBeforeBody:
+		dropConnection(w, true)
+	case fire.Reset == ResetAfterBody:
+		buf := make([]byte, 32<<10)
+		for {
+			if _, err := r.Body.Read(buf); err != nil {
+				break
+			}
+		}
+		dropConnection(w, true)
+	case fire.Status != 0:
+		writeFaultStatus(out, r, fire.Fault)
+	case fire.TruncateAfterBytes != nil:
+		tw := &truncatingWriter{w: out, limit: *fire.TruncateAfterBytes}
+		next.ServeHTTP(tw, r)
+		if tw.finish() {
+			dropConnection(w, false)
+		}
+	default:
+		next.ServeHTTP(out, r)
+	}
+}
+
+// rateLimitedMessage is the message of the service's per-key minute limit, the one a client
+// meets first.
+const rateLimitedMessage = "Rate limit exceeded: 100 requests per minute per API key."
+
+// writeFaultStatus answers a status fault as the service would: the API's errors in the shape of
+// the call (the webhook subscription calls' flat one, elsewhere the REST envelope), the
+// gateway's in plain text.
+func writeFaultStatus(w http.ResponseWriter, r *http.Request, f Fault) {
+	render := writeError
+	if strings.HasPrefix(r.URL.Path, "/webhook/") {
+		render = writeFlatError
+	}
+	switch f.Status {
+	case http.StatusTooManyRequests:
+		render(w, &core.Error{Status: f.Status, Code: core.CodeRateLimited, Message: rateLimitedMessage, RetryAfter: f.RetryAfterS})
+	case http.StatusInternalServerError:
+		render(w, &core.Error{Status: f.Status, Code: core.CodeInternal, Message: "Internal error."})
+	default:
+		text := http.StatusText(f.Status)
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Content-Length", strconv.Itoa(len(text)))
+		w.WriteHeader(f.Status)
+		_, _ = w.Write([]byte(text))
+	}
+}
+
+// dropConnection closes the request's connection without a further byte: abruptly (a TCP
+// reset) when reset is set, else after sending what was written. Where the connection cannot be
+// taken over (HTTP/2, a recorder), the handler aborts as net/http provides.
+func dropConnection(w http.ResponseWriter, reset bool) {
+	rc := http.NewResponseController(w)
+	if !reset {
+		_ = rc.Flush()
+	}
+	conn, _, err := rc.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok && reset {
+		_ = tcp.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+// throttle paces bytes at rate a second.
+type throttle struct {
+	rate int64
+	f    *faults
+	r    *http.Request
+}
+
+// errThrottleStopped ends a throttled transfer whose request ended or whose fake closed.
+var errThrottleStopped = errors.New("fakeserver: throttled transfer stopped")
+
+// chunk is how many bytes go between two pauses: a twentieth of a second's worth.
+func (t throttle) chunk() int { return int(max(1, min(t.rate/20, 64<<10))) }
+
+func (t throttle) pause(n int) error {
+	if !t.f.wait(t.r, time.Duration(float64(n)/float64(t.rate)*float64(time.Second))) {
+		return errThrottleStopped
+	}
+	return nil
+}
+
+type throttledBody struct {
+	body interface {
+		Read([]byte) (int, error)
+		Close() error
+	}
+	t throttle
+}
+
+func (b *throttledBody) Read(p []byte) (int, error) {
+	if len(p) > b.t.chunk() {
+		p = p[:b.t.chunk()]
+	}
+	n, err := b.body.Read(p)
+	if n > 0 {
+		if perr := b.t.pause(n); perr != nil {
+			return n, perr
+		}
+	}
+	return n, err
+}
+
+func (b *throttledBody) Close() error { return b.body.Close() }
+
+// throttledWriter sends the body a chunk at a time, flushed, with pauses between.
+type throttledWriter struct {
+	w http.ResponseWriter
+	t throttle
+}
+
+func (tw *throttledWriter) Header() http.Header         { return tw.w.Header() }
+func (tw *throttledWriter) WriteHeader(code int)        { tw.w.WriteHeader(code) }
+func (tw *throttledWriter) Unwrap() http.ResponseWriter { return tw.w }
+
+func (tw *throttledWriter) Write(p []byte) (int, error) {
+	rc := http.NewResponseController(tw.w)
+	done := 0
+	for done < len(p) {
+		n, err := tw.w.Write(p[done:min(len(p), done+tw.t.chunk())])
+		done += n
+		if err != nil {
+			return done, err
+		}
+		_ = rc.Flush()
+		if err := tw.t.pause(n); err != nil {
+			return done, err
+		}
+	}
+	return done, nil
+}
+
+// maxTruncateBuffer bounds the body a truncating fault holds to learn its length when the
+// handler declares none; a longer body is cut in chunked encoding instead.
+const maxTruncateBuffer = 8 << 20
+
+// errTruncated stops a handler whose answer has been cut.
+var errTruncated = errors.New("fakeserver: the answer was cut by a fault")
+
+// truncatingWriter passes the first limit bytes of a success answer's body and keeps the rest
+// back. A body without a declared Content-Length is held (up to maxTruncateBuffer) so that its
+// full length can be declared.
+type truncatingWriter struct {
+	w      http.ResponseWriter
+	limit  int64
+	status int
+	// pass sends everything on: the answer is not a success.
+	pass bool
+	// holding is set while a body without a Content-Length is being held in held.
+	holding bool
+	held    []byte
+	// sent counts body bytes sent on; cut is set once bytes were kept back.
+	sent int64
+	cut  bool
+}
+
+func (t *truncatingWriter) Header() http.Header         { return t.w.Header() }
+func (t *truncatingWriter) Unwrap() http.ResponseWriter { return t.w }
+
+// FlushError flushes what was sent on; while the body is held there is nothing to flush (a
+// flush would commit the header without the Content-Length).
+func (t *truncatingWriter) FlushError() error {
+	if t.status == 0 || t.holding {
+		return nil
+	}
+	return http.NewResponseController(t.w).Flush()
+}
+
+func (t *truncatingWriter) WriteHeader(code int) {
+	if t.status != 0 {
+		return
+	}
+	t.status = code
+	if code < 200 || code > 299 {
+		t.pass = true
+		t.w.WriteHeader(code)
+		return
+	}
+	if t.w.Header().Get("Content-Length") == "" {
+		t.holding = true
+		return
+	}
+	t.w.WriteHeader(code)
+}
+
+func (t *truncatingWriter) Write(p []byte) (int, error) {
+	if t.status == 0 {
+		t.WriteHeader(http.StatusOK)
+	}
+	switch {
+	case t.pass:
+		return t.w.Write(p)
+	case t.holding:
+		t.held = append(t.held, p...)
+		if len(t.held) > maxTruncateBuffer {
+			// Too long to hold: cut it in chunked encoding.
+			t.holding = false
+			t.w.WriteHeader(t.status)
+			held := t.held
+			t.held = nil
+			if _, err := t.forward(held); err != nil {
+				return len(p), err
+			}
+		}
+		return len(p), nil
+	default:
+		return t.forward(p)
+	}
+}
+
+// forward sends on what fits under the limit and reports a cut for the rest.
+func (t *truncatingWriter) forward(p []byte) (int, error) {
+	room := t.limit - t.sent
+	if int64(len(p)) <= room {
+		n, err := t.w.Write(p)
+		t.sent += int64(n)
+		return n, err
+	}
+	n, err := t.w.Write(p[:room])
+	t.sent += int64(n)
+	t.cut = true
+	if err != nil {
+		return n, err
+	}
+	return n, errTruncated
+}
+
+// finish sends what the handler left held and reports whether the connection must now be cut.
+func (t *truncatingWriter) finish() bool {
+	if t.holding {
+		t.w.Header().Set("Content-Length", strconv.Itoa(len(t.held)))
+		t.w.WriteHeader(t.status)
+		_, _ = t.forward(t.held)
+	}
+	return t.cut
 }
 
 func (s *Server) handleCreateFault(w http.ResponseWriter, r *http.Request) {
@@ -106,11 +590,24 @@ func (s *Server) handleCreateFault(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, err := s.InjectFault(f)
-	f.Method = strings.ToUpper(f.Method)
-	respond(w, http.StatusCreated, struct {
-		ID string `json:"id"`
-		Fault
-	}{id, f}, err)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	f, _ = f.validate()
+	writeJSON(w, http.StatusCreated, ArmedFault{ID: id, Fault: f})
+}
+
+func (s *Server) handleListFaults(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string][]ArmedFault{"items": s.Faults()})
+}
+
+func (s *Server) handleRemoveFault(w http.ResponseWriter, r *http.Request) {
+	if err := s.RemoveFault(r.PathValue("id")); err != nil {
+		writeError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Server) handleClearFaults(w http.ResponseWriter, r *http.Request) {

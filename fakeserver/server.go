@@ -176,7 +176,7 @@ func New(opts ...Option) (*Server, error) {
 	s := &Server{
 		opts:      o,
 		clock:     clk,
-		faults:    &faults{newID: src.UUID},
+		faults:    newFaults(o, src.UUID),
 		log:       o.logger,
 		listener:  ln,
 		url:       "http://" + ln.Addr().String(),
@@ -238,6 +238,7 @@ func (s *Server) AdminToken() string { return s.opts.adminToken }
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	s.faults.close()
 	// Our own clients' idle connections go first: one that a transport dialled but never used
 	// looks new to the server, and Shutdown would wait five seconds for it.
 	s.transport.CloseIdleConnections()

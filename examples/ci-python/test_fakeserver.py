@@ -178,6 +178,32 @@ class FakeServerSuite(unittest.TestCase):
         status, _ = self.api("GET", "/me")
         self.assertEqual(status, 200)
 
+    def test_rate_limit_fault_says_when_to_retry(self):
+        status, fault = self.control("POST", "/_fake/faults",
+                                     {"path_prefix": "/api/rest/v1/reports", "status": 429, "retry_after_s": 7})
+        self.assertEqual(status, 201, fault)
+        status, headers, raw = self.request("GET", "/api/rest/v1/reports", API_KEY)
+        self.assertEqual(status, 429)
+        self.assertEqual(headers["Retry-After"], "7")
+        self.assertEqual(json.loads(raw)["error"]["code"], "rate_limited")
+        status, armed = self.control("GET", "/_fake/faults")
+        self.assertEqual([(f["id"], f["matches"], f["fired"]) for f in armed["items"]], [(fault["id"], 1, 1)])
+        status, _ = self.control("DELETE", "/_fake/faults/" + fault["id"])
+        self.assertEqual(status, 204)
+        status, _ = self.api("GET", "/reports")
+        self.assertEqual(status, 200)
+
+    def test_flaky_path_fails_the_same_calls_in_every_run(self):
+        def pattern():
+            status, _ = self.control("POST", "/_fake/faults",
+                                     {"path_prefix": "/api/rest/v1/me", "status": 503, "probability": 0.3})
+            self.assertEqual(status, 201)
+            return [self.request("GET", "/api/rest/v1/me", API_KEY)[0] for _ in range(20)]
+        first = pattern()
+        self.assertEqual(set(first), {200, 503}, first)
+        self.control("POST", "/_fake/reset")  # disarms the fault; the seed replays the same draws
+        self.assertEqual(pattern(), first)
+
     def test_webhook_delivery_is_signed_with_our_secret(self):
         rid = self.report_of_episode(0)
         self.advance(600)  # the delivery is made before advance answers
