@@ -14,7 +14,7 @@ const maxBufferedBody = 64 << 20
 // (and can be retried) instead of failing the decoding after the retries are over. On failure
 // the body is closed and replaced by an empty one.
 func bufferBody(resp *http.Response) error {
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBufferedBody))
+	body, err := readAllSized(resp.Body, resp.ContentLength)
 	if err != nil {
 		_ = resp.Body.Close()
 		resp.Body = http.NoBody
@@ -22,7 +22,7 @@ func bufferBody(resp *http.Response) error {
 	}
 	if len(body) < maxBufferedBody {
 		_ = resp.Body.Close()
-		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body}
 		return nil
 	}
 	resp.Body = struct {
@@ -30,4 +30,25 @@ func bufferBody(resp *http.Response) error {
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
 	return nil
+}
+
+// bufferedBody is a success answer read whole by bufferBody; decode unmarshals its bytes
+// directly instead of streaming them through a json.Decoder again.
+type bufferedBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+// Close implements io.Closer; the connection's body was closed when it was read.
+func (*bufferedBody) Close() error { return nil }
+
+// readAllSized reads at most maxBufferedBody bytes of r into one buffer of the declared size
+// when the answer declares it (io.ReadAll would regrow its buffer a dozen times for a report).
+func readAllSized(r io.Reader, declared int64) ([]byte, error) {
+	if declared <= 0 || declared >= maxBufferedBody {
+		return io.ReadAll(io.LimitReader(r, maxBufferedBody))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, declared+bytes.MinRead))
+	_, err := buf.ReadFrom(io.LimitReader(r, maxBufferedBody))
+	return buf.Bytes(), err
 }

@@ -122,7 +122,13 @@ func (st *call) decode(resp *http.Response, out any) error {
 		}
 		return &APIError{StatusCode: resp.StatusCode, Message: "unexpected content type " + ct, Body: body, op: st.op}
 	}
-	if err := json.NewDecoder(capBody(resp.Body)).Decode(out); err != nil {
+	var err error
+	if b, ok := resp.Body.(*bufferedBody); ok {
+		err = json.Unmarshal(b.data, out)
+	} else {
+		err = json.NewDecoder(capBody(resp.Body)).Decode(out)
+	}
+	if err != nil {
 		return fmt.Errorf("podqa: %s: decoding the response: %w", st.op, err)
 	}
 	if n, ok := out.(normalizer); ok {
