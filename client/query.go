@@ -46,6 +46,9 @@ func (c *Client) PostQuery(ctx context.Context, path string, body []byte) ([]byt
 		}
 		return nil, &APIError{StatusCode: resp.StatusCode, Message: "unexpected content type " + ct, Body: raw, op: st.op}
 	}
+	if b, ok := resp.Body.(*bufferedBody); ok {
+		return b.data, nil // read whole inside the retry loop
+	}
 	raw, err := io.ReadAll(capBody(resp.Body))
 	if err != nil {
 		return nil, fmt.Errorf("podqa: %s: reading the response: %w", st.op, err)
