@@ -20,7 +20,7 @@ func BenchmarkGraphQLCostGuard(b *testing.B) {
 		b.Fatal(err)
 	}
 	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: gqlComplexity()})
-	doc, gerr := gqlparser.LoadQuery(es.Schema(), string(src))
+	doc, gerr := gqlparser.LoadQueryWithRules(es.Schema(), string(src), nil)
 	if gerr != nil {
 		b.Fatal(gerr)
 	}
