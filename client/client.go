@@ -1,7 +1,6 @@
 package client
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/podqa/podqa-go/internal/ctxsleep"
 	"github.com/podqa/podqa-go/internal/errval"
 )
 
@@ -42,9 +40,7 @@ type Client struct {
 	log        *slog.Logger // nil: no logging
 	mw         *middlewares // nil: no middleware (WithMiddleware)
 
-	// now and sleep are the clock; tests replace them so that no wait is slept.
-	now   func() time.Time
-	sleep func(ctx context.Context, d time.Duration) error
+	clock Clock // WithClock
 }
 
 // credential holds the Authorization header value. Its String and GoString hide it.
@@ -118,8 +114,7 @@ func New(apiKey string, opts ...Option) (*Client, error) {
 		http:      &http.Client{Timeout: DefaultAttemptTimeout},
 		policy:    DefaultRetryPolicy(),
 		userAgent: "podqa-go/" + Version,
-		now:       time.Now,
-		sleep:     ctxsleep.Sleep,
+		clock:     SystemClock{},
 	}
 	if err := WithBaseURL(DefaultBaseURL)(c); err != nil {
 		return nil, err

@@ -80,8 +80,22 @@
 // Without it the client takes no extra step. Every exported error value prints its message with
 // %v and its name (such as client.ErrNotFound) with %#v.
 //
+// # Requests the typed methods do not cover
+//
+// Do sends a RawRequest (any method and path under the base URL, a JSON body) with the same
+// credentials, retries, middleware and errors as the typed methods, and returns the raw answer:
+// for an endpoint or a field newer than this package. graphqlclient sends its queries so.
+//
+// # Time
+//
+// Every pause (retry backoff, Retry-After, WaitForReport's polls) is slept on the client's
+// Clock, and Retry-After dates are read against it: SystemClock unless WithClock says
+// otherwise. graphqlclient and poller built on the client use the same clock by default.
+//
 // # Testing against the fake
 //
-// The fakeserver package of this module is an in-memory fake of the whole service. Point a
-// client at it with WithBaseURL(srv.URL()) and WithHTTPClient(srv.Client()); see the examples.
+// The fakeserver package of this module is an in-memory fake of the whole service. Package
+// clienttest returns a fake and a client bound to it in one call: the fake's URL, its
+// in-process HTTP client and its clock (fakeserver's Server.Clock), whose Sleep moves the
+// fake's time, so that code under test that waits finishes at once.
 package client

@@ -226,9 +226,9 @@ func TestTruncatedAnswerIsRetriedNeverHalfDecoded(t *testing.T) {
 		srv, seed := fakeserver.NewTest(t)
 		c, _ := faultClient(t, srv, seed.APIKey, 0)
 		inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", TruncateAfterBytes: &cut, Count: 3})
-		raw, err := c.PostQuery(context.Background(), "/api/graphql", []byte(`{"query":"{ currentApiKey { maskedKey } }"}`))
-		if err != nil || !strings.Contains(string(raw), `"currentApiKey"`) {
-			t.Fatalf("PostQuery = %s, %v", raw, err)
+		resp, err := c.Do(context.Background(), RawRequest{Method: "POST", Path: "/api/graphql", Body: []byte(`{"query":"{ currentApiKey { maskedKey } }"}`), Idempotent: true})
+		if err != nil || !strings.Contains(string(resp.Body), `"currentApiKey"`) {
+			t.Fatalf("Do = %v, %v", resp, err)
 		}
 	})
 	t.Run("write not retried", func(t *testing.T) {

@@ -27,13 +27,13 @@ func newFakeClock() *fakeClock {
 	return &fakeClock{t: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)}
 }
 
-func (f *fakeClock) now() time.Time {
+func (f *fakeClock) Now() time.Time {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.t
 }
 
-func (f *fakeClock) sleep(ctx context.Context, d time.Duration) error {
+func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	f.mu.Lock()
 	f.sleeps = append(f.sleeps, d)
 	f.t = f.t.Add(d)
@@ -64,7 +64,7 @@ func newTestClient(t testing.TB, baseURL string, opts ...Option) (*Client, *fake
 		t.Fatalf("New: %v", err)
 	}
 	clk := newFakeClock()
-	c.now, c.sleep = clk.now, clk.sleep
+	c.clock = clk
 	return c, clk
 }
 

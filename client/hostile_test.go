@@ -35,7 +35,7 @@ func TestRetryAfterUnusableFallsBackToBackoff(t *testing.T) {
 }
 
 // TestSuccessBodyCapped: a success body larger than MaxResponseBody is refused with
-// ErrResponseTooLarge, after reading at most that much, on REST and on PostQuery alike.
+// ErrResponseTooLarge, after reading at most that much, on REST and on Do alike.
 func TestSuccessBodyCapped(t *testing.T) {
 	t.Parallel()
 	var sent atomic.Int64
@@ -60,8 +60,8 @@ func TestSuccessBodyCapped(t *testing.T) {
 		run  func() error
 	}{
 		{"REST", func() error { _, err := c.Me(context.Background()); return err }},
-		{"PostQuery", func() error {
-			_, err := c.PostQuery(context.Background(), "/api/graphql", []byte(`{"query":"{x}"}`))
+		{"Do", func() error {
+			_, err := c.Do(context.Background(), RawRequest{Method: "POST", Path: "/api/graphql", Body: []byte(`{"query":"{x}"}`), Idempotent: true})
 			return err
 		}},
 	} {

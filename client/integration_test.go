@@ -65,7 +65,7 @@ func (b *backend) client(t *testing.T, key string, opts ...Option) *Client {
 	}
 	if b.fake != nil {
 		clk := newFakeClock()
-		c.now, c.sleep = clk.now, clk.sleep
+		c.clock = clk
 	}
 	return c
 }

@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/podqa/podqa-go/internal/ctxsleep"
 )
 
 // operation is a call under test, by retry class.
@@ -435,10 +433,7 @@ func TestCancelDuringWait(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	waiting := make(chan time.Duration, 1)
-	c.sleep = func(ctx context.Context, d time.Duration) error {
-		waiting <- d
-		return ctxsleep.Sleep(ctx, d) // the production sleep
-	}
+	c.clock = notifyingClock{notify: waiting} // sleeps on the wall clock, as in production
 	go func() {
 		<-waiting
 		cancel()
@@ -530,4 +525,15 @@ func TestConcurrentCalls(t *testing.T) {
 			t.Errorf("%s: %d requests, want 20", path, n)
 		}
 	}
+}
+
+// notifyingClock is the wall clock, telling each sleep to notify before it starts.
+type notifyingClock struct {
+	SystemClock
+	notify chan<- time.Duration
+}
+
+func (n notifyingClock) Sleep(ctx context.Context, d time.Duration) error {
+	n.notify <- d
+	return n.SystemClock.Sleep(ctx, d)
 }

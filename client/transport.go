@@ -105,7 +105,7 @@ func (st *call) decode(resp *http.Response, out any) error {
 	defer closeBody(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
-		e := parseError(resp.StatusCode, resp.Header, body, st.c.now())
+		e := parseError(resp.StatusCode, resp.Header, body, st.c.clock.Now())
 		e.op = st.op
 		if m := redirectMessage(resp); m != "" {
 			e.Message = m
@@ -239,7 +239,7 @@ func (st *call) waitFor(resp *http.Response) (time.Duration, bool) {
 	if resp != nil {
 		// A Retry-After that is unreadable, negative, zero, in the past or overflowing reads as
 		// 0 and falls back to the backoff below: a server must not turn retries into a burst.
-		if ra := parseRetryAfter(resp.Header.Get("Retry-After"), st.c.now()); ra > 0 {
+		if ra := parseRetryAfter(resp.Header.Get("Retry-After"), st.c.clock.Now()); ra > 0 {
 			return ra, ra <= p.MaxRetryAfter
 		}
 	}
@@ -256,7 +256,7 @@ func (st *call) waitFor(resp *http.Response) (time.Duration, bool) {
 // prepareRetry is go-retryablehttp's PrepareRetry, called before each retry: it sleeps the wait
 // checkRetry decided, on the client's clock, and stops if the context ends.
 func (st *call) prepareRetry(req *http.Request) error {
-	return st.c.sleep(req.Context(), st.wait)
+	return st.c.clock.Sleep(req.Context(), st.wait)
 }
 
 func (st *call) requestStarted(_ retryablehttp.Logger, _ *http.Request, _ int) {

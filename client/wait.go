@@ -79,7 +79,7 @@ func (c *Client) WaitForReport(ctx context.Context, reportID string, opts ...Wai
 	if _, err := parseID("report id", reportID); err != nil {
 		return nil, err
 	}
-	deadline := c.now().Add(cfg.ceiling)
+	deadline := c.clock.Now().Add(cfg.ceiling)
 	var last *Report
 	idle := 0 // consecutive polls without an estimate
 	for {
@@ -101,7 +101,7 @@ func (c *Client) WaitForReport(ctx context.Context, reportID string, opts ...Wai
 			}
 			wait = cfg.pause(r, &idle)
 		}
-		left := deadline.Sub(c.now())
+		left := deadline.Sub(c.clock.Now())
 		if left <= 0 {
 			status := Status("unknown")
 			if last != nil {
@@ -113,7 +113,7 @@ func (c *Client) WaitForReport(ctx context.Context, reportID string, opts ...Wai
 			return last, fmt.Errorf("%w: report %s still %s after %s", ErrWaitTimeout, reportID, status, cfg.ceiling)
 		}
 		// The last pause ends at the ceiling, for one more poll there.
-		if err := c.sleep(ctx, min(wait, left)); err != nil {
+		if err := c.clock.Sleep(ctx, min(wait, left)); err != nil {
 			return last, fmt.Errorf("podqa: waiting for report %s: %w", reportID, err)
 		}
 	}

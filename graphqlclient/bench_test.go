@@ -30,7 +30,7 @@ func BenchmarkGetReport(b *testing.B) {
 	if _, err := srv.Advance(time.Minute); err != nil {
 		b.Fatal(err)
 	}
-	c, err := graphqlclient.New(seed.APIKey, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(srv.Client()))
+	c, err := graphqlclient.New(rest)
 	if err != nil {
 		b.Fatal(err)
 	}

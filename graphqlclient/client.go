@@ -5,17 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/Khan/genqlient/graphql"
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/client"
-	"github.com/podqa/podqa-go/internal/ctxsleep"
 )
 
 // Path is where the GraphQL API lives under the base URL.
@@ -35,9 +32,7 @@ type Client struct {
 	learned   *string
 	learnedOK bool
 
-	// now and sleep are the clock of WaitForReport; WithClock replaces them.
-	now   func() time.Time
-	sleep func(ctx context.Context, d time.Duration) error
+	clock client.Clock // WaitForLatestReport's; the REST client's unless WithClock
 }
 
 // workspaceChoice is what WithOrganisation and WithPersonalWorkspace chose.
@@ -53,41 +48,12 @@ const (
 )
 
 type settings struct {
-	rest      []client.Option
 	workspace workspaceChoice
-	now       func() time.Time
-	sleep     func(ctx context.Context, d time.Duration) error
+	clock     client.Clock
 }
 
 // Option configures New.
 type Option func(*settings) error
-
-// WithBaseURL sets the service's base URL, such as a fake's URL; as client.WithBaseURL.
-func WithBaseURL(base string) Option { return WithClientOptions(client.WithBaseURL(base)) }
-
-// WithHTTPClient sends the requests through hc; as client.WithHTTPClient.
-func WithHTTPClient(hc *http.Client) Option { return WithClientOptions(client.WithHTTPClient(hc)) }
-
-// WithRetryPolicy sets how often and how long requests are retried; as client.WithRetryPolicy.
-// Queries are retried like REST reads.
-func WithRetryPolicy(p client.RetryPolicy) Option {
-	return WithClientOptions(client.WithRetryPolicy(p))
-}
-
-// WithUserAgent appends suffix to the User-Agent header; as client.WithUserAgent.
-func WithUserAgent(suffix string) Option { return WithClientOptions(client.WithUserAgent(suffix)) }
-
-// WithLogger logs each attempt and retry to l; as client.WithLogger.
-func WithLogger(l *slog.Logger) Option { return WithClientOptions(client.WithLogger(l)) }
-
-// WithClientOptions applies options of the REST client, which carries this client's requests:
-// every transport option of package client works here the same way.
-func WithClientOptions(opts ...client.Option) Option {
-	return func(s *settings) error {
-		s.rest = append(s.rest, opts...)
-		return nil
-	}
-}
 
 // WithOrganisation makes every workspace query read the organisation with this id (it must be
 // one the key's account belongs to). Without it, the client reads what the key is bound to.
@@ -111,39 +77,37 @@ func WithPersonalWorkspace() Option {
 	}
 }
 
-// WithClock replaces the clock WaitForReport reads and waits on: now tells the time and sleep
-// waits d or until ctx ends (returning ctx's error). Tests pass a fake's manual clock, so that
-// no wait is slept. Default: the wall clock.
-func WithClock(now func() time.Time, sleep func(ctx context.Context, d time.Duration) error) Option {
+// WithClock replaces the clock WaitForLatestReport reads and waits on. Default: the clock of
+// the REST client given to New (client.WithClock), so that one clock set there serves both.
+func WithClock(clk client.Clock) Option {
 	return func(s *settings) error {
-		if now == nil || sleep == nil {
-			return fmt.Errorf("%w: WithClock needs both now and sleep", client.ErrInvalidArgument)
+		if clk == nil {
+			return fmt.Errorf("%w: nil Clock", client.ErrInvalidArgument)
 		}
-		s.now, s.sleep = now, sleep
+		s.clock = clk
 		return nil
 	}
 }
 
-// New returns a client that authenticates with apiKey, as client.New does; the options are
-// those of package client (through the With* wrappers or WithClientOptions) and the workspace
-// choice. An empty key is an error wrapping client.ErrInvalidArgument.
-func New(apiKey string, opts ...Option) (*Client, error) {
-	s := settings{now: time.Now, sleep: ctxsleep.Sleep}
+// New returns a GraphQL client that sends its queries through c, a REST client: its key, base
+// URL, HTTP client, retries, logging, middleware and clock serve both. A nil c is an error
+// wrapping client.ErrInvalidArgument.
+func New(c *client.Client, opts ...Option) (*Client, error) {
+	if c == nil {
+		return nil, fmt.Errorf("%w: nil *client.Client", client.ErrInvalidArgument)
+	}
+	s := settings{clock: c.Clock()}
 	for _, opt := range opts {
 		if err := opt(&s); err != nil {
 			return nil, err
 		}
 	}
-	rest, err := client.New(apiKey, s.rest...)
-	if err != nil {
-		return nil, err
-	}
-	c := &Client{rest: rest, workspace: s.workspace, now: s.now, sleep: s.sleep}
-	c.gql = &transport{rest: rest}
+	g := &Client{rest: c, workspace: s.workspace, clock: s.clock}
+	g.gql = &transport{rest: c}
 	if s.workspace.mode == workspaceOrganisation {
-		c.learned, c.learnedOK = &s.workspace.organisation, true
+		g.learned, g.learnedOK = &s.workspace.organisation, true
 	}
-	return c, nil
+	return g, nil
 }
 
 // BaseURL returns the base URL the client calls.
@@ -181,12 +145,12 @@ type transport struct {
 	rest *client.Client
 }
 
-func (t *transport) MakeRequest(ctx context.Context, req *graphql.Request, resp *graphql.Response) error {
+func (t *transport) MakeRequest(ctx context.Context, req *graphql.Request, answer *graphql.Response) error {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return fmt.Errorf("podqa: GraphQL %s: encoding the request: %w", req.OpName, err)
 	}
-	raw, err := t.rest.PostQuery(ctx, Path, body)
+	resp, err := t.rest.Do(ctx, client.RawRequest{Method: http.MethodPost, Path: Path, Body: body, Idempotent: true})
 	if err != nil {
 		// A query the server refuses before running it (422, 400) still answers an errors array.
 		var ae *client.APIError
@@ -197,7 +161,7 @@ func (t *transport) MakeRequest(ctx context.Context, req *graphql.Request, resp 
 		}
 		return err
 	}
-	return decodeAnswer(req.OpName, raw, resp.Data)
+	return decodeAnswer(req.OpName, resp.Body, answer.Data)
 }
 
 // decodeAnswer reads a 2xx GraphQL answer: its errors array as an *Error, else its data into

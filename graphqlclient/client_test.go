@@ -52,10 +52,20 @@ var fastRetries = client.RetryPolicy{MaxAttempts: 3, MinBackoff: time.Nanosecond
 
 func newGQL(t *testing.T, srv *fakeserver.Server, key string, opts ...graphqlclient.Option) *graphqlclient.Client {
 	t.Helper()
-	opts = append([]graphqlclient.Option{
-		graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(srv.Client()), graphqlclient.WithRetryPolicy(fastRetries),
-	}, opts...)
-	c, err := graphqlclient.New(key, opts...)
+	return newGQLOver(t, srv, key, nil, opts...)
+}
+
+// newGQLOver is newGQL over a REST client given restOpts after the fake's URL, HTTP client and
+// fastRetries.
+func newGQLOver(t *testing.T, srv *fakeserver.Server, key string, restOpts []client.Option, opts ...graphqlclient.Option) *graphqlclient.Client {
+	t.Helper()
+	rest, err := client.New(key, append([]client.Option{
+		client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()), client.WithRetryPolicy(fastRetries),
+	}, restOpts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := graphqlclient.New(rest, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,10 +354,7 @@ func TestOrganisationKeys(t *testing.T) {
 
 	// The organisation is learned once, not per call.
 	counter := &countingTransport{next: srv.Client().Transport}
-	learner, err := graphqlclient.New(key.Key, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(&http.Client{Transport: counter}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	learner := newGQLOver(t, srv, key.Key, []client.Option{client.WithHTTPClient(&http.Client{Transport: counter})})
 	for range 3 {
 		if rows, err := learner.ListReports(ctx, graphqlclient.ReportsParams{}); err != nil || len(rows) != 1 {
 			t.Fatalf("%v, %v", rows, err)
@@ -405,17 +412,26 @@ func TestErrors(t *testing.T) {
 			_, err := gql.ListReports(ctx, graphqlclient.ReportsParams{ListOptions: graphqlclient.ListOptions{Limit: -1}})
 			return err
 		},
-		func() error { _, err := gql.WaitForReport(ctx, "x"); return err },
+		func() error { _, err := gql.WaitForLatestReport(ctx, "x"); return err },
 	} {
 		if err := call(); !errors.Is(err, client.ErrInvalidArgument) {
 			t.Errorf("err = %v, want ErrInvalidArgument", err)
 		}
 	}
-	if _, err := graphqlclient.New(""); !errors.Is(err, client.ErrInvalidArgument) {
-		t.Errorf("empty key: %v", err)
+	if _, err := graphqlclient.New(nil); !errors.Is(err, client.ErrInvalidArgument) {
+		t.Errorf("nil REST client: %v", err)
 	}
-	if _, err := graphqlclient.New("k", graphqlclient.WithOrganisation("not-a-uuid")); !errors.Is(err, client.ErrInvalidArgument) {
-		t.Errorf("bad organisation: %v", err)
+	rest, err := client.New("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, opt := range map[string]graphqlclient.Option{
+		"bad organisation": graphqlclient.WithOrganisation("not-a-uuid"),
+		"nil clock":        graphqlclient.WithClock(nil),
+	} {
+		if _, err := graphqlclient.New(rest, opt); !errors.Is(err, client.ErrInvalidArgument) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 
 	// HTTP failures are the REST client's *APIError, after its retries.
@@ -462,7 +478,11 @@ func TestTolerance(t *testing.T) {
 		http.Error(w, "unexpected", http.StatusBadRequest)
 	}))
 	defer ts.Close()
-	c, err := graphqlclient.New("k", graphqlclient.WithBaseURL(ts.URL), graphqlclient.WithHTTPClient(ts.Client()), graphqlclient.WithPersonalWorkspace())
+	rest, err := client.New("k", client.WithBaseURL(ts.URL), client.WithHTTPClient(ts.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := graphqlclient.New(rest, graphqlclient.WithPersonalWorkspace())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,7 +501,7 @@ func TestTolerance(t *testing.T) {
 	}
 }
 
-// manualWait makes WaitForReport wait on the fake's manual clock and records each pause.
+// manualWait makes WaitForLatestReport wait on the fake's manual clock and records each pause.
 type manualWait struct {
 	srv    *fakeserver.Server
 	pauses []time.Duration
@@ -489,7 +509,9 @@ type manualWait struct {
 	at     int
 }
 
-func (m *manualWait) sleep(ctx context.Context, d time.Duration) error {
+func (m *manualWait) Now() time.Time { return m.srv.Now() }
+
+func (m *manualWait) Sleep(ctx context.Context, d time.Duration) error {
 	m.pauses = append(m.pauses, d)
 	if m.cancel != nil && len(m.pauses) == m.at {
 		m.cancel()
@@ -525,12 +547,12 @@ func TestWaitForReport(t *testing.T) {
 			srv, seed := fakeserver.NewTest(t, fakeserver.WithAnalysisPace(time.Hour))
 			_, seriesID := hostShow(t, srv, seed.APIKey, "Wait", fakeserver.HostedEpisode{DurationS: 60, Channels: 1, SampleRate: 8000})
 			m := &manualWait{srv: srv}
-			gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithClock(srv.Now, m.sleep))
+			gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithClock(m))
 			var seen []client.Status
 			opts := append(slices.Clone(tt.opts), graphqlclient.WaitProgress(func(p graphqlclient.Progress) {
 				seen = append(seen, p.Status)
 			}))
-			r, err := gql.WaitForReport(context.Background(), seriesID, opts...)
+			r, err := gql.WaitForLatestReport(context.Background(), seriesID, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -554,8 +576,8 @@ func TestWaitForReportStops(t *testing.T) {
 	ctx := context.Background()
 
 	m := &manualWait{srv: srv}
-	gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithClock(srv.Now, m.sleep))
-	_, err := gql.WaitForReport(ctx, seriesID, graphqlclient.WaitCeiling(time.Minute))
+	gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithClock(m))
+	_, err := gql.WaitForLatestReport(ctx, seriesID, graphqlclient.WaitCeiling(time.Minute))
 	if !errors.Is(err, client.ErrWaitTimeout) {
 		t.Errorf("ceiling: %v", err)
 	}
@@ -570,12 +592,12 @@ func TestWaitForReportStops(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m = &manualWait{srv: srv, cancel: cancel, at: 2}
-	gql = newGQL(t, srv, seed.APIKey, graphqlclient.WithClock(srv.Now, m.sleep))
-	if _, err := gql.WaitForReport(cctx, seriesID); !errors.Is(err, context.Canceled) || len(m.pauses) != 2 {
+	gql = newGQL(t, srv, seed.APIKey, graphqlclient.WithClock(m))
+	if _, err := gql.WaitForLatestReport(cctx, seriesID); !errors.Is(err, context.Canceled) || len(m.pauses) != 2 {
 		t.Errorf("cancelled: %v after %d pauses", err, len(m.pauses))
 	}
 
-	if _, err := gql.WaitForReport(ctx, "3d6f0a2e-8b41-4c7d-9e15-2f4a6b8c0d1e"); !errors.Is(err, graphqlclient.ErrNoReport) {
+	if _, err := gql.WaitForLatestReport(ctx, "3d6f0a2e-8b41-4c7d-9e15-2f4a6b8c0d1e"); !errors.Is(err, graphqlclient.ErrNoReport) {
 		t.Errorf("series without reports: %v", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
@@ -22,7 +21,12 @@ func Example() {
 	defer srv.Close()
 	seed, _ := srv.SeedDemo()
 
-	c, err := graphqlclient.New(seed.APIKey, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(srv.Client()))
+	rest, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := graphqlclient.New(rest)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -50,7 +54,7 @@ func ExampleNew_organisationKey() {
 		return
 	}
 
-	c, _ := graphqlclient.New(key.Key, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(srv.Client()))
+	c, _ := graphqlclient.New(rest)
 	shows, err := c.ListSeries(context.Background(), graphqlclient.ListOptions{})
 	if err != nil {
 		fmt.Println(err)
@@ -62,14 +66,15 @@ func ExampleNew_organisationKey() {
 	// Output: Acme Weekly PODCAST
 }
 
-// Wait for the newest report of a show with the GraphQL polling recipe. WithClock makes the
-// waits advance the fake's manual clock, so the example takes no wall time.
-func ExampleClient_WaitForReport() {
+// Wait for the newest report of a show with the GraphQL polling recipe. The REST client runs on
+// the fake's clock (client.WithClock), so the waits move the fake's time and take no wall time.
+func ExampleClient_WaitForLatestReport() {
 	srv, _ := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()))
 	defer srv.Close()
 	seed, _ := srv.SeedDemo()
 	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Daily", Episodes: []fakeserver.HostedEpisode{{Title: "Monday", DurationS: 2}}})
-	rest, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	rest, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()),
+		client.WithClock(srv.Clock()))
 	ctx := context.Background()
 	created, err := rest.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{})
 	if err != nil {
@@ -78,16 +83,8 @@ func ExampleClient_WaitForReport() {
 	}
 	report, _ := rest.GetReport(ctx, created.ID)
 
-	advanceFake := func(ctx context.Context, d time.Duration) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		_, err := srv.Advance(d)
-		return err
-	}
-	c, _ := graphqlclient.New(seed.APIKey, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(srv.Client()),
-		graphqlclient.WithClock(srv.Now, advanceFake))
-	done, err := c.WaitForReport(ctx, report.Series.ID)
+	c, _ := graphqlclient.New(rest)
+	done, err := c.WaitForLatestReport(ctx, report.Series.ID)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -103,7 +100,8 @@ func ExampleError() {
 	srv, _ := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()))
 	defer srv.Close()
 	seed, _ := srv.SeedDemo()
-	c, _ := graphqlclient.New(seed.APIKey, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(srv.Client()))
+	rest, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
+	c, _ := graphqlclient.New(rest)
 
 	_, err := c.GetReport(context.Background(), "3d6f0a2e-8b41-4c7d-9e15-2f4a6b8c0d1e")
 	var gerr *graphqlclient.Error

@@ -75,7 +75,7 @@ func TestReadsRideOutFaults(t *testing.T) {
 			srv, seed := fakeserver.NewTest(t)
 			hc := srv.Client()
 			hc.Timeout = 50 * time.Millisecond
-			gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithHTTPClient(hc))
+			gql := newGQLOver(t, srv, seed.APIKey, []client.Option{client.WithHTTPClient(hc)})
 			inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", LatencyMS: 600_000, Count: count})
 			me, err := gql.Me(context.Background())
 			if count > 0 {

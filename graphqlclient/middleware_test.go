@@ -8,7 +8,6 @@ import (
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
-	"github.com/podqa/podqa-go/graphqlclient"
 )
 
 // A client.WithMiddleware given through WithClientOptions sees the GraphQL client's requests,
@@ -30,7 +29,7 @@ func TestMiddlewareSeesGraphQLRequests(t *testing.T) {
 		}
 		return resp, err
 	}
-	gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithClientOptions(client.WithMiddleware(mw)))
+	gql := newGQLOver(t, srv, seed.APIKey, []client.Option{client.WithMiddleware(mw)})
 	if _, err := gql.Me(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/podqa/podqa-go/internal/errval"
 )
 
-// Defaults of WaitForReport, after the service's polling recipe: a report about every 30
+// Defaults of WaitForLatestReport, after the service's polling recipe: a report about every 30
 // seconds, a generous ceiling (a one-hour episode typically takes around five minutes).
 const (
 	DefaultWaitInterval = 30 * time.Second
@@ -20,11 +20,11 @@ const (
 	DefaultWaitCeiling  = 2 * time.Hour
 )
 
-// ErrNoReport is wrapped by the error of WaitForReport when the series has no report to wait
+// ErrNoReport is wrapped by the error of WaitForLatestReport when the series has no report to wait
 // for.
 var ErrNoReport = errval.New("graphqlclient.ErrNoReport", "podqa: the series has no report")
 
-// WaitOption configures WaitForReport.
+// WaitOption configures WaitForLatestReport.
 type WaitOption func(*waitConfig)
 
 type waitConfig struct {
@@ -32,7 +32,7 @@ type waitConfig struct {
 	progress               func(Progress)
 }
 
-// Progress is one poll of WaitForReport.
+// Progress is one poll of WaitForLatestReport.
 type Progress struct {
 	ReportID string
 	Status   client.Status
@@ -50,7 +50,7 @@ func WaitInterval(d time.Duration) WaitOption {
 	}
 }
 
-// WaitCeiling sets how long WaitForReport waits in all before giving up with an error
+// WaitCeiling sets how long WaitForLatestReport waits in all before giving up with an error
 // wrapping client.ErrWaitTimeout (default 2 h). Zero or negative keeps the default.
 func WaitCeiling(d time.Duration) WaitOption {
 	return func(w *waitConfig) {
@@ -65,7 +65,7 @@ func WaitProgress(fn func(Progress)) WaitOption {
 	return func(w *waitConfig) { w.progress = fn }
 }
 
-// WaitForReport follows the service's GraphQL polling recipe for the newest report of a
+// WaitForLatestReport follows the service's GraphQL polling recipe for the newest report of a
 // series: it reads the newest report with reports(forSeriesId:), then, until its status is
 // COMPLETE, FAILED or OUT_OF_QUOTA, polls report(id) for id, status and stats. Each pause is
 // the interval (default 30 s), shortened to stats.time_remaining when the report should finish
@@ -76,7 +76,7 @@ func WaitProgress(fn func(Progress)) WaitOption {
 // It stops when ctx ends, on the first error other than a rate limit or unavailability that
 // carries Retry-After (waited out), and at the ceiling with an error wrapping
 // client.ErrWaitTimeout. The clock is the client's (WithClock).
-func (c *Client) WaitForReport(ctx context.Context, seriesID string, opts ...WaitOption) (*Report, error) {
+func (c *Client) WaitForLatestReport(ctx context.Context, seriesID string, opts ...WaitOption) (*Report, error) {
 	cfg := waitConfig{interval: DefaultWaitInterval, min: DefaultWaitMin, ceiling: DefaultWaitCeiling}
 	for _, o := range opts {
 		o(&cfg)
@@ -90,7 +90,7 @@ func (c *Client) WaitForReport(ctx context.Context, seriesID string, opts ...Wai
 		return nil, fmt.Errorf("%w: series %s", ErrNoReport, seriesID)
 	}
 	id := rows[0].ID
-	deadline := c.now().Add(cfg.ceiling)
+	deadline := c.clock.Now().Add(cfg.ceiling)
 	p := Progress{ReportID: id, Status: rows[0].Status, Stats: rows[0].Stats}
 	for {
 		if cfg.progress != nil {
@@ -100,12 +100,12 @@ func (c *Client) WaitForReport(ctx context.Context, seriesID string, opts ...Wai
 			return c.GetReport(ctx, id)
 		}
 		wait := cfg.pause(p.Stats)
-		left := deadline.Sub(c.now())
+		left := deadline.Sub(c.clock.Now())
 		if left <= 0 {
 			return nil, fmt.Errorf("%w: report %s still %s after %s", client.ErrWaitTimeout, id, p.Status, cfg.ceiling)
 		}
 		// The last pause ends at the ceiling, for one more poll there.
-		if err := c.sleep(ctx, min(wait, left)); err != nil {
+		if err := c.clock.Sleep(ctx, min(wait, left)); err != nil {
 			return nil, fmt.Errorf("podqa: waiting for report %s: %w", id, err)
 		}
 		for {
@@ -118,11 +118,11 @@ func (c *Client) WaitForReport(ctx context.Context, seriesID string, opts ...Wai
 			if !ok {
 				return nil, err
 			}
-			left := deadline.Sub(c.now())
+			left := deadline.Sub(c.clock.Now())
 			if left <= 0 {
 				return nil, fmt.Errorf("%w: report %s still %s after %s: %w", client.ErrWaitTimeout, id, p.Status, cfg.ceiling, err)
 			}
-			if err := c.sleep(ctx, min(ra, left)); err != nil {
+			if err := c.clock.Sleep(ctx, min(ra, left)); err != nil {
 				return nil, fmt.Errorf("podqa: waiting for report %s: %w", id, err)
 			}
 		}

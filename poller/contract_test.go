@@ -15,7 +15,7 @@ func TestMemoryStoreContract(t *testing.T) {
 	t.Parallel()
 	clock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	storetest.Poller(t, storetest.PollerHarness{
-		New: func(*testing.T) poller.Store { return poller.NewMemoryLeaseStore(poller.WithLeaseClock(clock.Now)) },
+		New: func(*testing.T) poller.Store { return poller.NewMemoryLeaseStore(poller.WithLeaseClock(clock)) },
 		// Corrupt is nil: a MemoryStore holds decoded states only, so none can be corrupt.
 		Elapse: func(_ *testing.T, d time.Duration) { clock.Advance(d) },
 		Short:  time.Second,

@@ -107,6 +107,8 @@
 //   - The overlap defaults to one second.
 //   - PollOnce takes the handler as an argument, as Run does, rather than binding one in New.
 //
-// Clocks: the poller measures paging time on its Clock. Against a fake on a manual clock, give
-// WithClock a Clock that reads the fake's clock, or the fake's time jumps go unmeasured.
+// Clocks: the poller measures paging time and waits on a client.Clock, the client's unless
+// WithClock gives another. Against a fake on a manual clock, give the client the fake's clock
+// (client.WithClock(srv.Clock())), or the fake's time jumps go unmeasured and its pauses are
+// slept on the wall clock.
 package poller

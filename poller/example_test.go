@@ -91,18 +91,16 @@ func Example() {
 	// stored watermark 2026-01-05T09:02:59.000000+00:00
 }
 
-// sleepOnFake is a poller.Clock that moves the fake's manual clock instead of sleeping, and
-// ends the run after a number of pauses.
-type sleepOnFake struct {
-	srv    *fakeserver.Server
+// stopAfter is the fake's clock (its Sleep moves the fake's time instead of sleeping) that ends
+// the run after a number of pauses.
+type stopAfter struct {
+	fakeserver.Clock
 	pauses int
 	stop   context.CancelFunc
 }
 
-func (c *sleepOnFake) Now() time.Time { return c.srv.Now() }
-
-func (c *sleepOnFake) Sleep(ctx context.Context, d time.Duration) error {
-	if _, err := c.srv.Advance(d); err != nil {
+func (c *stopAfter) Sleep(ctx context.Context, d time.Duration) error {
+	if err := c.Clock.Sleep(ctx, d); err != nil {
 		return err
 	}
 	if c.pauses--; c.pauses == 0 {
@@ -119,7 +117,7 @@ func ExamplePoller_Run() {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	clk := &sleepOnFake{srv: srv, pauses: 2, stop: cancel}
+	clk := &stopAfter{Clock: srv.Clock(), pauses: 2, stop: cancel}
 	p, err := poller.New(c, poller.NewMemoryStore(),
 		poller.WithStartTime(fakeserver.TestStart()),
 		poller.WithInterval(5*time.Minute), poller.WithJitter(0), poller.WithClock(clk),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/internal/errval"
 )
 
@@ -88,7 +89,7 @@ func defaultLeaseConfig() leaseConfig {
 	return leaseConfig{
 		ttl:    DefaultLeaseTTL,
 		holder: host + "/" + strconv.Itoa(os.Getpid()) + "/" + uuid.NewString()[:8],
-		wait:   realClock{}.Sleep,
+		wait:   client.SystemClock{}.Sleep,
 	}
 }
 

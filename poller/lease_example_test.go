@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/poller"
 )
 
@@ -13,8 +14,8 @@ import (
 // a save under an old token refused.
 func ExampleLeaseStore() {
 	ctx := context.Background()
-	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	var store poller.LeaseStore = poller.NewMemoryLeaseStore(poller.WithLeaseClock(func() time.Time { return now }))
+	clk := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	var store poller.LeaseStore = poller.NewMemoryLeaseStore(poller.WithLeaseClock(clk))
 	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
 
 	a, _ := store.AcquireLease(ctx, "replica-a", 15*time.Second)
@@ -25,7 +26,7 @@ func ExampleLeaseStore() {
 		fmt.Printf("b waits: held by %s for %v\n", held.Holder, held.Remaining)
 	}
 
-	now = now.Add(20 * time.Second) // a stalls past its TTL
+	clk.Advance(20 * time.Second) // a stalls past its TTL
 	b, _ := store.AcquireLease(ctx, "replica-b", 15*time.Second)
 	fmt.Println("b holds token", b.Token)
 	fmt.Println("a's save:", store.SaveFenced(ctx, a, st))

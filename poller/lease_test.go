@@ -19,7 +19,7 @@ func TestLostLeaseIsFencedOut(t *testing.T) {
 	h := newHarness(t)
 	ids := h.seedReports(time.Minute, time.Minute+time.Second)
 	leaseClock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	store := poller.NewMemoryLeaseStore(poller.WithLeaseClock(leaseClock.Now))
+	store := poller.NewMemoryLeaseStore(poller.WithLeaseClock(leaseClock))
 	a := h.newPoller(store, poller.WithHolder("a"), poller.WithLeaseTTL(time.Minute))
 	b := h.newPoller(store, poller.WithHolder("b"), poller.WithLeaseTTL(time.Minute))
 	h.advance(2 * time.Minute)

@@ -1,12 +1,11 @@
 package poller
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"time"
 
-	"github.com/podqa/podqa-go/internal/ctxsleep"
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/internal/errval"
 )
 
@@ -37,21 +36,6 @@ const maxRateLimitWaits = 3
 // ErrInvalidOption is wrapped by the errors New returns for a bad option.
 var ErrInvalidOption = errval.New("poller.ErrInvalidOption", "poller: invalid option")
 
-// Clock is the poller's time: Now measures how long paging took, Sleep waits between polls and
-// out a Retry-After. Tests give one that moves a fake's manual clock instead of sleeping.
-type Clock interface {
-	Now() time.Time
-	// Sleep waits d, or returns ctx's error when ctx ends first.
-	Sleep(ctx context.Context, d time.Duration) error
-}
-
-// realClock is the wall clock.
-type realClock struct{}
-
-func (realClock) Now() time.Time { return time.Now() }
-
-func (realClock) Sleep(ctx context.Context, d time.Duration) error { return ctxsleep.Sleep(ctx, d) }
-
 type config struct {
 	start          string // normalised first watermark; "" when none was given
 	interval       time.Duration
@@ -60,7 +44,7 @@ type config struct {
 	overlap        time.Duration
 	maxRetryAfter  time.Duration
 	fetchReports   bool
-	clock          Clock
+	clock          client.Clock
 	log            *slog.Logger
 	progress       func(PollResult)
 	randomFraction func() float64
@@ -173,9 +157,11 @@ func WithFetchReports() Option {
 	}
 }
 
-// WithClock replaces the wall clock. Against a fake on a manual clock, give one that reads the
-// fake's clock: the poller measures how long paging took on it (see the package documentation).
-func WithClock(clk Clock) Option {
+// WithClock replaces the clock the poller measures paging on and waits between polls and out a
+// Retry-After on. Default: the clock of the client given to New (client.WithClock). Against a
+// fake on a manual clock, give the client or this option the fake's clock (fakeserver's
+// Server.Clock): the poller measures how long paging took on it (see the package documentation).
+func WithClock(clk client.Clock) Option {
 	return func(c *config) error {
 		if clk == nil {
 			return fmt.Errorf("%w: nil Clock", ErrInvalidOption)

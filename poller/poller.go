@@ -118,7 +118,7 @@ func New(c *client.Client, store Store, opts ...Option) (*Poller, error) {
 	}
 	cfg := config{
 		interval: DefaultInterval, checkInterval: true, jitter: DefaultJitter, overlap: DefaultOverlap,
-		maxRetryAfter: DefaultMaxRetryAfter, clock: realClock{}, randomFraction: rand.Float64,
+		maxRetryAfter: DefaultMaxRetryAfter, clock: c.Clock(), randomFraction: rand.Float64,
 		lease: defaultLeaseConfig(),
 	}
 	for _, opt := range opts {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/internal/errval"
 )
 
@@ -83,7 +84,7 @@ func (m *MemoryStore) Save(_ context.Context, st State) error {
 
 // MemoryLeaseStore is a MemoryStore with a lease: a LeaseStore for several pollers of one
 // process sharing one state, so that they poll one at a time, and for tests of the lease. Its
-// lease runs on its own clock (time.Now by default, WithLeaseClock). It is safe for concurrent
+// lease runs on its own clock (the wall clock by default, WithLeaseClock). It is safe for concurrent
 // use.
 type MemoryLeaseStore struct {
 	MemoryStore
@@ -96,11 +97,12 @@ type MemoryLeaseStore struct {
 // MemoryLeaseStoreOption configures NewMemoryLeaseStore.
 type MemoryLeaseStoreOption func(*MemoryLeaseStore)
 
-// WithLeaseClock sets the clock the lease expires on (time.Now by default); nil keeps it.
-func WithLeaseClock(now func() time.Time) MemoryLeaseStoreOption {
+// WithLeaseClock sets the clock the lease expires on (client.SystemClock by default); nil
+// keeps it.
+func WithLeaseClock(clk client.Clock) MemoryLeaseStoreOption {
 	return func(m *MemoryLeaseStore) {
-		if now != nil {
-			m.now = now
+		if clk != nil {
+			m.now = clk.Now
 		}
 	}
 }

@@ -17,7 +17,7 @@ func bench64KiB(b *testing.B) ([]byte, *Verifier) {
 	for i := range body {
 		body[i] = byte('a' + i%26)
 	}
-	v, err := NewVerifier(refSecret, WithClock(func() time.Time { return time.Unix(refTimestamp, 0) }))
+	v, err := NewVerifier(refSecret, WithClock(newFakeClock(time.Unix(refTimestamp, 0))))
 	if err != nil {
 		b.Fatal(err)
 	}

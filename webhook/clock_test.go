@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -17,6 +18,12 @@ func (c *fakeClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
+}
+
+// Sleep moves the clock by d.
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.Advance(d)
+	return ctx.Err()
 }
 
 func (c *fakeClock) Advance(d time.Duration) {

@@ -13,7 +13,7 @@ func TestMemoryStoreContract(t *testing.T) {
 	clock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	storetest.Dedup(t, storetest.DedupHarness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
-			s, err := webhook.NewMemoryStore(webhook.WithDedupTTL(doneTTL), webhook.WithDedupClock(clock.Now))
+			s, err := webhook.NewMemoryStore(webhook.WithDedupTTL(doneTTL), webhook.WithDedupClock(clock))
 			if err != nil {
 				t.Fatal(err)
 			}

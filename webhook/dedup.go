@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/podqa/podqa-go/client"
 )
 
 // ClaimStatus is the outcome of DedupStore.Claim.
@@ -126,9 +128,15 @@ func WithDedupTTL(d time.Duration) MemoryStoreOption { return func(s *MemoryStor
 // by default); it must be positive.
 func WithDedupMaxEntries(n int) MemoryStoreOption { return func(s *MemoryStore) { s.max = n } }
 
-// WithDedupClock sets the clock expiry is measured with (time.Now by default).
-func WithDedupClock(now func() time.Time) MemoryStoreOption {
-	return func(s *MemoryStore) { s.now = now }
+// WithDedupClock sets the clock expiry is measured with (client.SystemClock by default).
+func WithDedupClock(clk client.Clock) MemoryStoreOption {
+	return func(s *MemoryStore) {
+		if clk == nil {
+			s.now = nil
+			return
+		}
+		s.now = clk.Now
+	}
 }
 
 // NewMemoryStore returns an empty MemoryStore. It fails with ErrInvalidOption for a

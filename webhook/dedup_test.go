@@ -11,7 +11,7 @@ import (
 
 func newTestStore(t *testing.T, clock *fakeClock, opts ...MemoryStoreOption) *MemoryStore {
 	t.Helper()
-	s, err := NewMemoryStore(append([]MemoryStoreOption{WithDedupClock(clock.Now)}, opts...)...)
+	s, err := NewMemoryStore(append([]MemoryStoreOption{WithDedupClock(clock)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

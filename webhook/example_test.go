@@ -13,6 +13,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/webhook"
 )
 
@@ -45,8 +46,7 @@ func ExampleVerifier_Verify() {
 
 	// The clock is fixed here so the output does not depend on today's date; in production
 	// leave the default, time.Now.
-	now := func() time.Time { return sent.Add(90 * time.Second) }
-	v, err := webhook.NewVerifier(secret, webhook.WithClock(now))
+	v, err := webhook.NewVerifier(secret, webhook.WithClock(clienttest.NewManualClock(sent.Add(90*time.Second))))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func ExampleVerifier_Verify() {
 	tampered := strings.Replace(body, "failed", "complete", 1)
 	fmt.Println("tampered:", errors.Is(v.Verify(header, []byte(tampered)), webhook.ErrInvalidSignature))
 
-	late, _ := webhook.NewVerifier(secret, webhook.WithClock(func() time.Time { return sent.Add(time.Hour) }))
+	late, _ := webhook.NewVerifier(secret, webhook.WithClock(clienttest.NewManualClock(sent.Add(time.Hour))))
 	fmt.Println("replayed an hour later:", errors.Is(late.Verify(header, []byte(body)), webhook.ErrTimestampTooOld))
 	// Output:
 	// authentic: <nil>
@@ -112,7 +112,7 @@ func ExampleParse() {
 
 func ExampleNewHandler() {
 	sent := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
-	now := func() time.Time { return sent.Add(2 * time.Second) } // fixed for the example
+	now := clienttest.NewManualClock(sent.Add(2 * time.Second)) // fixed for the example
 
 	h, err := webhook.NewHandler(secret,
 		func(ctx context.Context, e webhook.Event) error {
@@ -152,11 +152,11 @@ func ExampleNewHandler() {
 
 func ExampleNewMemoryStore() {
 	// A smaller, shorter-lived store than the default, on a clock the example controls.
-	now := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	clk := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	store, err := webhook.NewMemoryStore(
 		webhook.WithDedupTTL(time.Hour),
 		webhook.WithDedupMaxEntries(10_000),
-		webhook.WithDedupClock(func() time.Time { return now }),
+		webhook.WithDedupClock(clk),
 	)
 	if err != nil {
 		log.Fatal(err)
@@ -169,7 +169,7 @@ func ExampleNewMemoryStore() {
 	_ = store.Complete(ctx, "msg_1") // the callback succeeded
 	status, _, _ = store.Claim(ctx, "msg_1", time.Minute)
 	fmt.Println("a redelivery:", status)
-	now = now.Add(time.Hour)
+	clk.Advance(time.Hour)
 	status, _, _ = store.Claim(ctx, "msg_1", time.Minute)
 	fmt.Println("an hour later:", status)
 

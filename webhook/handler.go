@@ -156,7 +156,7 @@ func NewHandler(secret string, fn func(ctx context.Context, e Event) error, opts
 		return nil, fmt.Errorf("%w: WithDedupStore(nil)", ErrInvalidOption)
 	}
 	if !cfg.storeSet {
-		if store, err = NewMemoryStore(WithDedupClock(v.now)); err != nil {
+		if store, err = NewMemoryStore(WithDedupClock(v.clock)); err != nil {
 			return nil, err
 		}
 	}

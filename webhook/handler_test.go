@@ -57,7 +57,7 @@ func newTestHandler(t *testing.T, clock *fakeClock, fn func(context.Context, Eve
 	var mu sync.Mutex
 	hooks := &[]hookCall{}
 	base := []HandlerOption{
-		WithVerifierOptions(WithClock(clock.Now)),
+		WithVerifierOptions(WithClock(clock)),
 		WithErrorHook(func(_ *http.Request, status int, err error) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/internal/errval"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
@@ -58,7 +59,7 @@ type Verifier struct {
 	// lib parsed the secret and is the reference for what a valid signature is.
 	lib       *standardwebhooks.Webhook
 	key       []byte
-	now       func() time.Time
+	clock     client.Clock
 	tolerance time.Duration
 }
 
@@ -66,14 +67,15 @@ type Verifier struct {
 type VerifierOption func(*verifierConfig)
 
 type verifierConfig struct {
-	now       func() time.Time
+	clock     client.Clock
 	tolerance time.Duration
 }
 
-// WithClock sets the clock Verify compares webhook-timestamp with (time.Now by default), for
-// tests and for receivers that keep their own time source.
-func WithClock(now func() time.Time) VerifierOption {
-	return func(c *verifierConfig) { c.now = now }
+// WithClock sets the clock Verify compares webhook-timestamp with (client.SystemClock by
+// default), for tests (a fake's clock, fakeserver's Server.Clock) and for receivers that keep
+// their own time source. A Handler's default MemoryStore expires ids on it too.
+func WithClock(clk client.Clock) VerifierOption {
+	return func(c *verifierConfig) { c.clock = clk }
 }
 
 // WithTolerance sets how far webhook-timestamp may be from the clock in either direction
@@ -87,11 +89,11 @@ func WithTolerance(d time.Duration) VerifierOption {
 // on every delivery: it must begin with whsec_ and the rest must be standard base64 of at
 // least one byte (ErrInvalidSecret otherwise).
 func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
-	cfg := verifierConfig{now: time.Now, tolerance: DefaultTolerance}
+	cfg := verifierConfig{clock: client.SystemClock{}, tolerance: DefaultTolerance}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if cfg.now == nil {
+	if cfg.clock == nil {
 		return nil, fmt.Errorf("%w: WithClock(nil)", ErrInvalidOption)
 	}
 	if cfg.tolerance <= 0 {
@@ -112,7 +114,7 @@ func NewVerifier(secret string, opts ...VerifierOption) (*Verifier, error) {
 	if err != nil || len(key) == 0 {
 		return nil, fmt.Errorf("%w: no key bytes after %q", ErrInvalidSecret, secretPrefix)
 	}
-	v := &Verifier{lib: lib, key: key, now: cfg.now, tolerance: cfg.tolerance}
+	v := &Verifier{lib: lib, key: key, clock: cfg.clock, tolerance: cfg.tolerance}
 	if err := v.selfCheck(); err != nil {
 		return nil, err
 	}
@@ -156,7 +158,7 @@ func (v *Verifier) Verify(header http.Header, body []byte) error {
 	if err != nil {
 		return err
 	}
-	now := v.now()
+	now := v.clock.Now()
 	sent := time.Unix(ts, 0)
 	if now.Sub(sent) > v.tolerance {
 		return fmt.Errorf("%w: sent %s, now %s, tolerance %v", ErrTimestampTooOld,

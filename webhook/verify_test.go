@@ -13,8 +13,7 @@ import (
 
 func refVerifier(t *testing.T, opts ...VerifierOption) *Verifier {
 	t.Helper()
-	clock := func() time.Time { return time.Unix(refTimestamp, 0) }
-	v, err := NewVerifier(refSecret, append([]VerifierOption{WithClock(clock)}, opts...)...)
+	v, err := NewVerifier(refSecret, append([]VerifierOption{WithClock(newFakeClock(time.Unix(refTimestamp, 0)))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +135,7 @@ func TestVerifyTolerance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			opts := []VerifierOption{WithClock(func() time.Time { return sent.Add(tt.clock) })}
+			opts := []VerifierOption{WithClock(newFakeClock(sent.Add(tt.clock)))}
 			if tt.tolerance != 0 {
 				opts = append(opts, WithTolerance(tt.tolerance))
 			}

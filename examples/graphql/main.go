@@ -28,11 +28,15 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	var opts []graphqlclient.Option
+	var opts []client.Option
 	if base := os.Getenv("PODQA_BASE_URL"); base != "" {
-		opts = append(opts, graphqlclient.WithBaseURL(base))
+		opts = append(opts, client.WithBaseURL(base))
 	}
-	c, err := graphqlclient.New(os.Getenv("PODQA_API_KEY"), opts...)
+	rest, err := client.New(os.Getenv("PODQA_API_KEY"), opts...)
+	if err != nil {
+		return err
+	}
+	c, err := graphqlclient.New(rest)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,7 @@
 // Command testing is a release gate for a podcast: it reports on the newest episode of a feed and
 // exits with status 1 when the episode does not pass. Its test, main_test.go, is the point of this
-// example: it shows how to test code like this against the fake of the service (fakeserver.NewTest,
-// the manual clock, hosted feeds, fault injection) without sleeping or touching the network.
+// example: it shows how to test code like this against the fake of the service (clienttest, the
+// fake's clock, hosted feeds, fault injection) without sleeping or touching the network.
 //
 //	PODQA_API_KEY=podqa_api_... PODQA_BASE_URL=http://127.0.0.1:8080 \
 //	  go run ./examples/testing https://example.com/feed.rss
@@ -36,25 +36,34 @@ func main() {
 		fmt.Fprintln(os.Stderr, "testing:", err)
 		os.Exit(2)
 	}
-	g := gate{c: c}
-	id, err := g.submit(ctx, os.Args[1])
+	passed, err := gate{c: c}.run(ctx, os.Stdout, os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testing:", err)
 		os.Exit(2)
 	}
-	report, err := c.WaitForReport(ctx, id)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "testing:", err)
-		os.Exit(2)
-	}
-	if !g.judge(os.Stdout, report) {
+	if !passed {
 		os.Exit(1)
 	}
 }
 
-// gate is the code under test: it submits an episode and judges its report. Waiting is left to
-// the caller, so that a test can move the fake's clock instead of waiting for real.
+// gate is the code under test: it submits an episode, waits for its report and judges it. The
+// wait runs on the client's clock: the wall clock here, the fake's clock in the test, where it
+// passes at once.
 type gate struct{ c *client.Client }
+
+// run reports on the newest episode of the feed, prints the verdict to out and says whether the
+// episode may be released.
+func (g gate) run(ctx context.Context, out io.Writer, feedURL string) (bool, error) {
+	id, err := g.submit(ctx, feedURL)
+	if err != nil {
+		return false, err
+	}
+	report, err := g.c.WaitForReport(ctx, id)
+	if err != nil {
+		return false, fmt.Errorf("wait for the report: %w", err)
+	}
+	return g.judge(out, report), nil
+}
 
 // submit asks for a report on the newest episode of the feed and returns its id.
 func (g gate) submit(ctx context.Context, feedURL string) (string, error) {

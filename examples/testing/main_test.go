@@ -12,19 +12,17 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/webhook"
 )
 
 // newGate starts a fake of the service on a manual clock, with a seeded workspace and key, and a
-// gate whose client talks to it. The fake is closed when the test ends.
+// gate whose client talks to it on the fake's clock (clienttest). The fake is closed when the
+// test ends.
 func newGate(t *testing.T) (*fakeserver.Server, gate) {
 	t.Helper()
-	srv, seed := fakeserver.NewTest(t)
-	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c := clienttest.New(t)
 	return srv, gate{c: c}
 }
 
@@ -51,22 +49,19 @@ func TestGateJudgesHostedEpisodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx := context.Background()
-			id, err := g.submit(ctx, feed.FeedURL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// No sleeping: move the fake's clock past the analysis instead.
-			if _, err := srv.Advance(10 * time.Minute); err != nil {
-				t.Fatal(err)
-			}
-			report, err := g.c.GetReport(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
+			// The gate waits for the report on the fake's clock: its pauses move the fake's
+			// time, so the analysis finishes while nothing sleeps.
+			start := srv.Now()
 			var out bytes.Buffer
-			if got := g.judge(&out, report); got != tt.passes {
-				t.Errorf("judge = %v, want %v; printed:\n%s", got, tt.passes, out.String())
+			got, err := g.run(context.Background(), &out, feed.FeedURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.passes {
+				t.Errorf("run = %v, want %v; printed:\n%s", got, tt.passes, out.String())
+			}
+			if !srv.Now().After(start) {
+				t.Error("the wait did not move the fake's clock")
 			}
 			if !strings.Contains(out.String(), tt.printed) {
 				t.Errorf("printed %q, want it to mention %q", out.String(), tt.printed)
@@ -89,16 +84,9 @@ func TestGateSurvivesA503FromTheFront(t *testing.T) {
 	if _, err := srv.InjectFault(fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", Status: 503, Count: 1}); err != nil {
 		t.Fatal(err)
 	}
-	id, err := g.submit(context.Background(), feed.FeedURL)
-	if err != nil {
-		t.Fatalf("submit after one 503: %v", err)
-	}
-	if _, err := srv.Advance(10 * time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	report, err := g.c.GetReport(context.Background(), id)
-	if err != nil || !g.judge(&bytes.Buffer{}, report) {
-		t.Fatalf("report after the retry: %+v %v", report, err)
+	passed, err := g.run(context.Background(), &bytes.Buffer{}, feed.FeedURL)
+	if err != nil || !passed {
+		t.Fatalf("run after one 503: %v, %v", passed, err)
 	}
 }
 
@@ -124,11 +112,7 @@ func TestReportCompletionIsDeliveredByWebhook(t *testing.T) {
 	t.Parallel()
 	// Loopback receivers need private webhook URLs allowed, as in CI.
 	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateURLs(true))
-	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := gate{c: c}
+	g := gate{c: clienttest.NewClient(t, srv, seed.APIKey)}
 
 	var mu sync.Mutex
 	var received []webhook.Event
@@ -159,7 +143,7 @@ func TestReportCompletionIsDeliveredByWebhook(t *testing.T) {
 		defer mu.Unlock()
 		received = append(received, e)
 		return nil
-	}, webhook.WithVerifierOptions(webhook.WithClock(srv.Now))) // the fake's time, not the wall's
+	}, webhook.WithVerifierOptions(webhook.WithClock(srv.Clock()))) // the fake's time, not the wall's
 	if err != nil {
 		t.Fatal(err)
 	}

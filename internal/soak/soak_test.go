@@ -113,7 +113,7 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	gql, err := graphqlclient.New(seed.APIKey, graphqlclient.WithBaseURL(srv.URL()), graphqlclient.WithHTTPClient(httpClient))
+	gql, err := graphqlclient.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,11 +333,11 @@ func tolerated(err error) error {
 
 func ptr[T any](v T) *T { return &v }
 
-// receiver is a local webhook receiver: it verifies deliveries against the fake's clock, drops
+// receiver is a local webhook receiver: it verifies deliveries on the fake's clock, drops
 // redeliveries by webhook-id, and counts the report events it handled per report.
 type receiver struct {
 	server    *httptest.Server
-	now       func() time.Time // the fake's clock, which stamps its deliveries
+	clock     client.Clock // the fake's, which stamps its deliveries
 	mu        sync.Mutex
 	handler   http.Handler
 	failEvery int            // refuse the first attempt of every failEvery-th delivery; 0 never
@@ -348,7 +348,7 @@ type receiver struct {
 }
 
 func newReceiver(t *testing.T, srv *fakeserver.Server, failEvery int) *receiver {
-	rcv := &receiver{now: srv.Now, failEvery: failEvery, attempts: map[string]int{}, reports: map[string]int{}}
+	rcv := &receiver{clock: srv.Clock(), failEvery: failEvery, attempts: map[string]int{}, reports: map[string]int{}}
 	rcv.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(webhook.HeaderID)
 		rcv.mu.Lock()
@@ -381,7 +381,7 @@ func (rcv *receiver) setSecret(t *testing.T, secret string) {
 		defer rcv.mu.Unlock()
 		rcv.reports[e.Report.ID]++
 		return nil
-	}, webhook.WithVerifierOptions(webhook.WithClock(rcv.now)))
+	}, webhook.WithVerifierOptions(webhook.WithClock(rcv.clock)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,12 @@ func NewManualClock(start time.Time) *ManualClock { return &ManualClock{now: sta
 // Now returns the clock's instant.
 func (c *ManualClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 
+// Sleep moves the clock by d, so that the clock serves as a client.Clock.
+func (c *ManualClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.Advance(d)
+	return ctx.Err()
+}
+
 // Advance moves the clock by d.
 func (c *ManualClock) Advance(d time.Duration) {
 	c.mu.Lock()

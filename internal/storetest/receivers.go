@@ -94,7 +94,7 @@ func Receivers(t *testing.T, store webhook.DedupStore, n int) {
 			}
 			succeeded[id]++
 			return nil
-		}, webhook.WithDedupStore(store), webhook.WithVerifierOptions(webhook.WithClock(srv.Now)))
+		}, webhook.WithDedupStore(store), webhook.WithVerifierOptions(webhook.WithClock(srv.Clock())))
 		if err != nil {
 			t.Fatal(err)
 		}
