@@ -113,7 +113,7 @@ func TestKeyNeverShown(t *testing.T) {
 			errs = append(errs, err)
 		}
 	}
-	if _, err := c.CreateReportFromFeed(context.Background(), "https://feeds.example.org/x.rss", CreateReportOptions{}); err != nil {
+	if _, err := c.CreateReportFromFeed(context.Background(), "https://feeds.example.org/x.rss", CreateReportParams{}); err != nil {
 		errs = append(errs, err)
 	}
 	tr, _ := dialFailures(100)
@@ -252,19 +252,26 @@ func TestInvalidArguments(t *testing.T) {
 		"GetReport":          func() error { _, err := c.GetReport(ctx, "42"); return err },
 		"GetTranscript":      func() error { _, err := c.GetTranscript(ctx, "../me"); return err },
 		"GetSeries":          func() error { _, err := c.GetSeries(ctx, ""); return err },
-		"ListEpisodes":       func() error { _, err := c.ListEpisodes(ctx, "x", ListOptions{}); return err },
+		"ListEpisodes":       func() error { _, err := c.ListEpisodes(ctx, "x", ListParams{}); return err },
 		"ListReports limit":  func() error { _, err := c.ListReports(ctx, ListReportsParams{Limit: -1}); return err },
 		"ListReports series": func() error { _, err := c.ListReports(ctx, ListReportsParams{SeriesID: "nope"}); return err },
-		"ListSeries offset":  func() error { _, err := c.ListSeries(ctx, ListOptions{Offset: 1 << 40}); return err },
-		"feed URL":           func() error { _, err := c.CreateReportFromFeed(ctx, "", CreateReportOptions{}); return err },
+		"ListSeries offset":  func() error { _, err := c.ListSeries(ctx, ListParams{Offset: 1 << 40}); return err },
+		"feed URL":           func() error { _, err := c.CreateReportFromFeed(ctx, "", CreateReportParams{}); return err },
 		"episode index": func() error {
-			_, err := c.CreateReportFromFeed(ctx, "https://x/y", CreateReportOptions{EpisodeIndex: -1})
+			_, err := c.CreateReportFromFeed(ctx, "https://x/y", CreateReportParams{EpisodeIndex: -1})
 			return err
 		},
-		"series report":         func() error { _, err := c.CreateReportFromSeries(ctx, "x", CreateReportOptions{}); return err },
-		"upload duration":       func() error { _, err := c.CreateReportFromUpload(ctx, reportID1, "a.mp3", -5); return err },
-		"upload filename":       func() error { _, err := c.CreateReportFromUpload(ctx, reportID1, "", 5); return err },
-		"reserve":               func() error { _, err := c.ReserveUpload(ctx, "a.mp3", "", 5); return err },
+		"series report": func() error { _, err := c.CreateReportFromSeries(ctx, "x", CreateReportParams{}); return err },
+		"upload duration": func() error {
+			_, err := c.CreateReportFromUpload(ctx, reportID1, "a.mp3", -5*time.Millisecond)
+			return err
+		},
+		"upload filename": func() error { _, err := c.CreateReportFromUpload(ctx, reportID1, "", 5*time.Millisecond); return err },
+		"reserve":         func() error { _, err := c.ReserveUpload(ctx, "a.mp3", "", 5*time.Millisecond); return err },
+		"reserve too long": func() error {
+			_, err := c.ReserveUpload(ctx, "a.mp3", "audio/mpeg", 25*24*time.Hour)
+			return err
+		},
 		"webhook series":        func() error { _, err := c.SubscribeWebhook(ctx, WebhookSubscribeParams{SeriesID: "x"}); return err },
 		"unsubscribe":           func() error { return c.UnsubscribeWebhook(ctx, "x") },
 		"WaitForReport":         func() error { _, err := c.WaitForReport(ctx, "x"); return err },
@@ -296,7 +303,7 @@ func TestRequestsOnTheWire(t *testing.T) {
 			"GET", "/api/rest/v1/credits", "", ""},
 		{"ListSeries", jsonReply(200, `{"items":[],"limit":10,"offset":20,"has_more":false}`),
 			func(c *Client) error {
-				_, err := c.ListSeries(context.Background(), ListOptions{Limit: 10, Offset: 20})
+				_, err := c.ListSeries(context.Background(), ListParams{Limit: 10, Offset: 20})
 				return err
 			},
 			"GET", "/api/rest/v1/series", "limit=10&offset=20", ""},
@@ -304,7 +311,7 @@ func TestRequestsOnTheWire(t *testing.T) {
 			"GET", "/api/rest/v1/series/" + seriesID1, "", ""},
 		{"ListEpisodes", jsonReply(200, `{"items":[],"limit":50,"offset":0,"has_more":false}`),
 			func(c *Client) error {
-				_, err := c.ListEpisodes(context.Background(), seriesID1, ListOptions{})
+				_, err := c.ListEpisodes(context.Background(), seriesID1, ListParams{})
 				return err
 			},
 			"GET", "/api/rest/v1/series/" + seriesID1 + "/episodes", "", ""},
@@ -319,22 +326,28 @@ func TestRequestsOnTheWire(t *testing.T) {
 			"GET", "/api/rest/v1/reports/" + reportID1 + "/transcript", "", ""},
 		{"CreateReportFromSeries", jsonReply(201, createdJSON),
 			func(c *Client) error {
-				_, err := c.CreateReportFromSeries(context.Background(), seriesID1, CreateReportOptions{EpisodeIndex: 2})
+				_, err := c.CreateReportFromSeries(context.Background(), seriesID1, CreateReportParams{EpisodeIndex: 2})
 				return err
 			},
 			"POST", "/api/rest/v1/reports", "", `{"episode_index":2,"series_id":"` + seriesID1 + `"}`},
 		{"CreateReportFromUpload", jsonReply(201, createdJSON),
 			func(c *Client) error {
-				_, err := c.CreateReportFromUpload(context.Background(), reportID1, "42.mp3", 2220000)
+				_, err := c.CreateReportFromUpload(context.Background(), reportID1, "42.mp3", 37*time.Minute)
 				return err
 			},
 			"POST", "/api/rest/v1/reports", "", `{"duration_ms":2220000,"original_filename":"42.mp3","report_id":"` + reportID1 + `"}`},
 		{"ReserveUpload", jsonReply(201, `{"report_id":"`+reportID1+`","upload_url":"https://uploads.example.org/x"}`),
 			func(c *Client) error {
-				_, err := c.ReserveUpload(context.Background(), "42.mp3", "audio/mpeg", 2220000)
+				_, err := c.ReserveUpload(context.Background(), "42.mp3", "audio/mpeg", 37*time.Minute)
 				return err
 			},
 			"POST", "/api/rest/v1/uploads", "", `{"duration_ms":2220000,"file_name":"42.mp3","file_type":"audio/mpeg"}`},
+		{"ReserveUpload rounds up to whole milliseconds", jsonReply(201, `{"report_id":"`+reportID1+`","upload_url":"https://uploads.example.org/x"}`),
+			func(c *Client) error {
+				_, err := c.ReserveUpload(context.Background(), "42.mp3", "audio/mpeg", 1500*time.Microsecond)
+				return err
+			},
+			"POST", "/api/rest/v1/uploads", "", `{"duration_ms":2,"file_name":"42.mp3","file_type":"audio/mpeg"}`},
 		{"SubscribeWebhook", jsonReply(201, `{"id":"c4b3a291-8f7e-4d6c-9b5a-493827160f5e","secret":"whsec_x"}`),
 			func(c *Client) error {
 				_, err := c.SubscribeWebhook(context.Background(), WebhookSubscribeParams{URL: "https://hooks.example.com/p", Events: []WebhookEvent{EventReportCompleted, EventReportFailed}, SeriesID: seriesID1})

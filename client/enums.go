@@ -70,7 +70,8 @@ const (
 	SeverityInfo     Severity = "info"
 )
 
-// WebhookEvent names an event a webhook endpoint can receive.
+// WebhookEvent names an event a webhook endpoint can receive: what SubscribeWebhook subscribes
+// to, and the type of every event package webhook decodes, the stable token to switch on.
 type WebhookEvent string
 
 // The webhook events.
@@ -81,3 +82,13 @@ const (
 	EventEpisodeCreated   WebhookEvent = "episode.created"
 	EventSeriesFeedBroken WebhookEvent = "series.feed_broken"
 )
+
+// IsKnown reports whether e is one of the five documented events. Receivers get events this
+// package does not know as they are (package webhook returns them rather than refusing them).
+func (e WebhookEvent) IsKnown() bool {
+	switch e {
+	case EventReportCompleted, EventReportFailed, EventReportOutOfQuota, EventEpisodeCreated, EventSeriesFeedBroken:
+		return true
+	}
+	return false
+}

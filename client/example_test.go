@@ -134,7 +134,7 @@ func ExampleClient_WaitForReport() {
 	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
 
 	ctx := context.Background()
-	created, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{})
+	created, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -31,15 +31,15 @@ func TestFlowsAgainstTheFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromFeed, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{})
+	fromFeed, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{})
 	if err != nil || fromFeed.Status != client.StatusPending {
 		t.Fatalf("from feed: %+v %v", fromFeed, err)
 	}
-	series, err := c.ListSeries(ctx, client.ListOptions{})
+	series, err := c.ListSeries(ctx, client.ListParams{})
 	if err != nil || len(series.Items) != 1 || series.Items[0].Title != "Flow" {
 		t.Fatalf("series: %+v %v", series, err)
 	}
-	fromSeries, err := c.CreateReportFromSeries(ctx, series.Items[0].ID, client.CreateReportOptions{EpisodeIndex: 1})
+	fromSeries, err := c.CreateReportFromSeries(ctx, series.Items[0].ID, client.CreateReportParams{EpisodeIndex: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestFlowsAgainstTheFake(t *testing.T) {
 			t.Fatalf("report %s: %+v %v", id, r, err)
 		}
 	}
-	episodes, err := c.ListEpisodes(ctx, series.Items[0].ID, client.ListOptions{})
+	episodes, err := c.ListEpisodes(ctx, series.Items[0].ID, client.ListParams{})
 	if err != nil || len(episodes.Items) != 2 || episodes.Items[0].GUID != "one" {
 		t.Fatalf("episodes newest seen first: %+v %v", episodes.Items, err)
 	}
@@ -62,7 +62,7 @@ func TestFlowsAgainstTheFake(t *testing.T) {
 	}
 
 	// Upload: reserve, PUT the audio with the exact Content-Type and no credentials, create.
-	res, err := c.ReserveUpload(ctx, "take.wav", "audio/wav", 2000)
+	res, err := c.ReserveUpload(ctx, "take.wav", "audio/wav", 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,11 +74,11 @@ func TestFlowsAgainstTheFake(t *testing.T) {
 		t.Fatalf("PUT: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	up, err := c.CreateReportFromUpload(ctx, res.ReportID, "take.wav", 2000)
+	up, err := c.CreateReportFromUpload(ctx, res.ReportID, "take.wav", 2*time.Second)
 	if err != nil || up.EstimatedCredits == nil || *up.EstimatedCredits != 100 {
 		t.Fatalf("from upload: %+v %v", up, err)
 	}
-	if _, err := c.CreateReportFromUpload(ctx, res.ReportID, "take.wav", 2000); !errors.Is(err, client.ErrConflict) {
+	if _, err := c.CreateReportFromUpload(ctx, res.ReportID, "take.wav", 2*time.Second); !errors.Is(err, client.ErrConflict) {
 		t.Fatalf("second use: %v", err)
 	}
 	if _, err := srv.Advance(time.Minute); err != nil {

@@ -106,7 +106,7 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 		srv, seed := fakeserver.NewTest(t)
 		c, _ := faultClient(t, srv, seed.APIKey, 50*time.Millisecond)
 		id := inject(t, srv, fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", LatencyMS: latency})
-		_, err := c.CreateReportFromFeed(context.Background(), srv.URL()+"/_feeds/x/feed.rss", CreateReportOptions{})
+		_, err := c.CreateReportFromFeed(context.Background(), srv.URL()+"/_feeds/x/feed.rss", CreateReportParams{})
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() {
 			t.Fatalf("err = %v, want the attempt timeout", err)
@@ -241,7 +241,7 @@ func TestTruncatedAnswerIsRetriedNeverHalfDecoded(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := inject(t, srv, fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", TruncateAfterBytes: &cut})
-		created, err := c.CreateReportFromFeed(context.Background(), feed.FeedURL, CreateReportOptions{})
+		created, err := c.CreateReportFromFeed(context.Background(), feed.FeedURL, CreateReportParams{})
 		if created != nil || !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Fatalf("CreateReportFromFeed = %+v, %v", created, err)
 		}

@@ -380,7 +380,7 @@ func TestIntegrationNotFound(t *testing.T) {
 		if _, err := c.GetSeries(ctx, unknown); !errors.Is(err, ErrNotFound) {
 			t.Errorf("GetSeries: %v", err)
 		}
-		if _, err := c.ListEpisodes(ctx, unknown, ListOptions{}); !errors.Is(err, ErrNotFound) {
+		if _, err := c.ListEpisodes(ctx, unknown, ListParams{}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("ListEpisodes: %v", err)
 		}
 		if n := b.requests.Load(); n != 4 {
@@ -397,7 +397,7 @@ func TestIntegrationValidation(t *testing.T) {
 		if _, err := c.ListReports(context.Background(), ListReportsParams{Limit: 101}); !errors.Is(err, ErrValidation) {
 			t.Errorf("limit 101: %v, want ErrValidation", err)
 		}
-		if _, err := c.ListSeries(context.Background(), ListOptions{Limit: 101}); !errors.Is(err, ErrValidation) {
+		if _, err := c.ListSeries(context.Background(), ListParams{Limit: 101}); !errors.Is(err, ErrValidation) {
 			t.Errorf("series limit 101: %v, want ErrValidation", err)
 		}
 	})
@@ -421,7 +421,7 @@ func TestIntegrationEmptyPages(t *testing.T) {
 		for r, err := range c.AllReports(ctx, future) {
 			t.Errorf("AllReports yielded %+v, %v", r, err)
 		}
-		series, err := c.ListSeries(ctx, ListOptions{Limit: 5})
+		series, err := c.ListSeries(ctx, ListParams{Limit: 5})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -58,13 +58,13 @@ func (c *Client) GetCredits(ctx context.Context) (*Credits, error) {
 }
 
 // ListSeries returns one page of the workspace's series.
-func (c *Client) ListSeries(ctx context.Context, opts ListOptions) (Page[Series], error) {
+func (c *Client) ListSeries(ctx context.Context, p ListParams) (Page[Series], error) {
 	var params api.ListSeriesParams
 	var err error
-	if params.Limit, err = int32Arg("limit", opts.Limit); err != nil {
+	if params.Limit, err = int32Arg("limit", p.Limit); err != nil {
 		return Page[Series]{}, err
 	}
-	if params.Offset, err = int32Arg("offset", opts.Offset); err != nil {
+	if params.Offset, err = int32Arg("offset", p.Offset); err != nil {
 		return Page[Series]{}, err
 	}
 	req, err := api.NewListSeriesRequest(c.restServer, &params)
@@ -76,13 +76,13 @@ func (c *Client) ListSeries(ctx context.Context, opts ListOptions) (Page[Series]
 	return out, err
 }
 
-// AllSeries iterates over every series from opts.Offset on, fetching pages of opts.Limit
+// AllSeries iterates over every series from p.Offset on, fetching pages of p.Limit
 // (default 100) and skipping rows seen on an earlier page. It stops at the first error, which
 // it yields.
-func (c *Client) AllSeries(ctx context.Context, opts ListOptions) iter.Seq2[Series, error] {
-	opts.Limit = cmp.Or(opts.Limit, iteratorPageSize)
-	return paginate(opts.Offset, func(offset int) (Page[Series], error) {
-		o := opts
+func (c *Client) AllSeries(ctx context.Context, p ListParams) iter.Seq2[Series, error] {
+	p.Limit = cmp.Or(p.Limit, iteratorPageSize)
+	return paginate(p.Offset, func(offset int) (Page[Series], error) {
+		o := p
 		o.Offset = offset
 		return c.ListSeries(ctx, o)
 	}, func(s *Series) string { return s.ID })
@@ -108,16 +108,16 @@ func (c *Client) GetSeries(ctx context.Context, seriesID string) (*Series, error
 
 // ListEpisodes returns one page of a series' episodes, newest first by FirstSeenAt (the order
 // the service recorded them, not feed order).
-func (c *Client) ListEpisodes(ctx context.Context, seriesID string, opts ListOptions) (Page[Episode], error) {
+func (c *Client) ListEpisodes(ctx context.Context, seriesID string, p ListParams) (Page[Episode], error) {
 	id, err := parseID("series id", seriesID)
 	if err != nil {
 		return Page[Episode]{}, err
 	}
 	var params api.ListSeriesEpisodesParams
-	if params.Limit, err = int32Arg("limit", opts.Limit); err != nil {
+	if params.Limit, err = int32Arg("limit", p.Limit); err != nil {
 		return Page[Episode]{}, err
 	}
-	if params.Offset, err = int32Arg("offset", opts.Offset); err != nil {
+	if params.Offset, err = int32Arg("offset", p.Offset); err != nil {
 		return Page[Episode]{}, err
 	}
 	req, err := api.NewListSeriesEpisodesRequest(c.restServer, id, &params)
@@ -130,10 +130,10 @@ func (c *Client) ListEpisodes(ctx context.Context, seriesID string, opts ListOpt
 }
 
 // AllEpisodes iterates over every episode of a series, like AllSeries.
-func (c *Client) AllEpisodes(ctx context.Context, seriesID string, opts ListOptions) iter.Seq2[Episode, error] {
-	opts.Limit = cmp.Or(opts.Limit, iteratorPageSize)
-	return paginate(opts.Offset, func(offset int) (Page[Episode], error) {
-		o := opts
+func (c *Client) AllEpisodes(ctx context.Context, seriesID string, p ListParams) iter.Seq2[Episode, error] {
+	p.Limit = cmp.Or(p.Limit, iteratorPageSize)
+	return paginate(p.Offset, func(offset int) (Page[Episode], error) {
+		o := p
 		o.Offset = offset
 		return c.ListEpisodes(ctx, seriesID, o)
 	}, func(e *Episode) string { return e.ID })
@@ -263,26 +263,26 @@ func (c *Client) createReport(ctx context.Context, kind callKind, body api.Creat
 	return &out, st, nil
 }
 
-// CreateReportOptions are the optional settings of CreateReportFromFeed and
+// CreateReportParams are the optional settings of CreateReportFromFeed and
 // CreateReportFromSeries.
-type CreateReportOptions struct {
+type CreateReportParams struct {
 	// EpisodeIndex picks the episode, counting from the newest: 0 (the default) is the latest.
 	// An index past the end of the feed is ErrValidation.
 	EpisodeIndex int
 }
 
 // CreateReportFromFeed reports on one episode of the RSS feed at feedURL (the newest unless
-// opts.EpisodeIndex says otherwise). If the workspace does not hold the show, reporting adds it,
+// p.EpisodeIndex says otherwise). If the workspace does not hold the show, reporting adds it,
 // which can fail with ErrPlanLimitReached. An unreadable feed or an index past its end is
 // ErrValidation; a workspace short of credits gets ErrInsufficientCredits.
 //
 // The call is not idempotent, so it is retried only when the request cannot have been carried
 // out (see the package documentation).
-func (c *Client) CreateReportFromFeed(ctx context.Context, feedURL string, opts CreateReportOptions) (*CreatedReport, error) {
+func (c *Client) CreateReportFromFeed(ctx context.Context, feedURL string, p CreateReportParams) (*CreatedReport, error) {
 	if strings.TrimSpace(feedURL) == "" {
 		return nil, fmt.Errorf("%w: a feed URL is required", ErrInvalidArgument)
 	}
-	idx, err := episodeIndexArg(opts.EpisodeIndex)
+	idx, err := episodeIndexArg(p.EpisodeIndex)
 	if err != nil {
 		return nil, err
 	}
@@ -291,14 +291,14 @@ func (c *Client) CreateReportFromFeed(ctx context.Context, feedURL string, opts 
 }
 
 // CreateReportFromSeries reports on one episode of a series the workspace holds (ErrNotFound
-// otherwise), the newest unless opts.EpisodeIndex says otherwise. Retried like
+// otherwise), the newest unless p.EpisodeIndex says otherwise. Retried like
 // CreateReportFromFeed.
-func (c *Client) CreateReportFromSeries(ctx context.Context, seriesID string, opts CreateReportOptions) (*CreatedReport, error) {
+func (c *Client) CreateReportFromSeries(ctx context.Context, seriesID string, p CreateReportParams) (*CreatedReport, error) {
 	id, err := parseID("series id", seriesID)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := episodeIndexArg(opts.EpisodeIndex)
+	idx, err := episodeIndexArg(p.EpisodeIndex)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +307,7 @@ func (c *Client) CreateReportFromSeries(ctx context.Context, seriesID string, op
 }
 
 // CreateReportFromUpload creates the report of audio uploaded to a reservation from
-// ReserveUpload: reportID is the reservation's id, durationMs the same duration given to
+// ReserveUpload: reportID is the reservation's id, duration the same duration given to
 // ReserveUpload. The id must have been minted by this workspace within 7 days and not used
 // (else ErrNotFound).
 //
@@ -315,7 +315,7 @@ func (c *Client) CreateReportFromSeries(ctx context.Context, seriesID string, op
 // and timeouts too. If an attempt that may have been carried out is followed by a 409 conflict,
 // the earlier attempt created the report: the call then reads the report and returns its id and
 // status (EstimatedCredits is nil in that case). A 409 on the first attempt is ErrConflict.
-func (c *Client) CreateReportFromUpload(ctx context.Context, reportID, originalFilename string, durationMs int) (*CreatedReport, error) {
+func (c *Client) CreateReportFromUpload(ctx context.Context, reportID, originalFilename string, duration time.Duration) (*CreatedReport, error) {
 	id, err := parseID("report id", reportID)
 	if err != nil {
 		return nil, err
@@ -323,7 +323,7 @@ func (c *Client) CreateReportFromUpload(ctx context.Context, reportID, originalF
 	if originalFilename == "" {
 		return nil, fmt.Errorf("%w: an original file name is required", ErrInvalidArgument)
 	}
-	dur, err := durationArg(durationMs)
+	dur, err := durationArg(duration)
 	if err != nil {
 		return nil, err
 	}
@@ -346,22 +346,23 @@ func episodeIndexArg(n int) (*int32, error) {
 	return &v, nil
 }
 
-func durationArg(ms int) (int32, error) {
-	if ms < 0 || ms > math.MaxInt32 {
-		return 0, fmt.Errorf("%w: duration %d ms out of range", ErrInvalidArgument, ms)
+// durationArg is d as the API's duration_ms: whole milliseconds, rounded up.
+func durationArg(d time.Duration) (int32, error) {
+	if d < 0 || d > math.MaxInt32*time.Millisecond {
+		return 0, fmt.Errorf("%w: duration %v out of range (0 to about 24 days)", ErrInvalidArgument, d)
 	}
-	return int32(ms), nil
+	return int32((d + time.Millisecond - 1) / time.Millisecond), nil
 }
 
 // ReserveUpload announces an audio file and returns where to PUT it and the report id to pass
 // to CreateReportFromUpload. fileName matters only for its extension; fileType is the MIME type,
-// which the later PUT must send as its Content-Type exactly; durationMs is the audio's length.
-// Retried like CreateReportFromFeed.
-func (c *Client) ReserveUpload(ctx context.Context, fileName, fileType string, durationMs int) (*UploadReservation, error) {
+// which the later PUT must send as its Content-Type exactly; duration is the audio's length,
+// sent in whole milliseconds rounded up. Retried like CreateReportFromFeed.
+func (c *Client) ReserveUpload(ctx context.Context, fileName, fileType string, duration time.Duration) (*UploadReservation, error) {
 	if fileName == "" || fileType == "" {
 		return nil, fmt.Errorf("%w: a file name and a file type are required", ErrInvalidArgument)
 	}
-	dur, err := durationArg(durationMs)
+	dur, err := durationArg(duration)
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,8 @@ type Page[T any] struct {
 // NextOffset is the offset of the page after this one.
 func (p Page[T]) NextOffset() int { return p.Offset + len(p.Items) }
 
-// ListOptions pages a listing. Zero values take the service's defaults (50 rows from offset 0).
-type ListOptions struct {
+// ListParams pages a listing. Zero values take the service's defaults (50 rows from offset 0).
+type ListParams struct {
 	// Limit is the page size, 1 to 100.
 	Limit int
 	// Offset is the number of rows to skip. Offsets window a live listing and are not a stable

@@ -195,7 +195,7 @@ func TestAllSeriesAndEpisodes(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c, _ := newTestClient(t, srv.URL)
 	var series []string
-	for s, err := range c.AllSeries(context.Background(), ListOptions{Limit: 2}) {
+	for s, err := range c.AllSeries(context.Background(), ListParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +206,7 @@ func TestAllSeriesAndEpisodes(t *testing.T) {
 	}
 	var episodes []Episode
 	// An empty page ends the walk even if it claims more.
-	for e, err := range c.AllEpisodes(context.Background(), seriesID1, ListOptions{}) {
+	for e, err := range c.AllEpisodes(context.Background(), seriesID1, ListParams{}) {
 		if err != nil {
 			t.Fatal(err)
 		}

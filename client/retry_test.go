@@ -27,11 +27,11 @@ var (
 		return err
 	}}
 	opPost = operation{"POST /reports (feed)", func(ctx context.Context, c *Client) error {
-		_, err := c.CreateReportFromFeed(ctx, "https://feeds.example.org/show.rss", CreateReportOptions{})
+		_, err := c.CreateReportFromFeed(ctx, "https://feeds.example.org/show.rss", CreateReportParams{})
 		return err
 	}}
 	opUpload = operation{"POST /reports (upload)", func(ctx context.Context, c *Client) error {
-		_, err := c.CreateReportFromUpload(ctx, reportID1, "episode.mp3", 2220000)
+		_, err := c.CreateReportFromUpload(ctx, reportID1, "episode.mp3", 37*time.Minute)
 		return err
 	}}
 	opWebhook = operation{"POST /webhook/subscribe", func(ctx context.Context, c *Client) error {
@@ -236,7 +236,7 @@ func TestBodyRewoundPerAttempt(t *testing.T) {
 	t.Parallel()
 	srv, s := serve(t, plain503(), plain503(), jsonReply(201, createdJSON))
 	c, _ := newTestClient(t, srv.URL)
-	if _, err := c.CreateReportFromFeed(context.Background(), "https://feeds.example.org/show.rss", CreateReportOptions{EpisodeIndex: 3}); err != nil {
+	if _, err := c.CreateReportFromFeed(context.Background(), "https://feeds.example.org/show.rss", CreateReportParams{EpisodeIndex: 3}); err != nil {
 		t.Fatal(err)
 	}
 	reqs := s.Requests()
@@ -366,7 +366,7 @@ func TestUploadConflictAfterOwnRetryIsSuccess(t *testing.T) {
 		tr := &lostAnswer{next: http.DefaultTransport}
 		tr.n.Store(1)
 		c, _ := newTestClient(t, srv.URL, WithHTTPClient(&http.Client{Transport: tr}))
-		got, err := c.CreateReportFromUpload(context.Background(), reportID1, "episode.mp3", 2220000)
+		got, err := c.CreateReportFromUpload(context.Background(), reportID1, "episode.mp3", 37*time.Minute)
 		if err != nil {
 			t.Fatalf("err = %v", err)
 		}
@@ -382,7 +382,7 @@ func TestUploadConflictAfterOwnRetryIsSuccess(t *testing.T) {
 		r500 := apiErr(500, CodeInternalError)
 		srv, posts, gets := uploadServer(t, &r500)
 		c, _ := newTestClient(t, srv.URL)
-		got, err := c.CreateReportFromUpload(context.Background(), reportID1, "episode.mp3", 2220000)
+		got, err := c.CreateReportFromUpload(context.Background(), reportID1, "episode.mp3", 37*time.Minute)
 		if err != nil || got.ID != reportID1 || got.Status != StatusInProgress {
 			t.Fatalf("got %+v, %v", got, err)
 		}
@@ -394,7 +394,7 @@ func TestUploadConflictAfterOwnRetryIsSuccess(t *testing.T) {
 		t.Parallel()
 		srv, posts, gets := uploadServer(t, nil)
 		c, _ := newTestClient(t, srv.URL)
-		got, err := c.CreateReportFromUpload(context.Background(), reportID1, "episode.mp3", 2220000)
+		got, err := c.CreateReportFromUpload(context.Background(), reportID1, "episode.mp3", 37*time.Minute)
 		if err != nil || got.EstimatedCredits == nil || *got.EstimatedCredits != 370 {
 			t.Fatalf("got %+v, %v", got, err)
 		}
@@ -411,7 +411,7 @@ func TestPostTimeoutNotRetried(t *testing.T) {
 	tr := &lostAnswer{next: http.DefaultTransport}
 	tr.n.Store(1)
 	c, _ := newTestClient(t, srv.URL, WithHTTPClient(&http.Client{Transport: tr}))
-	_, err := c.CreateReportFromFeed(context.Background(), "https://feeds.example.org/show.rss", CreateReportOptions{})
+	_, err := c.CreateReportFromFeed(context.Background(), "https://feeds.example.org/show.rss", CreateReportParams{})
 	var te interface{ Timeout() bool }
 	if !errors.As(err, &te) || !te.Timeout() {
 		t.Fatalf("err = %v, want the timeout", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -68,19 +67,19 @@ func (c *Client) Upload(ctx context.Context, r io.Reader, p UploadParams) (*Uplo
 		}
 		duration = info.Duration
 	}
-	ms := int(math.Ceil(float64(duration) / float64(time.Millisecond)))
-	res, err := c.ReserveUpload(ctx, p.FileName, p.ContentType, ms)
+	duration = (duration + time.Millisecond - 1).Truncate(time.Millisecond) // as sent: whole ms, rounded up
+	res, err := c.ReserveUpload(ctx, p.FileName, p.ContentType, duration)
 	if err != nil {
 		return nil, err
 	}
 	if err := c.putAudio(ctx, res.UploadURL, p.ContentType, rs, size); err != nil {
 		return nil, err
 	}
-	created, err := c.CreateReportFromUpload(ctx, res.ReportID, p.FileName, ms)
+	created, err := c.CreateReportFromUpload(ctx, res.ReportID, p.FileName, duration)
 	if err != nil {
 		return nil, err
 	}
-	return &Uploaded{CreatedReport: *created, Duration: time.Duration(ms) * time.Millisecond, Measured: measured}, nil
+	return &Uploaded{CreatedReport: *created, Duration: duration, Measured: measured}, nil
 }
 
 // UploadFile is Upload of the file at path; FileName defaults to the path's base name.

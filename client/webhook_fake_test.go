@@ -57,10 +57,10 @@ func TestWebhookSubscriptionAgainstTheFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{}); err != nil {
+	if _, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{}); err != nil {
 		t.Fatal(err)
 	}
-	series, err := c.ListSeries(ctx, client.ListOptions{})
+	series, err := c.ListSeries(ctx, client.ListParams{})
 	if err != nil || len(series.Items) != 1 {
 		t.Fatalf("series: %+v %v", series, err)
 	}

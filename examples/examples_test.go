@@ -233,7 +233,7 @@ func testWebhookReceiver(t *testing.T, bin, baseURL, apiKey, feedURL string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportOptions{EpisodeIndex: 1})
+	created, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportParams{EpisodeIndex: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +352,7 @@ func testTwoReceivers(t *testing.T, bin string, srv *fakeserver.Server, seed fak
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportOptions{EpisodeIndex: 1})
+	created, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportParams{EpisodeIndex: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

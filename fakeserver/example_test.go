@@ -27,7 +27,7 @@ func Example() {
 		{Title: "Too quiet", DurationS: 20, LoudnessLUFS: &quiet},
 	}})
 	ctx := context.Background()
-	created, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{})
+	created, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -48,7 +48,7 @@ func TestHostedEpisodeTagsReachTheReport(t *testing.T) {
 	ctx := context.Background()
 	ids := map[string]string{}
 	for i, name := range []string{"bare", "default", "tagged"} {
-		r, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{EpisodeIndex: i})
+		r, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{EpisodeIndex: i})
 		if err != nil {
 			t.Fatal(err)
 		}

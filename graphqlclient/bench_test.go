@@ -23,7 +23,7 @@ func BenchmarkGetReport(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	created, err := rest.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{})
+	created, err := rest.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{})
 	if err != nil {
 		b.Fatal(err)
 	}

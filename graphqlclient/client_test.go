@@ -96,7 +96,7 @@ func hostShow(t *testing.T, srv *fakeserver.Server, key, title string, ep fakese
 		t.Fatal(err)
 	}
 	rest := newREST(t, srv, key)
-	created, err := rest.CreateReportFromFeed(context.Background(), feed.FeedURL, client.CreateReportOptions{})
+	created, err := rest.CreateReportFromFeed(context.Background(), feed.FeedURL, client.CreateReportParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,18 +205,18 @@ func TestListingsAndFilters(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		p    graphqlclient.ReportsParams
+		p    graphqlclient.ListReportsParams
 		want []string
 	}{
-		{"newest first", graphqlclient.ReportsParams{}, []string{second, first}},
-		{"limit and offset", graphqlclient.ReportsParams{ListOptions: graphqlclient.ListOptions{Limit: 1, Offset: 1}}, []string{first}},
-		{"forSeriesId", graphqlclient.ReportsParams{ForSeriesID: seriesA}, []string{first}},
-		{"status sent lower-case", graphqlclient.ReportsParams{Status: client.StatusComplete}, []string{second, first}},
-		{"status with no report", graphqlclient.ReportsParams{Status: client.StatusFailed}, []string{}},
-		{"AWAITING_REVIEW is never set", graphqlclient.ReportsParams{Status: client.StatusAwaitingReview}, []string{}},
-		{"unknown status matches nothing", graphqlclient.ReportsParams{Status: client.Status("ARCHIVED")}, []string{}},
-		{"createdSince exclusive", graphqlclient.ReportsParams{CreatedSince: fakeserver.TestStart()}, []string{second}},
-		{"updatedSince", graphqlclient.ReportsParams{UpdatedSince: srv.Now()}, []string{}},
+		{"newest first", graphqlclient.ListReportsParams{}, []string{second, first}},
+		{"limit and offset", graphqlclient.ListReportsParams{ListParams: graphqlclient.ListParams{Limit: 1, Offset: 1}}, []string{first}},
+		{"forSeriesId", graphqlclient.ListReportsParams{ForSeriesID: seriesA}, []string{first}},
+		{"status sent lower-case", graphqlclient.ListReportsParams{Status: client.StatusComplete}, []string{second, first}},
+		{"status with no report", graphqlclient.ListReportsParams{Status: client.StatusFailed}, []string{}},
+		{"AWAITING_REVIEW is never set", graphqlclient.ListReportsParams{Status: client.StatusAwaitingReview}, []string{}},
+		{"unknown status matches nothing", graphqlclient.ListReportsParams{Status: client.Status("ARCHIVED")}, []string{}},
+		{"createdSince exclusive", graphqlclient.ListReportsParams{CreatedSince: fakeserver.TestStart()}, []string{second}},
+		{"updatedSince", graphqlclient.ListReportsParams{UpdatedSince: srv.Now()}, []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,7 +231,7 @@ func TestListingsAndFilters(t *testing.T) {
 		})
 	}
 
-	rows, err := gql.ListReports(ctx, graphqlclient.ReportsParams{})
+	rows, err := gql.ListReports(ctx, graphqlclient.ListReportsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestListingsAndFilters(t *testing.T) {
 	}
 
 	var all []string
-	for r, err := range gql.AllReports(ctx, graphqlclient.ReportsParams{ListOptions: graphqlclient.ListOptions{Limit: 1}}) {
+	for r, err := range gql.AllReports(ctx, graphqlclient.ListReportsParams{ListParams: graphqlclient.ListParams{Limit: 1}}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,7 +250,7 @@ func TestListingsAndFilters(t *testing.T) {
 		t.Errorf("AllReports = %v", all)
 	}
 
-	shows, err := gql.ListSeries(ctx, graphqlclient.ListOptions{})
+	shows, err := gql.ListSeries(ctx, graphqlclient.ListParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestListingsAndFilters(t *testing.T) {
 		t.Errorf("series titles %v, want ordered by title", titles)
 	}
 	n := 0
-	for _, err := range gql.AllSeries(ctx, graphqlclient.ListOptions{Limit: 1}) {
+	for _, err := range gql.AllSeries(ctx, graphqlclient.ListParams{Limit: 1}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +331,7 @@ func TestOrganisationKeys(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			c := newGQL(t, srv, tt.key, tt.opts...)
-			rows, err := c.ListReports(ctx, graphqlclient.ReportsParams{})
+			rows, err := c.ListReports(ctx, graphqlclient.ListReportsParams{})
 			if tt.want == nil {
 				var ge *graphqlclient.Error
 				if !errors.Is(err, tt.is) || !errors.As(err, &ge) {
@@ -356,11 +356,11 @@ func TestOrganisationKeys(t *testing.T) {
 	counter := &countingTransport{next: srv.Client().Transport}
 	learner := newGQLOver(t, srv, key.Key, []client.Option{client.WithHTTPClient(&http.Client{Transport: counter})})
 	for range 3 {
-		if rows, err := learner.ListReports(ctx, graphqlclient.ReportsParams{}); err != nil || len(rows) != 1 {
+		if rows, err := learner.ListReports(ctx, graphqlclient.ListReportsParams{}); err != nil || len(rows) != 1 {
 			t.Fatalf("%v, %v", rows, err)
 		}
 	}
-	if _, err := learner.ListSeries(ctx, graphqlclient.ListOptions{}); err != nil {
+	if _, err := learner.ListSeries(ctx, graphqlclient.ListParams{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := counter.ops(); !cmp.Equal(got, []string{"Me", "ListReports", "ListReports", "ListReports", "ListSeries"}) {
@@ -409,7 +409,7 @@ func TestErrors(t *testing.T) {
 		func() error { _, err := gql.GetReport(ctx, "nope"); return err },
 		func() error { _, err := gql.GetSeries(ctx, ""); return err },
 		func() error {
-			_, err := gql.ListReports(ctx, graphqlclient.ReportsParams{ListOptions: graphqlclient.ListOptions{Limit: -1}})
+			_, err := gql.ListReports(ctx, graphqlclient.ListReportsParams{ListParams: graphqlclient.ListParams{Limit: -1}})
 			return err
 		},
 		func() error { _, err := gql.WaitForLatestReport(ctx, "x"); return err },
@@ -491,7 +491,7 @@ func TestTolerance(t *testing.T) {
 	if err != nil || me.Key.Owner.Type != "TeamType" || me.Key.Owner.ID != "t1" || me.Key.Owner.IsOrganisation() {
 		t.Errorf("unknown owner type: %+v, %v", me, err)
 	}
-	rows, err := c.ListReports(ctx, graphqlclient.ReportsParams{})
+	rows, err := c.ListReports(ctx, graphqlclient.ListReportsParams{})
 	if err != nil || len(rows) != 1 || rows[0].Status != "ARCHIVED" || rows[0].Status.IsKnown() {
 		t.Errorf("unknown status in a listing: %+v, %v", rows, err)
 	}

@@ -22,7 +22,7 @@
 //     client learns it once, from currentApiKey.owner, and passes it; a personal key reads its
 //     personal workspace. WithOrganisation and WithPersonalWorkspace choose explicitly.
 //   - Statuses are client.Status values. The reports status filter takes the stored lower-case
-//     form, so ReportsParams.Status is sent lower-cased; an unknown status matches nothing and
+//     form, so ListReportsParams.Status is sent lower-cased; an unknown status matches nothing and
 //     an unknown status in an answer is kept as it arrived. An owner type added to the
 //     currentApiKey.owner union later is kept by name rather than failing the call.
 //   - WaitForLatestReport is the service's GraphQL polling recipe: the newest report of a series,

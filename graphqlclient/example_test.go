@@ -49,13 +49,13 @@ func ExampleNew_organisationKey() {
 	key, _ := srv.CreateAPIKey(org.ID, "integration")
 	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Acme Weekly", Episodes: []fakeserver.HostedEpisode{{Title: "Pilot", DurationS: 1}}})
 	rest, _ := client.New(key.Key, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if _, err := rest.CreateReportFromFeed(context.Background(), feed.FeedURL, client.CreateReportOptions{}); err != nil {
+	if _, err := rest.CreateReportFromFeed(context.Background(), feed.FeedURL, client.CreateReportParams{}); err != nil {
 		fmt.Println(err)
 		return
 	}
 
 	c, _ := graphqlclient.New(rest)
-	shows, err := c.ListSeries(context.Background(), graphqlclient.ListOptions{})
+	shows, err := c.ListSeries(context.Background(), graphqlclient.ListParams{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -76,7 +76,7 @@ func ExampleClient_WaitForLatestReport() {
 	rest, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()),
 		client.WithClock(srv.Clock()))
 	ctx := context.Background()
-	created, err := rest.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{})
+	created, err := rest.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{})
 	if err != nil {
 		fmt.Println(err)
 		return

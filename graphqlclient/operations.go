@@ -39,14 +39,14 @@ func (c *Client) Me(ctx context.Context) (*Identity, error) {
 	return out, nil
 }
 
-// ListOptions pages a listing. A zero Limit takes the service's default (20 series, 10
+// ListParams pages a listing. A zero Limit takes the service's default (20 series, 10
 // reports); there is no maximum.
-type ListOptions struct {
+type ListParams struct {
 	Limit  int
 	Offset int
 }
 
-func (o ListOptions) args() (*int, *int, error) {
+func (o ListParams) args() (*int, *int, error) {
 	if o.Limit < 0 || o.Offset < 0 || o.Limit > math.MaxInt32 || o.Offset > math.MaxInt32 {
 		return nil, nil, fmt.Errorf("%w: limit and offset must be 0 to %d", client.ErrInvalidArgument, math.MaxInt32)
 	}
@@ -61,8 +61,8 @@ func (o ListOptions) args() (*int, *int, error) {
 }
 
 // ListSeries lists one page of the workspace's series, ordered by title.
-func (c *Client) ListSeries(ctx context.Context, opts ListOptions) ([]Series, error) {
-	limit, offset, err := opts.args()
+func (c *Client) ListSeries(ctx context.Context, p ListParams) ([]Series, error) {
+	limit, offset, err := p.args()
 	if err != nil {
 		return nil, err
 	}
@@ -92,11 +92,11 @@ func (c *Client) ListSeries(ctx context.Context, opts ListOptions) ([]Series, er
 	return out, nil
 }
 
-// AllSeries iterates over every series of the workspace, page by page (opts.Limit per page,
-// the service's default when 0, starting at opts.Offset). It stops at the first error, which
+// AllSeries iterates over every series of the workspace, page by page (p.Limit per page,
+// the service's default when 0, starting at p.Offset). It stops at the first error, which
 // it yields.
-func (c *Client) AllSeries(ctx context.Context, opts ListOptions) iter.Seq2[Series, error] {
-	return paginate(opts, 20, func(o ListOptions) ([]Series, error) { return c.ListSeries(ctx, o) })
+func (c *Client) AllSeries(ctx context.Context, p ListParams) iter.Seq2[Series, error] {
+	return paginate(p, 20, func(o ListParams) ([]Series, error) { return c.ListSeries(ctx, o) })
 }
 
 // GetSeries reads one series with its score history. Anyone holding the id can read it; the
@@ -135,9 +135,9 @@ func (c *Client) GetSeries(ctx context.Context, seriesID string) (*Series, error
 	return out, nil
 }
 
-// ReportsParams filters and pages ListReports. Zero fields are left out.
-type ReportsParams struct {
-	ListOptions
+// ListReportsParams filters and pages ListReports. Zero fields are left out.
+type ListReportsParams struct {
+	ListParams
 	// ForSeriesID keeps the reports of one series of the workspace.
 	ForSeriesID string
 	// CreatedSince and UpdatedSince keep reports created or updated strictly after the
@@ -151,7 +151,7 @@ type ReportsParams struct {
 }
 
 // ListReports lists one page of the workspace's reports, newest first.
-func (c *Client) ListReports(ctx context.Context, p ReportsParams) ([]ReportSummary, error) {
+func (c *Client) ListReports(ctx context.Context, p ListReportsParams) ([]ReportSummary, error) {
 	limit, offset, err := p.args()
 	if err != nil {
 		return nil, err
@@ -212,10 +212,10 @@ func (c *Client) ListReports(ctx context.Context, p ReportsParams) ([]ReportSumm
 
 // AllReports iterates over every report that matches p, newest first, page by page. It stops
 // at the first error, which it yields.
-func (c *Client) AllReports(ctx context.Context, p ReportsParams) iter.Seq2[ReportSummary, error] {
-	return paginate(p.ListOptions, 10, func(o ListOptions) ([]ReportSummary, error) {
+func (c *Client) AllReports(ctx context.Context, p ListReportsParams) iter.Seq2[ReportSummary, error] {
+	return paginate(p.ListParams, 10, func(o ListParams) ([]ReportSummary, error) {
 		q := p
-		q.ListOptions = o
+		q.ListParams = o
 		return c.ListReports(ctx, q)
 	})
 }
@@ -277,14 +277,14 @@ func toReport(r *operations.GetReportReportReportType) (*Report, error) {
 	return out, nil
 }
 
-// paginate walks pages of size opts.Limit (def when 0) from opts.Offset until a short page.
-func paginate[T any](opts ListOptions, def int, page func(ListOptions) ([]T, error)) iter.Seq2[T, error] {
+// paginate walks pages of size p.Limit (def when 0) from p.Offset until a short page.
+func paginate[T any](p ListParams, def int, page func(ListParams) ([]T, error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		size := opts.Limit
+		size := p.Limit
 		if size <= 0 {
 			size = def
 		}
-		o := ListOptions{Limit: size, Offset: opts.Offset}
+		o := ListParams{Limit: size, Offset: p.Offset}
 		for {
 			items, err := page(o)
 			if err != nil {

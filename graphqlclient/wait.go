@@ -82,7 +82,7 @@ func (c *Client) WaitForLatestReport(ctx context.Context, seriesID string, opts 
 		o(&cfg)
 	}
 	cfg.min = min(cfg.min, cfg.interval)
-	rows, err := c.ListReports(ctx, ReportsParams{ListOptions: ListOptions{Limit: 1}, ForSeriesID: seriesID})
+	rows, err := c.ListReports(ctx, ListReportsParams{ListParams: ListParams{Limit: 1}, ForSeriesID: seriesID})
 	if err != nil {
 		return nil, err
 	}

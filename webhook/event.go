@@ -11,28 +11,6 @@ import (
 	"github.com/podqa/podqa-go/internal/errval"
 )
 
-// EventType names an event; it is the stable token to switch on. Types this package does not
-// know may appear and are returned by Parse, not refused.
-type EventType string
-
-// The five event types the service sends.
-const (
-	EventReportCompleted  EventType = "report.completed"
-	EventReportFailed     EventType = "report.failed"
-	EventReportOutOfQuota EventType = "report.out_of_quota"
-	EventEpisodeCreated   EventType = "episode.created"
-	EventSeriesFeedBroken EventType = "series.feed_broken"
-)
-
-// IsKnown reports whether t is one of the five documented event types.
-func (t EventType) IsKnown() bool {
-	switch t {
-	case EventReportCompleted, EventReportFailed, EventReportOutOfQuota, EventEpisodeCreated, EventSeriesFeedBroken:
-		return true
-	}
-	return false
-}
-
 // ErrMalformedPayload is wrapped by Parse when a body is not an event envelope, or when the
 // data of a known event type does not have its documented shape.
 var ErrMalformedPayload = errval.New("webhook.ErrMalformedPayload", "webhook: malformed event payload")
@@ -41,7 +19,9 @@ var ErrMalformedPayload = errval.New("webhook.ErrMalformedPayload", "webhook: ma
 // Exactly one of Report, EpisodeCreated and FeedBroken is set for a known type; none is for an
 // unknown type, whose data is only in Data.
 type Event struct {
-	Type EventType
+	// Type names the event: one of client's five Event* constants, or a type this package does
+	// not know, returned rather than refused (client.WebhookEvent.IsKnown tells them apart).
+	Type client.WebhookEvent
 	// Timestamp is when the thing happened, frozen into the body: a retried delivery carries
 	// the original time (the attempt's own time is the webhook-timestamp header).
 	Timestamp time.Time
@@ -189,7 +169,7 @@ func Parse(body []byte) (Event, error) {
 		return Event{}, fmt.Errorf("%w: timestamp %q is not RFC 3339", ErrMalformedPayload, clip(*env.Timestamp))
 	}
 	e := Event{
-		Type:      EventType(*env.Type),
+		Type:      client.WebhookEvent(*env.Type),
 		Timestamp: ts.UTC(),
 		Test:      env.Test != nil && *env.Test,
 		Data:      env.Data,
@@ -201,7 +181,7 @@ func Parse(body []byte) (Event, error) {
 		return Event{}, fmt.Errorf("%w: %s without data", ErrMalformedPayload, e.Type)
 	}
 	switch e.Type {
-	case EventReportCompleted, EventReportFailed, EventReportOutOfQuota:
+	case client.EventReportCompleted, client.EventReportFailed, client.EventReportOutOfQuota:
 		var d struct {
 			Report *Report `json:"report"`
 		}
@@ -212,7 +192,7 @@ func Parse(body []byte) (Event, error) {
 			return Event{}, fmt.Errorf("%w: %s without data.report", ErrMalformedPayload, e.Type)
 		}
 		e.Report = d.Report
-	case EventEpisodeCreated:
+	case client.EventEpisodeCreated:
 		var d struct {
 			Series  *Series  `json:"series"`
 			Episode *Episode `json:"episode"`
@@ -224,7 +204,7 @@ func Parse(body []byte) (Event, error) {
 			return Event{}, fmt.Errorf("%w: %s needs data.series and data.episode", ErrMalformedPayload, e.Type)
 		}
 		e.EpisodeCreated = &EpisodeCreated{Series: *d.Series, Episode: *d.Episode}
-	case EventSeriesFeedBroken:
+	case client.EventSeriesFeedBroken:
 		var d struct {
 			Series  *Series      `json:"series"`
 			Failure *FeedFailure `json:"failure"`
@@ -241,7 +221,7 @@ func Parse(body []byte) (Event, error) {
 }
 
 // decodeData decodes a known event's data object into v.
-func decodeData(t EventType, data json.RawMessage, v any) error {
+func decodeData(t client.WebhookEvent, data json.RawMessage, v any) error {
 	if err := strictObject(data, v); err != nil {
 		return fmt.Errorf("%w: %s data: %v", ErrMalformedPayload, t, err)
 	}

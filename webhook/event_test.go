@@ -83,7 +83,7 @@ func TestParse(t *testing.T) {
 			name: "report.completed",
 			body: payloadCompleted,
 			want: Event{
-				Type:      EventReportCompleted,
+				Type:      client.EventReportCompleted,
 				Timestamp: time.Date(2026, 1, 5, 9, 7, 30, 123456000, time.UTC),
 				Report: &Report{
 					ID:        "7d0c6f1e-3b7a-4c55-9a57-2f3f0c8e9a10",
@@ -114,7 +114,7 @@ func TestParse(t *testing.T) {
 			name: "report.failed",
 			body: payloadFailed,
 			want: Event{
-				Type:      EventReportFailed,
+				Type:      client.EventReportFailed,
 				Timestamp: time.Date(2026, 1, 5, 9, 3, 0, 0, time.UTC),
 				Report: &Report{
 					ID: "b5e1", URL: "https://app.example.com/reports/b5e1", Status: ReportFailed, Filename: "broken.wav",
@@ -127,7 +127,7 @@ func TestParse(t *testing.T) {
 			name: "report.out_of_quota, manual upload",
 			body: payloadOutOfQuota,
 			want: Event{
-				Type:      EventReportOutOfQuota,
+				Type:      client.EventReportOutOfQuota,
 				Timestamp: time.Date(2026, 1, 5, 9, 0, 1, 0, time.UTC),
 				Report: &Report{ID: "c6f2", URL: "https://app.example.com/reports/c6f2", Status: ReportOutOfQuota,
 					Filename: "upload.mp3", CreatedAt: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)},
@@ -137,7 +137,7 @@ func TestParse(t *testing.T) {
 			name: "test event",
 			body: payloadTest,
 			want: Event{
-				Type:      EventReportCompleted,
+				Type:      client.EventReportCompleted,
 				Timestamp: time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC),
 				Test:      true,
 				Report: &Report{ID: "d7a3", URL: "https://app.example.com/reports/d7a3", Status: ReportComplete,
@@ -149,7 +149,7 @@ func TestParse(t *testing.T) {
 			name: "episode.created",
 			body: payloadEpisodeCreated,
 			want: Event{
-				Type:      EventEpisodeCreated,
+				Type:      client.EventEpisodeCreated,
 				Timestamp: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC),
 				EpisodeCreated: &EpisodeCreated{Series: *series, Episode: Episode{ID: "e2", Title: "Episode 44", GUID: "ep-44",
 					PubDate: client.Date{Year: 2026, Month: time.January, Day: 5}, AudioURL: "https://cdn.example.com/ep44.mp3"}},
@@ -159,7 +159,7 @@ func TestParse(t *testing.T) {
 			name: "series.feed_broken",
 			body: payloadFeedBroken,
 			want: Event{
-				Type:       EventSeriesFeedBroken,
+				Type:       client.EventSeriesFeedBroken,
 				Timestamp:  time.Date(2026, 1, 6, 3, 0, 0, 0, time.UTC),
 				FeedBroken: &FeedBroken{Series: *series, Failure: FeedFailure{Kind: FailureFetch, ConsecutiveFailures: 3, LastError: "HTTP 503 from feeds.example.com"}},
 			},
@@ -168,7 +168,7 @@ func TestParse(t *testing.T) {
 			name: "series.feed_broken, null last_error, Z timestamp",
 			body: payloadFeedBrokenNullError,
 			want: Event{
-				Type:       EventSeriesFeedBroken,
+				Type:       client.EventSeriesFeedBroken,
 				Timestamp:  time.Date(2026, 1, 6, 3, 0, 0, 0, time.UTC),
 				FeedBroken: &FeedBroken{Series: *series, Failure: FeedFailure{Kind: FailureIngest, ConsecutiveFailures: 1}},
 			},
@@ -274,12 +274,12 @@ func TestParseErrors(t *testing.T) {
 
 func TestEventTypeIsKnown(t *testing.T) {
 	t.Parallel()
-	for _, typ := range []EventType{EventReportCompleted, EventReportFailed, EventReportOutOfQuota, EventEpisodeCreated, EventSeriesFeedBroken} {
+	for _, typ := range []client.WebhookEvent{client.EventReportCompleted, client.EventReportFailed, client.EventReportOutOfQuota, client.EventEpisodeCreated, client.EventSeriesFeedBroken} {
 		if !typ.IsKnown() {
 			t.Errorf("%s not known", typ)
 		}
 	}
-	for _, typ := range []EventType{"", "report.COMPLETED", "report", "series.renamed"} {
+	for _, typ := range []client.WebhookEvent{"", "report.COMPLETED", "report", "series.renamed"} {
 		if typ.IsKnown() {
 			t.Errorf("%q known", typ)
 		}

@@ -13,6 +13,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/webhook"
 )
@@ -86,7 +87,7 @@ func ExampleParse() {
 		log.Fatal(err)
 	}
 	switch e.Type {
-	case webhook.EventReportCompleted, webhook.EventReportFailed, webhook.EventReportOutOfQuota:
+	case client.EventReportCompleted, client.EventReportFailed, client.EventReportOutOfQuota:
 		r := e.Report
 		fmt.Printf("%s %s: status %s (REST %s)\n", e.Type, r.ID, r.Status, r.Status.ClientStatus())
 		if r.Passed != nil {
@@ -97,9 +98,9 @@ func ExampleParse() {
 				fmt.Printf("  %s (%s): %s\n", issue.Name, issue.Severity, issue.WarningMessage)
 			}
 		}
-	case webhook.EventEpisodeCreated:
+	case client.EventEpisodeCreated:
 		fmt.Println("new episode:", e.EpisodeCreated.Episode.Title)
-	case webhook.EventSeriesFeedBroken:
+	case client.EventSeriesFeedBroken:
 		fmt.Println("feed broken:", e.FeedBroken.Series.FeedURL)
 	default:
 		fmt.Println("not handled:", e.Type) // a type added after this code was written

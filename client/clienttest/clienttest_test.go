@@ -23,7 +23,7 @@ func TestWaitForReportMovesTheFakesClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	created, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportOptions{})
+	created, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func ExampleNew() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		created, err := c.CreateReportFromFeed(context.Background(), feed.FeedURL, client.CreateReportOptions{})
+		created, err := c.CreateReportFromFeed(context.Background(), feed.FeedURL, client.CreateReportParams{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,7 +50,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 
 	fmt.Fprintln(out, "series:")
-	for s, err := range c.AllSeries(ctx, graphqlclient.ListOptions{}) {
+	for s, err := range c.AllSeries(ctx, graphqlclient.ListParams{}) {
 		if err != nil {
 			return err
 		}
@@ -59,9 +59,9 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// GraphQL's status filter takes the stored lower-case form; the client converts
 	// client.StatusComplete for you.
-	reports, err := c.ListReports(ctx, graphqlclient.ReportsParams{
-		ListOptions: graphqlclient.ListOptions{Limit: 5},
-		Status:      client.StatusComplete,
+	reports, err := c.ListReports(ctx, graphqlclient.ListReportsParams{
+		ListParams: graphqlclient.ListParams{Limit: 5},
+		Status:     client.StatusComplete,
 	})
 	if err != nil {
 		return err

@@ -47,7 +47,7 @@ func run(ctx context.Context, out io.Writer, feedURL string, episode int) error 
 		return err
 	}
 
-	created, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportOptions{EpisodeIndex: episode})
+	created, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportParams{EpisodeIndex: episode})
 	var apiErr *client.APIError
 	switch {
 	case errors.Is(err, client.ErrInsufficientCredits):

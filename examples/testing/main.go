@@ -67,7 +67,7 @@ func (g gate) run(ctx context.Context, out io.Writer, feedURL string) (bool, err
 
 // submit asks for a report on the newest episode of the feed and returns its id.
 func (g gate) submit(ctx context.Context, feedURL string) (string, error) {
-	created, err := g.c.CreateReportFromFeed(ctx, feedURL, client.CreateReportOptions{})
+	created, err := g.c.CreateReportFromFeed(ctx, feedURL, client.CreateReportParams{})
 	if err != nil {
 		return "", fmt.Errorf("create a report: %w", err)
 	}

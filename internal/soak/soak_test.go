@@ -256,7 +256,7 @@ func TestSoak(t *testing.T) {
 func soakOp(ctx context.Context, c *client.Client, gql *graphqlclient.Client, rng *rand.Rand, feedURL string, wav []byte, created *sync.Map) error {
 	switch op := rng.IntN(12); {
 	case op < 3:
-		r, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportOptions{EpisodeIndex: rng.IntN(feedEpisodes)})
+		r, err := c.CreateReportFromFeed(ctx, feedURL, client.CreateReportParams{EpisodeIndex: rng.IntN(feedEpisodes)})
 		if err != nil {
 			return tolerated(err)
 		}
@@ -299,7 +299,7 @@ func soakOp(ctx context.Context, c *client.Client, gql *graphqlclient.Client, rn
 			return tolerated(err)
 		}
 	case op < 11:
-		rows, err := gql.ListReports(ctx, graphqlclient.ReportsParams{ListOptions: graphqlclient.ListOptions{Limit: 20}, Status: client.StatusComplete})
+		rows, err := gql.ListReports(ctx, graphqlclient.ListReportsParams{ListParams: graphqlclient.ListParams{Limit: 20}, Status: client.StatusComplete})
 		if err != nil {
 			return fmt.Errorf("GraphQL reports: %w", err)
 		}
