@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 )
 
@@ -19,10 +20,7 @@ func TestFlowsAgainstTheFake(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t)
 	ctx := context.Background()
-	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := clienttest.NewClient(t, srv, seed.APIKey)
 	speaker := "host"
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Flow", Episodes: []fakeserver.HostedEpisode{
 		{Title: "Two", GUID: "two", DurationS: 4, Transcript: []fakeserver.TranscriptLine{{Start: 0, End: 900, Text: "Hello.", Speaker: &speaker}}},

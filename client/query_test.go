@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 )
 
@@ -15,11 +16,7 @@ import (
 func TestDo(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t)
-	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()),
-		client.WithClock(srv.Clock()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := clienttest.NewClient(t, srv, seed.APIKey)
 	ctx := context.Background()
 	query := []byte(`{"query":"{ user { id } }"}`)
 	// A loopback receiver that NewTest accepts; nothing is delivered, since no report is made.

@@ -16,16 +16,14 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 )
 
 func TestUploadAgainstTheFake(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t)
-	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := clienttest.NewClient(t, srv, seed.APIKey)
 	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "e", DurationS: 61.5}}})
 	audio := hostedAudio(t, srv, feed)
 	ctx := context.Background()

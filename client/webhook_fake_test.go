@@ -16,6 +16,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 )
 
@@ -37,10 +38,7 @@ func TestWebhookSubscriptionAgainstTheFake(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t) // NewTest accepts the loopback receiver
 	ctx := context.Background()
-	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := clienttest.NewClient(t, srv, seed.APIKey)
 	var mu sync.Mutex
 	var got []*http.Request
 	var bodies [][]byte
@@ -106,10 +104,7 @@ func TestWebhookSubscriptionErrorsFromTheFake(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateURLs(false), fakeserver.WithResolver(tableResolver{"hooks.example.com": "93.184.216.34", "intranet.example": "10.0.0.8"}))
 	ctx := context.Background()
-	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := clienttest.NewClient(t, srv, seed.APIKey)
 	ok := []client.WebhookEvent{client.EventReportFailed}
 	tests := []struct {
 		name     string
@@ -140,15 +135,12 @@ func TestWebhookSubscriptionErrorsFromTheFake(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err = c.SubscribeWebhook(ctx, client.WebhookSubscribeParams{URL: "https://hooks.example.com/p", Events: ok})
+	_, err := c.SubscribeWebhook(ctx, client.WebhookSubscribeParams{URL: "https://hooks.example.com/p", Events: ok})
 	var ae *client.APIError
 	if !errors.Is(err, client.ErrConflict) || !errors.As(err, &ae) || ae.Code != client.CodeConflict || ae.Message != "Webhook limit reached (5 per workspace)" {
 		t.Fatalf("sixth: %#v", err)
 	}
-	bad, err := client.New("podqa_api_unknown", client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bad := clienttest.NewClient(t, srv, "podqa_api_unknown")
 	_, err = bad.SubscribeWebhook(ctx, client.WebhookSubscribeParams{URL: "https://hooks.example.com/p", Events: ok})
 	if !errors.Is(err, client.ErrInvalidAPIKey) || !errors.As(err, &ae) || ae.Message != "Invalid or missing API key." {
 		t.Fatalf("unknown key: %#v", err)

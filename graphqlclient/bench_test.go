@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/graphqlclient"
 )
@@ -19,10 +20,7 @@ func BenchmarkGetReport(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	rest, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		b.Fatal(err)
-	}
+	rest := clienttest.NewClient(b, srv, seed.APIKey)
 	created, err := rest.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{})
 	if err != nil {
 		b.Fatal(err)

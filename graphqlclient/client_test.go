@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/graphqlclient"
 )
@@ -55,26 +56,12 @@ func newGQL(t *testing.T, srv *fakeserver.Server, key string, opts ...graphqlcli
 	return newGQLOver(t, srv, key, nil, opts...)
 }
 
-// newGQLOver is newGQL over a REST client given restOpts after the fake's URL, HTTP client and
-// fastRetries.
+// newGQLOver is newGQL over a REST client bound to the fake (clienttest) with fastRetries, then
+// restOpts.
 func newGQLOver(t *testing.T, srv *fakeserver.Server, key string, restOpts []client.Option, opts ...graphqlclient.Option) *graphqlclient.Client {
 	t.Helper()
-	rest, err := client.New(key, append([]client.Option{
-		client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()), client.WithRetryPolicy(fastRetries),
-	}, restOpts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rest := clienttest.NewClient(t, srv, key, append([]client.Option{client.WithRetryPolicy(fastRetries)}, restOpts...)...)
 	c, err := graphqlclient.New(rest, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func newREST(t *testing.T, srv *fakeserver.Server, key string) *client.Client {
-	t.Helper()
-	c, err := client.New(key, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +82,7 @@ func hostShow(t *testing.T, srv *fakeserver.Server, key, title string, ep fakese
 	if err != nil {
 		t.Fatal(err)
 	}
-	rest := newREST(t, srv, key)
+	rest := clienttest.NewClient(t, srv, key)
 	created, err := rest.CreateReportFromFeed(context.Background(), feed.FeedURL, client.CreateReportParams{})
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +111,7 @@ func TestGetReportDecodesLikeREST(t *testing.T) {
 	}})
 	ctx := context.Background()
 	gql := newGQL(t, srv, seed.APIKey)
-	rest := newREST(t, srv, seed.APIKey)
+	rest := clienttest.NewClient(t, srv, seed.APIKey)
 
 	pending, err := gql.GetReport(ctx, id)
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/poller"
 )
@@ -16,10 +16,7 @@ func BenchmarkPollOnce(b *testing.B) {
 	if _, err := srv.SeedReports(seed.WorkspaceID, make([]fakeserver.SeededReport, 1000)); err != nil {
 		b.Fatal(err)
 	}
-	c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := clienttest.NewClient(b, srv, seed.APIKey)
 	handle := func(context.Context, poller.Completion) error { return nil }
 	start := fakeserver.TestStart().Add(-1)
 	b.ReportAllocs()

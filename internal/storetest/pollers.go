@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/poller"
 )
@@ -156,10 +156,7 @@ func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl ti
 			}
 			mu.Unlock()
 		}}
-		c, err := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := clienttest.NewClient(t, srv, seed.APIKey)
 		// The pollers' clocks disagree by far more than the TTL: only the store's clock may
 		// decide who holds the lease.
 		skew := time.Duration(i-1) * 10 * ttl
