@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/poller"
 )
 
 func TestMemoryStoreContract(t *testing.T) {
 	t.Parallel()
-	clock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	storetest.Poller(t, storetest.PollerHarness{
 		New: func(*testing.T) poller.Store { return poller.NewMemoryLeaseStore(poller.WithLeaseClock(clock)) },
 		// Corrupt is nil: a MemoryStore holds decoded states only, so none can be corrupt.

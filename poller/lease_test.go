@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/poller"
 )
 
@@ -18,7 +18,7 @@ func TestLostLeaseIsFencedOut(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	ids := h.seedReports(time.Minute, time.Minute+time.Second)
-	leaseClock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	leaseClock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	store := poller.NewMemoryLeaseStore(poller.WithLeaseClock(leaseClock))
 	a := h.newPoller(store, poller.WithHolder("a"), poller.WithLeaseTTL(time.Minute))
 	b := h.newPoller(store, poller.WithHolder("b"), poller.WithLeaseTTL(time.Minute))

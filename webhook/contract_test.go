@@ -4,13 +4,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/webhook"
 )
 
 func TestMemoryStoreContract(t *testing.T) {
 	t.Parallel()
-	clock := storetest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	storetest.Dedup(t, storetest.DedupHarness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
 			s, err := webhook.NewMemoryStore(webhook.WithDedupTTL(doneTTL), webhook.WithDedupClock(clock))

@@ -4,38 +4,12 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/podqa/podqa-go/poller"
 	"github.com/podqa/podqa-go/webhook"
 )
-
-// ManualClock is a clock a test moves by hand, for the in-memory stores' contract runs.
-type ManualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-// NewManualClock returns a clock standing at start.
-func NewManualClock(start time.Time) *ManualClock { return &ManualClock{now: start} }
-
-// Now returns the clock's instant.
-func (c *ManualClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-// Sleep moves the clock by d, so that the clock serves as a client.Clock.
-func (c *ManualClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.Advance(d)
-	return ctx.Err()
-}
-
-// Advance moves the clock by d.
-func (c *ManualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // DedupStoreDown checks that every call of a store whose server is unreachable fails, and that
 // a Handler on it answers 500 (HandlerStoreDown).
