@@ -60,23 +60,24 @@ func (c *ManualClock) Now() time.Time {
 	return c.now
 }
 
-// Sleep moves the clock by d at once, unless ctx has ended; then it returns ctx's error and
-// moves nothing.
+// Sleep moves the clock forward by d at once (nothing for d <= 0), unless ctx has ended; then
+// it returns ctx's error and moves nothing.
 func (c *ManualClock) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	c.Advance(d)
+	if d > 0 {
+		c.Advance(d)
+	}
 	return nil
 }
 
-// Advance moves the clock by d (nothing for d <= 0) and returns the new instant.
+// Advance moves the clock by d and returns the new instant. A negative d steps it back, as a
+// wall clock corrected by NTP can be.
 func (c *ManualClock) Advance(d time.Duration) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if d > 0 {
-		c.now = c.now.Add(d)
-	}
+	c.now = c.now.Add(d)
 	return c.now
 }
 

@@ -71,9 +71,13 @@ func TestManualClock(t *testing.T) {
 	if err := clk.Sleep(context.Background(), 90*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if got := clk.Advance(-time.Hour); !got.Equal(start.Add(90 * time.Second)) {
-		t.Errorf("after a sleep and a negative advance: %v", got)
+	if err := clk.Sleep(context.Background(), -time.Hour); err != nil || !clk.Now().Equal(start.Add(90*time.Second)) {
+		t.Errorf("a negative sleep: %v, clock at %v", err, clk.Now())
 	}
+	if got := clk.Advance(-time.Hour); !got.Equal(start.Add(90*time.Second - time.Hour)) {
+		t.Errorf("stepping back an hour: %v", got)
+	}
+	clk.Advance(time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := clk.Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) || !clk.Now().Equal(start.Add(90*time.Second)) {
