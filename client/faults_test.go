@@ -71,8 +71,9 @@ func matches(t *testing.T, srv *fakeserver.Server, id string) int {
 func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 	t.Parallel()
 	// Ten minutes of latency against a short per-attempt timeout: every faulted attempt times
-	// out, whatever the machine's speed. Where an attempt must then succeed, the timeout is a
-	// second, which a loaded CI machine answers well within; elsewhere 50 ms.
+	// out, whatever the machine's speed. The timeout is long enough for each attempt to reach
+	// the fake on a loaded CI machine (half a second), and a second where an attempt must then
+	// succeed.
 	const latency = 600_000
 	t.Run("read retried past two slow answers", func(t *testing.T) {
 		t.Parallel()
@@ -90,7 +91,7 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 	t.Run("read fails with the timeout once attempts run out", func(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
-		c, _ := faultClient(t, srv, seed.APIKey, 50*time.Millisecond)
+		c, _ := faultClient(t, srv, seed.APIKey, 500*time.Millisecond)
 		id := inject(t, srv, fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", LatencyMS: latency})
 		_, err := c.Me(context.Background())
 		var ne net.Error
@@ -104,7 +105,7 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 	t.Run("write not retried: it may have been carried out", func(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
-		c, _ := faultClient(t, srv, seed.APIKey, 50*time.Millisecond)
+		c, _ := faultClient(t, srv, seed.APIKey, 500*time.Millisecond)
 		id := inject(t, srv, fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", LatencyMS: latency})
 		_, err := c.CreateReportFromFeed(context.Background(), srv.URL()+"/_feeds/x/feed.rss", CreateReportParams{})
 		var ne net.Error

@@ -69,13 +69,14 @@ func TestReadsRideOutFaults(t *testing.T) {
 	})
 	// Ten minutes of latency against a short per-attempt timeout: two slow answers are retried
 	// away (a second each, so that the third attempt succeeds on a loaded machine); slow answers
-	// on every attempt end with the timeout (50 ms each).
+	// on every attempt end with the timeout (half a second each, so that each reaches the
+	// fake first).
 	for _, count := range []int{2, 0} {
 		t.Run("latency beyond the attempt timeout, count "+strconv.Itoa(count), func(t *testing.T) {
 			t.Parallel()
 			srv, seed := fakeserver.NewTest(t)
 			hc := srv.Client()
-			hc.Timeout = 50 * time.Millisecond
+			hc.Timeout = 500 * time.Millisecond
 			if count > 0 {
 				hc.Timeout = time.Second
 			}
