@@ -14,8 +14,8 @@ import (
 // errBodyTooLarge answers a request body over limit: 413 in the REST envelope, with the code of
 // a malformed request (the contract has no code of its own for it), so SDKs that branch on
 // validation_error still see it as the caller's mistake.
-func errBodyTooLarge(limit int64) *core.Error {
-	return &core.Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
+func errBodyTooLarge(limit int64) *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
 		Message: "The request body is larger than the " + strconv.FormatInt(limit, 10) + "-byte limit of this call."}
 }
 

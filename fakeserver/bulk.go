@@ -29,7 +29,8 @@ type SeededReport struct {
 // It is for testing clients that watch many reports, such as pollers: thousands of reports that
 // finish in any chosen order cost microseconds each. Nothing is created unless every entry is
 // valid.
-func (s *Server) SeedReports(workspaceID string, reports []SeededReport) ([]string, error) {
+func (s *Server) SeedReports(workspaceID string, reports []SeededReport) (_ []string, err error) {
+	defer apiError(&err)
 	ws, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return nil, err

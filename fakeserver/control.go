@@ -19,10 +19,6 @@ import (
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
-// Error is a refusal by the fake, from a control method or behind an HTTP error answer; use
-// errors.As to read its HTTP status and code.
-type Error = core.Error
-
 // WorkspaceSpec describes a workspace to create. Plan settings left nil take the free plan's:
 // 1,200 credits a month and three shows.
 type WorkspaceSpec struct {
@@ -50,7 +46,8 @@ type APIKey struct {
 
 // CreateWorkspace adds a workspace, as a person signing up (or founding an organisation) would.
 // An organisation gets one owner account.
-func (s *Server) CreateWorkspace(spec WorkspaceSpec) (Workspace, error) {
+func (s *Server) CreateWorkspace(spec WorkspaceSpec) (_ Workspace, err error) {
+	defer apiError(&err)
 	ws, err := s.core.CreateWorkspace(core.NewWorkspace{
 		Type:            core.WorkspaceType(spec.Type),
 		Name:            spec.Name,
@@ -66,13 +63,15 @@ func (s *Server) CreateWorkspace(spec WorkspaceSpec) (Workspace, error) {
 }
 
 // CreateAPIKey mints a key for a workspace, as Settings, Developers, API Keys does.
-func (s *Server) CreateAPIKey(workspaceID, description string) (APIKey, error) {
+func (s *Server) CreateAPIKey(workspaceID, description string) (_ APIKey, err error) {
+	defer apiError(&err)
 	return s.createAPIKey(workspaceID, description, false)
 }
 
 // CreateLegacyAPIKey mints a key without the podqa_api_ prefix, like keys made before the prefix
 // existed; the service still accepts them.
-func (s *Server) CreateLegacyAPIKey(workspaceID, description string) (APIKey, error) {
+func (s *Server) CreateLegacyAPIKey(workspaceID, description string) (_ APIKey, err error) {
+	defer apiError(&err)
 	return s.createAPIKey(workspaceID, description, true)
 }
 
@@ -90,7 +89,8 @@ func (s *Server) createAPIKey(workspaceID, description string, legacy bool) (API
 
 // SetAPIKeyDisabled disables a key (every use then answers 401 invalid_api_key) or enables it
 // again.
-func (s *Server) SetAPIKeyDisabled(keyID string, disabled bool) error {
+func (s *Server) SetAPIKeyDisabled(keyID string, disabled bool) (err error) {
+	defer apiError(&err)
 	id, err := parseID(keyID, "API key")
 	if err != nil {
 		return err
@@ -100,7 +100,8 @@ func (s *Server) SetAPIKeyDisabled(keyID string, disabled bool) error {
 }
 
 // RemoveOwners leaves an organisation with no owner, so every one of its keys answers 401.
-func (s *Server) RemoveOwners(workspaceID string) error {
+func (s *Server) RemoveOwners(workspaceID string) (err error) {
+	defer apiError(&err)
 	id, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return err
@@ -110,7 +111,8 @@ func (s *Server) RemoveOwners(workspaceID string) error {
 
 // CreateSession logs the user of a personal workspace in and returns the value of the sessionid
 // cookie, which works for reads only.
-func (s *Server) CreateSession(workspaceID string) (string, error) {
+func (s *Server) CreateSession(workspaceID string) (_ string, err error) {
+	defer apiError(&err)
 	id, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return "", err
@@ -123,7 +125,8 @@ func (s *Server) Now() time.Time { return s.clock.Now() }
 
 // Advance moves a manual clock forward by d after running, in time order, everything that falls
 // due in the span, and returns the new instant. On a real clock it returns an error.
-func (s *Server) Advance(d time.Duration) (time.Time, error) {
+func (s *Server) Advance(d time.Duration) (_ time.Time, err error) {
+	defer apiError(&err)
 	now, err := s.clock.Advance(d)
 	if errors.Is(err, clock.ErrNotManual) {
 		return time.Time{}, &Error{Status: http.StatusConflict, Code: core.CodeConflict, Message: "The fake runs on the real clock; start it with a manual clock to move time."}
@@ -345,13 +348,8 @@ type errorDetail struct {
 // writeError answers err in the REST envelope; anything that is not a core refusal is an
 // internal error whose detail stays in the logs.
 func writeError(w http.ResponseWriter, err error) {
-	var e *core.Error
-	if !errors.As(err, &e) {
-		e = &core.Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."}
-	}
-	if e.RetryAfter > 0 {
-		w.Header().Set("Retry-After", fmt.Sprint(e.RetryAfter))
-	}
+	e := asError(err)
+	setRetryAfter(w, e)
 	body, _ := json.Marshal(errorEnvelope{Error: errorDetail{Code: e.Code, Message: e.Message}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.Status)

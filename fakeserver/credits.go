@@ -18,8 +18,9 @@ type CreditsChange struct {
 
 // SetCredits changes a workspace's plan allowance, credits used this period, or charging
 // switch. Read the result over REST (GET /credits), as a client would.
-func (s *Server) SetCredits(workspaceID string, change CreditsChange) error {
-	_, err := s.setCredits(workspaceID, change)
+func (s *Server) SetCredits(workspaceID string, change CreditsChange) (err error) {
+	defer apiError(&err)
+	_, err = s.setCredits(workspaceID, change)
 	return err
 }
 
@@ -33,8 +34,9 @@ func (s *Server) setCredits(workspaceID string, change CreditsChange) (core.Cred
 
 // AddTopup buys a top-up of amount credits for a workspace. With expiresAt nil it lasts twelve
 // months; with neverExpires it never does.
-func (s *Server) AddTopup(workspaceID string, amount int, expiresAt *time.Time, neverExpires bool) error {
-	_, err := s.addTopup(workspaceID, amount, expiresAt, neverExpires)
+func (s *Server) AddTopup(workspaceID string, amount int, expiresAt *time.Time, neverExpires bool) (err error) {
+	defer apiError(&err)
+	_, err = s.addTopup(workspaceID, amount, expiresAt, neverExpires)
 	return err
 }
 

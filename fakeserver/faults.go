@@ -93,7 +93,8 @@ const maxFaultLatency = 10 * 60 * 1000
 // InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
 // order they were armed, that fires on it; a fault that lets a matching request through (After,
 // Probability) passes it on to the next. Every fault counts the requests it matched.
-func (s *Server) InjectFault(f Fault) (string, error) {
+func (s *Server) InjectFault(f Fault) (_ string, err error) {
+	defer apiError(&err)
 	return s.faults.add(f)
 }
 
@@ -102,7 +103,10 @@ func (s *Server) Faults() []ArmedFault { return s.faults.list() }
 
 // RemoveFault disarms the fault with that id; a fault that is unknown or already spent is a
 // not_found *Error.
-func (s *Server) RemoveFault(id string) error { return s.faults.remove(id) }
+func (s *Server) RemoveFault(id string) (err error) {
+	defer apiError(&err)
+	return s.faults.remove(id)
+}
 
 // ClearFaults disarms every fault. The seeded patterns of faults armed after it start afresh,
 // as if on a new fake.
@@ -379,9 +383,9 @@ func writeFaultStatus(w http.ResponseWriter, r *http.Request, f Fault) {
 	}
 	switch f.Status {
 	case http.StatusTooManyRequests:
-		render(w, &core.Error{Status: f.Status, Code: core.CodeRateLimited, Message: rateLimitedMessage, RetryAfter: f.RetryAfterS})
+		render(w, &Error{Status: f.Status, Code: core.CodeRateLimited, Message: rateLimitedMessage, RetryAfter: time.Duration(f.RetryAfterS) * time.Second})
 	case http.StatusInternalServerError:
-		render(w, &core.Error{Status: f.Status, Code: core.CodeInternal, Message: "Internal error."})
+		render(w, &Error{Status: f.Status, Code: core.CodeInternal, Message: "Internal error."})
 	default:
 		text := http.StatusText(f.Status)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -13,7 +13,8 @@ const FeedCheckPeriod = core.FeedCheckPeriod
 
 // SetAutomatedReporting turns a series' automated reporting on or off, as its workspace does in
 // the dashboard: with it on, the feed checker reports on every new episode.
-func (s *Server) SetAutomatedReporting(seriesID string, on bool) error {
+func (s *Server) SetAutomatedReporting(seriesID string, on bool) (err error) {
+	defer apiError(&err)
 	id, err := parseID(seriesID, "Series")
 	if err != nil {
 		return err

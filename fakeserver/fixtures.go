@@ -339,9 +339,13 @@ func (s *Server) loadStartFixtures() error {
 		return err
 	}
 	at := func(path string, err error) error {
-		var fe *core.Error
-		if errors.As(err, &fe) {
+		var fe *Error
+		var ce *core.Error
+		switch {
+		case errors.As(err, &fe):
 			return fixtureErr(path, "%s", strings.TrimSuffix(fe.Message, "."))
+		case errors.As(err, &ce):
+			return fixtureErr(path, "%s", strings.TrimSuffix(ce.Message, "."))
 		}
 		return fixtureErr(path, "%v", err)
 	}

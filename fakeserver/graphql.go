@@ -42,7 +42,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		s.log.Error("panic in a GraphQL resolver", "panic", v)
-		return errInternal
+		return errInternal()
 	})
 	api := s.graphqlCredentials(requireJSONQuery(srv))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -60,7 +60,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 			api.ServeHTTP(&capAnswer{ResponseWriter: w}, r)
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
-			writeError(w, &core.Error{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "Method " + r.Method + " is not allowed here."})
+			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed here."))
 		}
 	})
 }
@@ -79,10 +79,7 @@ func requireJSONQuery(next http.Handler) http.Handler {
 // writeGraphQLRefusal answers a request refused before execution in GraphQL's shape: one errors
 // entry whose extensions.code is the REST code, with the refusal's HTTP status.
 func writeGraphQLRefusal(w http.ResponseWriter, err error) {
-	var e *core.Error
-	if !errors.As(err, &e) {
-		e = errInternal
-	}
+	e := asError(err)
 	body, _ := json.Marshal(map[string]any{
 		"errors": []map[string]any{{
 			"message":    e.Message,
@@ -94,9 +91,6 @@ func writeGraphQLRefusal(w http.ResponseWriter, err error) {
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(append(body, '\n'))
 }
-
-// errInternal is what a caller sees of a failure inside the fake; the detail goes to the log.
-var errInternal = &core.Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."}
 
 // graphqlCredentials resolves the bearer key (or a sessionid cookie, which the explorer uses)
 // like REST and applies the per-key minute limit. A refused credential counts against the
@@ -126,7 +120,7 @@ func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 		if err != nil {
 			if !s.opts.noRateLimits {
 				var refusal *core.Error
-				if errors.As(s.core.RefuseCredentials(clientIP(r)), &refusal) && refusal.Status == http.StatusTooManyRequests {
+				if errors.As(s.core.RefuseCredentials(clientIP(r)), &refusal) && refusal.Code == core.CodeRateLimited {
 					writeError(w, refusal)
 					return
 				}
@@ -159,9 +153,10 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 		return ge
 	}
 	s.log.Error("GraphQL resolver failed", "err", err)
-	out := gqlerror.WrapPath(graphql.GetPath(ctx), errInternal)
-	out.Message = errInternal.Message
-	out.Extensions = map[string]any{"code": errInternal.Code}
+	internal := errInternal()
+	out := gqlerror.WrapPath(graphql.GetPath(ctx), internal)
+	out.Message = internal.Message
+	out.Extensions = map[string]any{"code": internal.Code}
 	return out
 }
 
@@ -350,9 +345,7 @@ func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string
 	if !ok {
 		return nil, core.ErrNotFound("Series")
 	}
-	visible := p.Account.ID != uuid.Nil &&
-		(sr.Workspace == p.Workspace.ID || q.s.core.Belongs(p.Account.ID, sr.Workspace))
-	return q.series(sr, visible), nil
+	return q.series(sr, q.s.core.CanSee(p, sr.Workspace)), nil
 }
 
 // Podcast answers the podcast(id) alias exactly as series(id).
@@ -435,7 +428,7 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 			return nil, err
 		}
 		sr, ok := q.s.core.SeriesByID(sid)
-		if !ok || !(sr.Workspace == p.Workspace.ID || q.s.core.Belongs(p.Account.ID, sr.Workspace)) {
+		if !ok || !q.s.core.CanSee(p, sr.Workspace) {
 			return []*model.ReportType{}, nil
 		}
 		if f.SeriesID != nil && *f.SeriesID != sid {

@@ -197,7 +197,8 @@ func (s *Server) checkEpisode(e *HostedEpisode, feedTitle string) (time.Time, er
 }
 
 // HostFeed starts serving a feed whose episodes the fake synthesises.
-func (s *Server) HostFeed(spec HostedFeedSpec) (HostedFeed, error) {
+func (s *Server) HostFeed(spec HostedFeedSpec) (_ HostedFeed, err error) {
+	defer apiError(&err)
 	if strings.TrimSpace(spec.Title) == "" {
 		return HostedFeed{}, core.ErrValidation("A feed needs a title.")
 	}
@@ -224,7 +225,8 @@ func (s *Server) HostFeed(spec HostedFeedSpec) (HostedFeed, error) {
 }
 
 // AddHostedEpisode publishes a new newest episode on a hosted feed.
-func (s *Server) AddHostedEpisode(feedID string, e HostedEpisode) (HostedAudio, error) {
+func (s *Server) AddHostedEpisode(feedID string, e HostedEpisode) (_ HostedAudio, err error) {
+	defer apiError(&err)
 	id, err := parseID(feedID, "Feed")
 	if err != nil {
 		return HostedAudio{}, err
@@ -259,7 +261,8 @@ func (s *Server) AddHostedEpisode(feedID string, e HostedEpisode) (HostedAudio, 
 }
 
 // ChangeFeed flips a hosted feed's explicit flag or breaks and mends it.
-func (s *Server) ChangeFeed(feedID string, change FeedChange) error {
+func (s *Server) ChangeFeed(feedID string, change FeedChange) (err error) {
+	defer apiError(&err)
 	id, err := parseID(feedID, "Feed")
 	if err != nil {
 		return err

@@ -31,7 +31,8 @@ type startState struct {
 // The ids and keys of the start state repeat because the generator (see WithSeed) is rewound to
 // where it stood when they were first made; with a seed, a suite that runs the same calls after
 // a reset gets the same answers. Requests sent while Reset runs may see either state.
-func (s *Server) Reset() (time.Time, error) {
+func (s *Server) Reset() (_ time.Time, err error) {
+	defer apiError(&err)
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
 	s.core.Reset(s.opts.start)

@@ -120,7 +120,7 @@ func (s *Server) routeFirst(routes *routeTable, next http.Handler) http.Handler 
 			writeError(w, core.ErrNotFound("Resource"))
 		case !slices.Contains(methods, r.Method):
 			w.Header().Set("Allow", strings.Join(methods, ", "))
-			writeError(w, &core.Error{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "Method " + r.Method + " is not allowed here."})
+			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed here."))
 		default:
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), patternKey{}, pattern)))
 		}

@@ -49,7 +49,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-				writeError(w, &core.Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."})
+				writeError(w, errInternal())
 			}
 		}()
 		next.ServeHTTP(w, r)

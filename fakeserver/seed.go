@@ -21,7 +21,8 @@ const demoAllowance = 12000
 // a key for it. The program seeds it at start.
 //
 // Reset makes the Demo workspace again, with the same ids and key, once SeedDemo has made it.
-func (s *Server) SeedDemo() (Seed, error) {
+func (s *Server) SeedDemo() (_ Seed, err error) {
+	defer apiError(&err)
 	s.start.mu.Lock()
 	if s.start.demo == nil {
 		s.start.demo = s.rand.Save()

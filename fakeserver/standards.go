@@ -149,7 +149,8 @@ func nonNil(s []string) []string {
 
 // CreateStandard makes a custom standard in a workspace. A report uses it once it is assigned
 // with SetDefaultStandard or SetSeriesStandard.
-func (s *Server) CreateStandard(workspaceID string, spec StandardSpec) (Standard, error) {
+func (s *Server) CreateStandard(workspaceID string, spec StandardSpec) (_ Standard, err error) {
+	defer apiError(&err)
 	id, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return Standard{}, err
@@ -166,7 +167,8 @@ func (s *Server) CreateStandard(workspaceID string, spec StandardSpec) (Standard
 
 // Standards lists the standards a workspace can use: the three built-ins, then its own in the
 // order they were made.
-func (s *Server) Standards(workspaceID string) ([]Standard, error) {
+func (s *Server) Standards(workspaceID string) (_ []Standard, err error) {
+	defer apiError(&err)
 	id, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return nil, err
@@ -184,7 +186,8 @@ func (s *Server) Standards(workspaceID string) ([]Standard, error) {
 
 // SetDefaultStandard makes a built-in or one of the workspace's own standards its default:
 // uploads, and shows without a standard of their own, are judged by it from the next report on.
-func (s *Server) SetDefaultStandard(workspaceID, standardID string) (Standard, error) {
+func (s *Server) SetDefaultStandard(workspaceID, standardID string) (_ Standard, err error) {
+	defer apiError(&err)
 	ws, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return Standard{}, err
@@ -203,7 +206,8 @@ func (s *Server) SetDefaultStandard(workspaceID, standardID string) (Standard, e
 // SetSeriesStandard assigns a standard to a show (a series id from the REST API); standardID ""
 // removes the show's own standard so that the workspace default applies again. It returns the
 // standard the show's next reports will use.
-func (s *Server) SetSeriesStandard(seriesID, standardID string) (Standard, error) {
+func (s *Server) SetSeriesStandard(seriesID, standardID string) (_ Standard, err error) {
+	defer apiError(&err)
 	series, err := parseID(seriesID, "Series")
 	if err != nil {
 		return Standard{}, err

@@ -35,7 +35,8 @@ func checkTranscript(lines []TranscriptLine) error {
 // bytes (an upload, or audio at any URL) gets them from the fake's "transcription", unless the
 // audio is a hosted episode with its own. It returns the audio's SHA-256 in hex. Scripting the
 // same audio again replaces the transcript for reports analysed afterwards.
-func (s *Server) ScriptTranscript(audio []byte, lines []TranscriptLine) (string, error) {
+func (s *Server) ScriptTranscript(audio []byte, lines []TranscriptLine) (_ string, err error) {
+	defer apiError(&err)
 	sum := sha256.Sum256(audio)
 	hexSum := hex.EncodeToString(sum[:])
 	if err := s.ScriptTranscriptBySHA256(hexSum, lines); err != nil {
@@ -45,7 +46,8 @@ func (s *Server) ScriptTranscript(audio []byte, lines []TranscriptLine) (string,
 }
 
 // ScriptTranscriptBySHA256 is ScriptTranscript for audio known by its SHA-256 (64 hex digits).
-func (s *Server) ScriptTranscriptBySHA256(audioSHA256 string, lines []TranscriptLine) error {
+func (s *Server) ScriptTranscriptBySHA256(audioSHA256 string, lines []TranscriptLine) (err error) {
+	defer apiError(&err)
 	raw, err := hex.DecodeString(strings.ToLower(audioSHA256))
 	if err != nil || len(raw) != sha256.Size {
 		return core.ErrValidation("audio_sha256 must be the SHA-256 of the audio's bytes as 64 hexadecimal digits.")

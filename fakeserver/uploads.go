@@ -59,7 +59,7 @@ func checkFileType(ft string) error {
 
 // uploadRefusal answers the upload URL's refusals in the REST envelope.
 func uploadRefusal(status int, code, message string) error {
-	return &core.Error{Status: status, Code: code, Message: message}
+	return &Error{Status: status, Code: code, Message: message}
 }
 
 // handleUploadPut takes the audio PUT to a signed upload URL.
@@ -90,10 +90,10 @@ func (s *Server) acceptUpload(r *http.Request) error {
 	}
 	switch n := r.ContentLength; {
 	case n > core.MaxUploadBytes:
-		return &core.Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
 			Message: fmt.Sprintf("The file is larger than the %d-byte upload limit.", core.MaxUploadBytes)}
 	case n < 0:
-		return &core.Error{Status: http.StatusLengthRequired, Code: core.CodeValidation,
+		return &Error{Status: http.StatusLengthRequired, Code: core.CodeValidation,
 			Message: "Send the file with a Content-Length header, as signed storage URLs require."}
 	case n == 0:
 		return core.ErrValidation("The upload is empty: PUT the audio file's bytes to the upload URL.")

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -91,7 +89,7 @@ const maxSubscribeBody = 64 << 10
 func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeFlatError(w, core.ErrMethodNotAllowed())
+		writeFlatError(w, errMethodNotAllowed("Method not allowed"))
 		return
 	}
 	p, ok := s.subscriptionPrincipal(w, r)
@@ -121,7 +119,7 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 	}
 	if r.Method != http.MethodDelete {
 		w.Header().Set("Allow", http.MethodDelete)
-		writeFlatError(w, core.ErrMethodNotAllowed())
+		writeFlatError(w, errMethodNotAllowed("Method not allowed"))
 		return
 	}
 	p, ok := s.subscriptionPrincipal(w, r)
@@ -212,13 +210,8 @@ func parseSubscription(body io.Reader) (core.NewEndpoint, error) {
 
 // writeFlatError answers in the subscription calls' flat shape, {error: string}.
 func writeFlatError(w http.ResponseWriter, err error) {
-	var e *core.Error
-	if !errors.As(err, &e) {
-		e = &core.Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."}
-	}
-	if e.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
-	}
+	e := asError(err)
+	setRetryAfter(w, e)
 	body, _ := json.Marshal(map[string]string{"error": e.Message})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.Status)
@@ -321,7 +314,8 @@ type Email struct {
 // CreateWebhookEndpoint adds an endpoint to a workspace as Settings would, after the same
 // checks as POST /webhook/subscribe (the limit of five counts both kinds), and returns it with
 // its secret.
-func (s *Server) CreateWebhookEndpoint(ctx context.Context, workspaceID string, spec WebhookEndpointSpec) (WebhookEndpoint, error) {
+func (s *Server) CreateWebhookEndpoint(ctx context.Context, workspaceID string, spec WebhookEndpointSpec) (_ WebhookEndpoint, err error) {
+	defer apiError(&err)
 	ws, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return WebhookEndpoint{}, err
@@ -343,7 +337,8 @@ func (s *Server) CreateWebhookEndpoint(ctx context.Context, workspaceID string, 
 
 // WebhookEndpoints lists a workspace's endpoints, those made over REST included, without their
 // secrets.
-func (s *Server) WebhookEndpoints(workspaceID string) ([]WebhookEndpoint, error) {
+func (s *Server) WebhookEndpoints(workspaceID string) (_ []WebhookEndpoint, err error) {
+	defer apiError(&err)
 	ws, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return nil, err
@@ -361,7 +356,8 @@ func (s *Server) WebhookEndpoints(workspaceID string) ([]WebhookEndpoint, error)
 
 // SetWebhookEndpointEnabled switches a Settings endpoint off or on; re-enabling resumes its
 // queued retries at the next sweep. An endpoint made over REST answers 409 conflict.
-func (s *Server) SetWebhookEndpointEnabled(endpointID string, enabled bool) (WebhookEndpoint, error) {
+func (s *Server) SetWebhookEndpointEnabled(endpointID string, enabled bool) (_ WebhookEndpoint, err error) {
+	defer apiError(&err)
 	id, err := parseID(endpointID, "Webhook endpoint")
 	if err != nil {
 		return WebhookEndpoint{}, err
@@ -374,7 +370,8 @@ func (s *Server) SetWebhookEndpointEnabled(endpointID string, enabled bool) (Web
 }
 
 // DeleteWebhookEndpoint deletes a Settings endpoint and drops its queued retries.
-func (s *Server) DeleteWebhookEndpoint(endpointID string) error {
+func (s *Server) DeleteWebhookEndpoint(endpointID string) (err error) {
+	defer apiError(&err)
 	id, err := parseID(endpointID, "Webhook endpoint")
 	if err != nil {
 		return err
@@ -393,7 +390,8 @@ func (s *Server) DeleteWebhookEndpoint(endpointID string) error {
 // true, built from the workspace's most recent completed report or a canned sample, signed and
 // delivered like any event. It returns once the first attempt has been made (and, if it failed,
 // its retry queued).
-func (s *Server) SendTestEvent(ctx context.Context, endpointID string) (WebhookDelivery, error) {
+func (s *Server) SendTestEvent(ctx context.Context, endpointID string) (_ WebhookDelivery, err error) {
+	defer apiError(&err)
 	id, err := parseID(endpointID, "Webhook endpoint")
 	if err != nil {
 		return WebhookDelivery{}, err
@@ -407,7 +405,8 @@ func (s *Server) SendTestEvent(ctx context.Context, endpointID string) (WebhookD
 
 // WebhookDeliveries returns the delivery log of one endpoint (every endpoint when endpointID is
 // empty): each endpoint's 20 most recent deliveries, newest first.
-func (s *Server) WebhookDeliveries(endpointID string) ([]WebhookDelivery, error) {
+func (s *Server) WebhookDeliveries(endpointID string) (_ []WebhookDelivery, err error) {
+	defer apiError(&err)
 	var filter *uuid.UUID
 	if endpointID != "" {
 		id, err := parseID(endpointID, "Webhook endpoint")
@@ -429,7 +428,8 @@ func (s *Server) WebhookDeliveries(endpointID string) ([]WebhookDelivery, error)
 
 // Emails returns the emails sent about a workspace (every workspace when workspaceID is empty),
 // newest first.
-func (s *Server) Emails(workspaceID string) ([]Email, error) {
+func (s *Server) Emails(workspaceID string) (_ []Email, err error) {
+	defer apiError(&err)
 	var filter *uuid.UUID
 	if workspaceID != "" {
 		id, err := parseID(workspaceID, "Workspace")

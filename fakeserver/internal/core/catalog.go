@@ -1,7 +1,6 @@
 package core
 
 import (
-	"net/http"
 	"net/url"
 	"time"
 
@@ -65,7 +64,7 @@ func (c *Core) addSeriesLocked(ws *Workspace, feedURL string, doc *FeedDoc, now 
 		return s, nil
 	}
 	if len(cat.order) >= ws.Plan.PodcastLimit {
-		return nil, errorf(http.StatusForbidden, CodePlanLimitReached,
+		return nil, errorf(CodePlanLimitReached,
 			"The %s plan allows %d podcasts and this workspace holds %d; remove one or upgrade the plan.",
 			ws.Plan.Name, ws.Plan.PodcastLimit, len(cat.order))
 	}

@@ -10,7 +10,6 @@ package core
 
 import (
 	"crypto/sha256"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -280,7 +279,7 @@ func (c *Core) AddAPIKey(workspace uuid.UUID, description, key string) (APIKey, 
 	}
 	digest := sha256.Sum256([]byte(key))
 	if _, taken := c.keyDigests[digest]; taken {
-		return APIKey{}, errorf(http.StatusConflict, CodeConflict, "This key is already in use.")
+		return APIKey{}, errorf(CodeConflict, "This key is already in use.")
 	}
 	rec := &APIKey{
 		ID:          c.rand.UUID(),

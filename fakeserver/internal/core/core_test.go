@@ -3,7 +3,6 @@ package core
 import (
 	"crypto/sha256"
 	"errors"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -133,7 +132,7 @@ func TestAuthenticate(t *testing.T) {
 			p, err := c.Authenticate(tt.key)
 			if tt.wantErr {
 				var e *Error
-				if !errors.As(err, &e) || e.Status != http.StatusUnauthorized || e.Code != CodeInvalidAPIKey {
+				if !errors.As(err, &e) || e.Code != CodeInvalidAPIKey {
 					t.Fatalf("err = %v, want 401 invalid_api_key", err)
 				}
 				return
@@ -226,7 +225,7 @@ func TestRateLimits(t *testing.T) {
 	}
 	err := c.Admit(p, false)
 	var e *Error
-	if !errors.As(err, &e) || e.Status != http.StatusTooManyRequests || e.RetryAfter != 30 {
+	if !errors.As(err, &e) || e.Code != CodeRateLimited || e.RetryAfter != 30 {
 		t.Fatalf("101st request: %+v, want 429 with Retry-After 30", err)
 	}
 	if err := c.Admit(q, false); err != nil {

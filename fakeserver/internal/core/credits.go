@@ -3,7 +3,6 @@ package core
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"time"
 
@@ -140,7 +139,7 @@ func (c *Core) requireCreditsLocked(ws *Workspace, need int, now time.Time) erro
 		return nil
 	}
 	if bal := c.creditsLocked(ws, now).Balance; bal < float64(need) {
-		return errorf(http.StatusPaymentRequired, CodeInsufficientCredits,
+		return errorf(CodeInsufficientCredits,
 			"This needs %d credits and the workspace has %s; top up or wait for the plan to renew.", need, formatCredits(bal))
 	}
 	return nil

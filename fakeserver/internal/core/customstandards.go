@@ -2,7 +2,6 @@ package core
 
 import (
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -123,7 +122,7 @@ func (c *Core) CreateStandard(workspace uuid.UUID, in StandardSpec) (Standard, e
 	if _, ok := c.builtinByName(name); ok || slices.ContainsFunc(c.stds.order[workspace], func(id uuid.UUID) bool {
 		return strings.EqualFold(c.stds.custom[id].Name, name)
 	}) {
-		return Standard{}, errorf(http.StatusConflict, CodeConflict, "This workspace already has a standard named %q.", name)
+		return Standard{}, errorf(CodeConflict, "This workspace already has a standard named %q.", name)
 	}
 	s := &Standard{
 		ID: c.rand.UUID(), Name: name, Workspace: workspace, BasedOn: base.Name, Limits: limits,

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"math"
-	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,28 +34,28 @@ func TestCreateStandardValidation(t *testing.T) {
 		many[i] = "w" + strings.Repeat("x", i%50) + string(rune('a'+i%26))
 	}
 	tests := []struct {
-		name   string
-		ws     uuid.UUID
-		spec   StandardSpec
-		status int
+		name string
+		ws   uuid.UUID
+		spec StandardSpec
+		code string
 	}{
-		{"no name", f.ws.ID, StandardSpec{Name: " "}, http.StatusBadRequest},
-		{"long name", f.ws.ID, StandardSpec{Name: strings.Repeat("n", maxStandardName+1)}, http.StatusBadRequest},
-		{"unknown base", f.ws.ID, StandardSpec{Name: "X", BasedOn: "Broadcast"}, http.StatusBadRequest},
-		{"a custom base", f.ws.ID, StandardSpec{Name: "X", BasedOn: "Strict EBU"}, http.StatusBadRequest},
-		{"phrase without a word", f.ws.ID, StandardSpec{Name: "X", UnwantedWords: []string{"ok", " ... "}}, http.StatusBadRequest},
-		{"phrase too long", f.ws.ID, StandardSpec{Name: "X", ExpectedWords: []string{long}}, http.StatusBadRequest},
-		{"same phrase twice", f.ws.ID, StandardSpec{Name: "X", ExpectedWords: []string{"Hi there", "hi, there"}}, http.StatusBadRequest},
-		{"too many", f.ws.ID, StandardSpec{Name: "X", UnwantedWords: many}, http.StatusBadRequest},
-		{"name taken", f.ws.ID, StandardSpec{Name: "strict ebu"}, http.StatusConflict},
-		{"built-in name", f.ws.ID, StandardSpec{Name: "Podcast"}, http.StatusConflict},
-		{"unknown workspace", uuid.New(), StandardSpec{Name: "X"}, http.StatusNotFound},
+		{"no name", f.ws.ID, StandardSpec{Name: " "}, CodeValidation},
+		{"long name", f.ws.ID, StandardSpec{Name: strings.Repeat("n", maxStandardName+1)}, CodeValidation},
+		{"unknown base", f.ws.ID, StandardSpec{Name: "X", BasedOn: "Broadcast"}, CodeValidation},
+		{"a custom base", f.ws.ID, StandardSpec{Name: "X", BasedOn: "Strict EBU"}, CodeValidation},
+		{"phrase without a word", f.ws.ID, StandardSpec{Name: "X", UnwantedWords: []string{"ok", " ... "}}, CodeValidation},
+		{"phrase too long", f.ws.ID, StandardSpec{Name: "X", ExpectedWords: []string{long}}, CodeValidation},
+		{"same phrase twice", f.ws.ID, StandardSpec{Name: "X", ExpectedWords: []string{"Hi there", "hi, there"}}, CodeValidation},
+		{"too many", f.ws.ID, StandardSpec{Name: "X", UnwantedWords: many}, CodeValidation},
+		{"name taken", f.ws.ID, StandardSpec{Name: "strict ebu"}, CodeConflict},
+		{"built-in name", f.ws.ID, StandardSpec{Name: "Podcast"}, CodeConflict},
+		{"unknown workspace", uuid.New(), StandardSpec{Name: "X"}, CodeNotFound},
 	}
 	for _, tt := range tests {
 		_, err := f.c.CreateStandard(tt.ws, tt.spec)
 		var e *Error
-		if !errors.As(err, &e) || e.Status != tt.status {
-			t.Errorf("%s: %v, want %d", tt.name, err, tt.status)
+		if !errors.As(err, &e) || e.Code != tt.code {
+			t.Errorf("%s: %v, want %s", tt.name, err, tt.code)
 		}
 	}
 	list, err := f.c.Standards(f.ws.ID)
@@ -148,7 +147,7 @@ func TestStandardAssignmentPerShowAndDefault(t *testing.T) {
 		{"unknown workspace", func() error { _, err := f.c.SetDefaultStandard(uuid.New(), aes.ID); return err }()},
 	} {
 		var e *Error
-		if !errors.As(tt.err, &e) || e.Status != http.StatusNotFound {
+		if !errors.As(tt.err, &e) || e.Code != CodeNotFound {
 			t.Errorf("%s: %v", tt.name, tt.err)
 		}
 	}

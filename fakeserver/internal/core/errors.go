@@ -1,11 +1,9 @@
 package core
 
-import (
-	"fmt"
-	"net/http"
-)
+import "fmt"
 
-// Error codes of the REST error envelope. The REST adapter writes them as they are.
+// Error codes of the REST error envelope. The adapters write them as they are and map each to
+// its HTTP status in one table of their own.
 const (
 	CodeValidation          = "validation_error"
 	CodeInvalidAPIKey       = "invalid_api_key"
@@ -13,7 +11,6 @@ const (
 	CodeForbidden           = "forbidden"
 	CodePlanLimitReached    = "plan_limit_reached"
 	CodeNotFound            = "not_found"
-	CodeMethodNotAllowed    = "method_not_allowed"
 	CodeConflict            = "conflict"
 	CodeRateLimited         = "rate_limited"
 	CodeInternal            = "internal_error"
@@ -22,9 +19,9 @@ const (
 	CodeNotImplemented = "not_implemented"
 )
 
-// Error is a refusal of the domain core, carrying what the adapters need to answer it.
+// Error is a refusal of the domain core: a code, a message for the caller, and what a limit
+// needs. It knows no transport; each adapter maps the code to its own answer.
 type Error struct {
-	Status  int
 	Code    string
 	Message string
 	// RetryAfter is the whole number of seconds a rate-limited caller must wait; 0 otherwise.
@@ -33,27 +30,27 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-func errorf(status int, code, format string, args ...any) *Error {
-	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // ErrInvalidAPIKey answers any refused credential: missing, unknown, disabled, or an owner-less
 // organisation's. The message is the same for all so that it reveals nothing.
 func ErrInvalidAPIKey() *Error {
-	return errorf(http.StatusUnauthorized, CodeInvalidAPIKey, "Invalid or missing API key.")
+	return errorf(CodeInvalidAPIKey, "Invalid or missing API key.")
 }
 
 // ErrNotFound answers a resource this workspace does not hold.
 func ErrNotFound(what string) *Error {
-	return errorf(http.StatusNotFound, CodeNotFound, "%s not found.", what)
+	return errorf(CodeNotFound, "%s not found.", what)
 }
 
 // ErrValidation answers a malformed request.
 func ErrValidation(format string, args ...any) *Error {
-	return errorf(http.StatusBadRequest, CodeValidation, format, args...)
+	return errorf(CodeValidation, format, args...)
 }
 
 // ErrNotImplemented answers a call the fake does not serve yet.
 func ErrNotImplemented(what string) *Error {
-	return errorf(http.StatusNotImplemented, CodeNotImplemented, "%s is not implemented by this version of the fake.", what)
+	return errorf(CodeNotImplemented, "%s is not implemented by this version of the fake.", what)
 }

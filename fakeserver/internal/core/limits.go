@@ -1,7 +1,6 @@
 package core
 
 import (
-	"net/http"
 	"sync"
 	"time"
 )
@@ -73,7 +72,6 @@ func (l *limiter) take(b limitBucket, limit int, window time.Duration, now time.
 		wait := start.Add(window).Sub(now)
 		secs := int((wait + time.Second - 1) / time.Second)
 		return &Error{
-			Status:     http.StatusTooManyRequests,
 			Code:       CodeRateLimited,
 			Message:    rateMessage(b.kind),
 			RetryAfter: max(secs, 1),

@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 )
@@ -28,14 +27,14 @@ func TestRefusedAddressesExpire(t *testing.T) {
 	tests := []struct {
 		advance time.Duration
 		ip      string
-		status  int
+		code    string
 		records int
 	}{
 		// The scan's window ended at 12:05: its records are gone, the live one stays.
-		{time.Minute, "192.0.2.1", http.StatusTooManyRequests, 1},
-		{0, "192.0.2.2", http.StatusUnauthorized, 2},
+		{time.Minute, "192.0.2.1", CodeRateLimited, 1},
+		{0, "192.0.2.2", CodeInvalidAPIKey, 2},
 		// 12:10:30: both windows have passed.
-		{4 * time.Minute, "192.0.2.3", http.StatusUnauthorized, 1},
+		{4 * time.Minute, "192.0.2.3", CodeInvalidAPIKey, 1},
 	}
 	for _, tt := range tests {
 		if _, err := c.Clock().Advance(tt.advance); err != nil {
@@ -43,8 +42,8 @@ func TestRefusedAddressesExpire(t *testing.T) {
 		}
 		var e *Error
 		err := c.RefuseCredentials(tt.ip)
-		if e, _ = err.(*Error); e == nil || e.Status != tt.status {
-			t.Fatalf("%s at %s: %v, want HTTP %d", tt.ip, c.Clock().Now().Format(time.TimeOnly), err, tt.status)
+		if e, _ = err.(*Error); e == nil || e.Code != tt.code {
+			t.Fatalf("%s at %s: %v, want %s", tt.ip, c.Clock().Now().Format(time.TimeOnly), err, tt.code)
 		}
 		c.limits.mu.Lock()
 		n := len(c.limits.windows)

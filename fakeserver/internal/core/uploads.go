@@ -1,7 +1,6 @@
 package core
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -96,10 +95,10 @@ func (c *Core) ClaimUpload(id uuid.UUID, n int64) error {
 		return ErrNotFound("Upload")
 	}
 	if r.used {
-		return errorf(http.StatusConflict, CodeConflict, "A report was already created from this upload.")
+		return errorf(CodeConflict, "A report was already created from this upload.")
 	}
 	if c.held+n > c.heldBudget {
-		return errorf(http.StatusInsufficientStorage, CodeInsufficientStorage,
+		return errorf(CodeInsufficientStorage,
 			"The fake holds %d bytes of uploads, its budget is %d: create reports from earlier uploads (their audio is freed once measured) or let unused reservations lapse, then retry.", c.held, c.heldBudget)
 	}
 	c.held += n
@@ -137,7 +136,7 @@ func (c *Core) StoreUpload(id uuid.UUID, audio []byte) error {
 	}
 	if r.used {
 		c.held -= int64(len(audio))
-		return errorf(http.StatusConflict, CodeConflict, "A report was already created from this upload.")
+		return errorf(CodeConflict, "A report was already created from this upload.")
 	}
 	c.held -= int64(len(r.audio))
 	r.audio = audio
@@ -159,7 +158,7 @@ func (c *Core) CreateReportFromUpload(p Principal, id uuid.UUID, fileName string
 		return Report{}, 0, ErrNotFound("Upload")
 	}
 	if res.used {
-		return Report{}, 0, errorf(http.StatusConflict, CodeConflict, "A report was already created from this upload; fetch it with GET /reports/%s.", id)
+		return Report{}, 0, errorf(CodeConflict, "A report was already created from this upload; fetch it with GET /reports/%s.", id)
 	}
 	estimate := EstimateCredits(durationMs)
 	ws := c.workspaces[p.Workspace.ID]

@@ -3,7 +3,6 @@ package core
 import (
 	"cmp"
 	"context"
-	"net/http"
 	"slices"
 	"time"
 
@@ -144,46 +143,40 @@ func (c *Core) ConfigureWebhooks(cfg WebhookConfig) {
 
 // The flat error texts of the subscription calls; the core's errors carry them as messages.
 const (
-	msgInvalidJSON      = "Invalid JSON"
-	msgURLRequired      = "A url is required"
-	msgEventsRequired   = "An events list is required"
-	msgUnknownEvent     = "Unknown webhook event: "
-	msgSeriesNotFound   = "Series not found"
-	msgInvalidURL       = "Invalid webhook URL"
-	msgNotFound         = "Not found"
-	msgWebhookLimit     = "Webhook limit reached (5 per workspace)"
-	msgMethodNotAllowed = "Method not allowed"
+	msgInvalidJSON    = "Invalid JSON"
+	msgURLRequired    = "A url is required"
+	msgEventsRequired = "An events list is required"
+	msgUnknownEvent   = "Unknown webhook event: "
+	msgSeriesNotFound = "Series not found"
+	msgInvalidURL     = "Invalid webhook URL"
+	msgNotFound       = "Not found"
+	msgWebhookLimit   = "Webhook limit reached (5 per workspace)"
 )
 
 // ErrInvalidJSON answers a subscription body that is not a JSON object.
-func ErrInvalidJSON() *Error { return errorf(http.StatusBadRequest, CodeValidation, msgInvalidJSON) }
+func ErrInvalidJSON() *Error { return errorf(CodeValidation, msgInvalidJSON) }
 
 // ErrURLRequired answers a subscription without a url.
-func ErrURLRequired() *Error { return errorf(http.StatusBadRequest, CodeValidation, msgURLRequired) }
+func ErrURLRequired() *Error { return errorf(CodeValidation, msgURLRequired) }
 
 // ErrEventsRequired answers a subscription without a non-empty events list.
 func ErrEventsRequired() *Error {
-	return errorf(http.StatusBadRequest, CodeValidation, msgEventsRequired)
+	return errorf(CodeValidation, msgEventsRequired)
 }
 
 // ErrUnknownEvent answers an events entry that is not one of the five names.
 func ErrUnknownEvent(name string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeValidation, Message: msgUnknownEvent + name}
+	return &Error{Code: CodeValidation, Message: msgUnknownEvent + name}
 }
 
 // ErrInvalidWebhookURL answers a malformed, unresolvable, non-http(s) or internal URL.
 func ErrInvalidWebhookURL() *Error {
-	return errorf(http.StatusBadRequest, CodeValidation, msgInvalidURL)
+	return errorf(CodeValidation, msgInvalidURL)
 }
 
 // ErrEndpointNotFound answers an unsubscribe of an endpoint this workspace did not make over
 // REST.
-func ErrEndpointNotFound() *Error { return errorf(http.StatusNotFound, CodeNotFound, msgNotFound) }
-
-// ErrMethodNotAllowed answers a subscription route called with the wrong method.
-func ErrMethodNotAllowed() *Error {
-	return errorf(http.StatusMethodNotAllowed, CodeMethodNotAllowed, msgMethodNotAllowed)
-}
+func ErrEndpointNotFound() *Error { return errorf(CodeNotFound, msgNotFound) }
 
 // NewEndpoint is what CreateEndpoint needs. URL must have passed the URL policy already: that
 // check resolves names, which the core never does under its lock.
@@ -220,7 +213,7 @@ func (c *Core) checkEndpointLocked(ws uuid.UUID, in NewEndpoint) error {
 	}
 	if in.SeriesID != nil {
 		if s, ok := c.series[*in.SeriesID]; !ok || s.Workspace != ws {
-			return errorf(http.StatusBadRequest, CodeValidation, msgSeriesNotFound)
+			return errorf(CodeValidation, msgSeriesNotFound)
 		}
 	}
 	return nil
@@ -247,7 +240,7 @@ func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpo
 		return Endpoint{}, "", err
 	}
 	if len(c.wh.byWorkspace[ws]) >= MaxWebhookEndpoints {
-		return Endpoint{}, "", errorf(http.StatusConflict, CodeConflict, msgWebhookLimit)
+		return Endpoint{}, "", errorf(CodeConflict, msgWebhookLimit)
 	}
 	var events []string
 	for _, e := range WebhookEvents() {
@@ -327,7 +320,7 @@ func (c *Core) SetEndpointEnabled(id uuid.UUID, enabled bool) (Endpoint, error) 
 		return Endpoint{}, ErrNotFound("Webhook endpoint")
 	}
 	if ep.ViaREST {
-		return Endpoint{}, errorf(http.StatusConflict, CodeConflict,
+		return Endpoint{}, errorf(CodeConflict,
 			"This endpoint was created over REST and is not managed in Settings: it cannot be re-enabled; delete it and subscribe again.")
 	}
 	if enabled && !ep.Enabled {
@@ -385,10 +378,10 @@ func (c *Core) SendTestEvent(ctx context.Context, id uuid.UUID) (Delivery, error
 		return Delivery{}, ErrNotFound("Webhook endpoint")
 	case ep.ViaREST:
 		c.mu.Unlock()
-		return Delivery{}, errorf(http.StatusConflict, CodeConflict, "Test events are sent from Settings, which does not manage endpoints created over REST.")
+		return Delivery{}, errorf(CodeConflict, "Test events are sent from Settings, which does not manage endpoints created over REST.")
 	case !ep.Enabled:
 		c.mu.Unlock()
-		return Delivery{}, errorf(http.StatusConflict, CodeConflict, "The endpoint is disabled; enable it before sending a test event.")
+		return Delivery{}, errorf(CodeConflict, "The endpoint is disabled; enable it before sending a test event.")
 	}
 	body := c.testEventBodyLocked(ep.Workspace, now)
 	d := c.newDeliveryLocked(ep, EventReportCompleted, body, true, now)

@@ -8,52 +8,8 @@ import (
 	"github.com/google/uuid"
 )
 
-// This file holds the reads the GraphQL adapter needs beyond REST's: GraphQL chooses its
-// workspace per request among every workspace the acting account belongs to, reads reports and
-// series by id across workspaces, and orders series by title.
-
-// Belongs reports whether account may act in workspace: its own personal workspace, or an
-// organisation it owns. (The fake has no plain members: everyone in an organisation is an
-// owner, who sees every show.)
-func (c *Core) Belongs(account, workspace uuid.UUID) bool {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.belongsLocked(account, workspace)
-}
-
-func (c *Core) belongsLocked(account, workspace uuid.UUID) bool {
-	ws, ok := c.workspaces[workspace]
-	return ok && slices.Contains(ws.Owners, account)
-}
-
-// Organisations lists the organisations account belongs to, by name (then id).
-func (c *Core) Organisations(account uuid.UUID) []Workspace {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	var out []Workspace
-	for _, ws := range c.workspaces {
-		if ws.Type == Organisation && slices.Contains(ws.Owners, account) {
-			out = append(out, cloneWorkspace(ws))
-		}
-	}
-	slices.SortFunc(out, func(a, b Workspace) int {
-		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID.String(), b.ID.String()))
-	})
-	return out
-}
-
-// ActAs returns p acting in workspace instead of its own, keeping its account and key. The
-// caller has checked that p's account belongs to it.
-func (c *Core) ActAs(p Principal, workspace uuid.UUID) (Principal, error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	ws, ok := c.workspaces[workspace]
-	if !ok {
-		return Principal{}, ErrNotFound("Workspace")
-	}
-	p.Workspace = cloneWorkspace(ws)
-	return p, nil
-}
+// Reads across a workspace's boundary or in an order REST does not offer: a report or a show
+// by id whatever its workspace (the caller checks CanSee), and shows ordered by title.
 
 // SeriesByTitle lists a workspace's shows ordered by title: case-insensitively, then exactly,
 // then in the order they were added; shows without a title come last.
