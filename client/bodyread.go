@@ -7,7 +7,7 @@ import (
 )
 
 // maxBufferedBody bounds the part of a success answer read inside the retry loop; the rest, if
-// any, streams as before. No answer of the service comes near it.
+// any, streams to the decoder. No answer of the service comes near it.
 const maxBufferedBody = 64 << 20
 
 // bufferBody reads resp's body into memory, so that a body that breaks off fails its attempt

@@ -20,8 +20,8 @@ import (
 // service's "a one-hour episode takes around five minutes".
 const DefaultAnalysisPace = 5 * time.Minute
 
-// Server is a running fake of the service: REST, the control API and, as they land, GraphQL and
-// webhooks, all over one in-memory state.
+// Server is a running fake of the service: REST, GraphQL, the webhook subscription calls and
+// deliveries, the hosted feeds and the control API, all over one in-memory state.
 type Server struct {
 	opts   options
 	clock  *clock.Clock

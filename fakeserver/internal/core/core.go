@@ -1,6 +1,6 @@
-// Package core is the fake's domain: workspaces, accounts, API keys and (in later slices) series,
-// reports, credits, uploads, standards and webhooks. REST, GraphQL, the webhook subscription
-// endpoints and the control API are thin adapters over it.
+// Package core is the fake's domain: workspaces, accounts, API keys, series, reports, credits,
+// uploads, standards and webhooks. REST, GraphQL, the webhook subscription endpoints and the
+// control API are thin adapters over it; it knows no HTTP.
 //
 // Concurrency: one RWMutex guards all state. Reads take the read lock; anything that changes state
 // takes the write lock for the whole change, so every change is atomic and a refused request

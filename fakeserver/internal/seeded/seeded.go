@@ -3,8 +3,8 @@
 //
 // A Source made by New from a seed gives the same values in the same order on every run, so a
 // fake started with the same seed, start instant and clock mode answers the same sequence of
-// calls byte for byte. A Source made by Random is seeded from crypto/rand, so its values are as
-// unpredictable as before; either way the generator is ChaCha8, a cryptographically strong one.
+// calls byte for byte. A Source made by Random is seeded from crypto/rand, so its values are
+// unpredictable; either way the generator is ChaCha8, a cryptographically strong one.
 // A Source can be rewound to a saved state (Save, Restore), which is how the fake's reset mints
 // the start state's ids and keys again.
 package seeded
