@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"

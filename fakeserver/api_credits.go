@@ -1,12 +1,9 @@
 package fakeserver
 
 import (
-	"encoding/json"
-	"net/http"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/internal/apitime"
 )
 
 // CreditsChange changes a workspace's plan figures; nil fields stay as they are.
@@ -46,39 +43,4 @@ func (s *Server) addTopup(workspaceID string, amount int, expiresAt *time.Time, 
 		return core.Credits{}, err
 	}
 	return s.core.AddTopup(id, amount, expiresAt, neverExpires)
-}
-
-func (s *Server) handlePatchCredits(w http.ResponseWriter, r *http.Request) {
-	var change CreditsChange
-	if !decodeBody(w, r, &change) {
-		return
-	}
-	cr, err := s.setCredits(r.PathValue("id"), change)
-	respond(w, http.StatusOK, creditsJSON(cr), err)
-}
-
-func (s *Server) handleAddTopup(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Amount    *int            `json:"amount"`
-		ExpiresAt json.RawMessage `json:"expires_at"`
-	}
-	if !decodeBody(w, r, &body) {
-		return
-	}
-	if body.Amount == nil {
-		writeError(w, core.ErrValidation("amount is required."))
-		return
-	}
-	var expires *time.Time
-	never := string(body.ExpiresAt) == "null"
-	if len(body.ExpiresAt) > 0 && !never {
-		var at apitime.Time
-		if err := json.Unmarshal(body.ExpiresAt, &at); err != nil {
-			writeError(w, core.ErrValidation("expires_at must be a date-time or null."))
-			return
-		}
-		expires = &at.Time
-	}
-	cr, err := s.addTopup(r.PathValue("id"), *body.Amount, expires, never)
-	respond(w, http.StatusCreated, creditsJSON(cr), err)
 }

@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
@@ -64,39 +63,19 @@ func (s *Server) SeedReports(workspaceID string, reports []SeededReport) (_ []st
 // maxSeededPerCall bounds one control call's batch, so that a typo cannot exhaust memory.
 const maxSeededPerCall = 100_000
 
-// seedReportsRequest is the body of POST /_fake/workspaces/{id}/reports; times are seconds.
-type seedReportsRequest struct {
-	Reports []struct {
-		FileName       string  `json:"file_name"`
-		DurationS      float64 `json:"duration_s"`
-		CompleteAfterS float64 `json:"complete_after_s"`
-	} `json:"reports"`
-}
+// FeedCheckPeriod is how often the fake re-reads every tracked feed (a feed some workspace holds
+// as a series), counted from when the first workspace added it: new episodes, the explicit flag,
+// and breakage are noticed at these checks.
+const FeedCheckPeriod = core.FeedCheckPeriod
 
-// handleSeedReports is SeedReports over HTTP: 201 {ids} in the order given.
-func (s *Server) handleSeedReports(w http.ResponseWriter, r *http.Request) {
-	var req seedReportsRequest
-	if !decodeBody(w, r, &req) {
-		return
+// SetAutomatedReporting turns a series' automated reporting on or off, as its workspace does in
+// the dashboard: with it on, the feed checker reports on every new episode.
+func (s *Server) SetAutomatedReporting(seriesID string, on bool) (err error) {
+	defer apiError(&err)
+	id, err := parseID(seriesID, "Series")
+	if err != nil {
+		return err
 	}
-	if len(req.Reports) == 0 || len(req.Reports) > maxSeededPerCall {
-		writeError(w, core.ErrValidation("reports must list from 1 to %d reports.", maxSeededPerCall))
-		return
-	}
-	in := make([]SeededReport, len(req.Reports))
-	for i, rr := range req.Reports {
-		if rr.DurationS < 0 || rr.DurationS > 24*3600 || rr.CompleteAfterS < 0 || rr.CompleteAfterS > 366*24*3600 {
-			writeError(w, core.ErrValidation("reports[%d]: duration_s must be 0 to 86400 and complete_after_s 0 to a year.", i))
-			return
-		}
-		in[i] = SeededReport{
-			FileName:      rr.FileName,
-			Duration:      time.Duration(rr.DurationS * float64(time.Second)),
-			CompleteAfter: time.Duration(rr.CompleteAfterS * float64(time.Second)),
-		}
-	}
-	ids, err := s.SeedReports(r.PathValue("id"), in)
-	respond(w, http.StatusCreated, struct {
-		IDs []string `json:"ids"`
-	}{ids}, err)
+	_, err = s.core.SetAutomatedReporting(id, on)
+	return err
 }

@@ -1,14 +1,11 @@
 package fakeserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"net/netip"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -80,142 +77,6 @@ func (s *Server) createEndpoint(ctx context.Context, ws uuid.UUID, in core.NewEn
 		return core.Endpoint{}, "", err
 	}
 	return s.core.CreateEndpoint(ws, in, viaREST)
-}
-
-// maxSubscribeBody bounds a subscription body.
-const maxSubscribeBody = 64 << 10
-
-// handleSubscribeRoute serves POST /webhook/subscribe.
-func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		writeFlatError(w, errMethodNotAllowed("Method not allowed"))
-		return
-	}
-	p, ok := s.subscriptionPrincipal(w, r)
-	if !ok {
-		return
-	}
-	in, err := parseSubscription(http.MaxBytesReader(w, r.Body, maxSubscribeBody))
-	if err != nil {
-		writeFlatError(w, err)
-		return
-	}
-	ep, secret, err := s.createEndpoint(r.Context(), p.Workspace.ID, in, true)
-	if err != nil {
-		writeFlatError(w, err)
-		return
-	}
-	s.log.Info("webhook endpoint subscribed", "workspace_id", p.Workspace.ID, "endpoint_id", ep.ID)
-	writeJSON(w, http.StatusCreated, map[string]string{"id": ep.ID.String(), "secret": secret})
-}
-
-// handleUnsubscribeRoute serves DELETE /webhook/subscribe/{id}.
-func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) {
-	rest := strings.TrimPrefix(r.URL.Path, "/webhook/subscribe/")
-	if rest == "" || strings.Contains(rest, "/") {
-		writeFlatError(w, core.ErrEndpointNotFound())
-		return
-	}
-	if r.Method != http.MethodDelete {
-		w.Header().Set("Allow", http.MethodDelete)
-		writeFlatError(w, errMethodNotAllowed("Method not allowed"))
-		return
-	}
-	p, ok := s.subscriptionPrincipal(w, r)
-	if !ok {
-		return
-	}
-	id, err := uuid.Parse(rest)
-	if err != nil || len(rest) != 36 {
-		writeFlatError(w, core.ErrEndpointNotFound())
-		return
-	}
-	if err := s.core.DeleteEndpoint(p.Workspace.ID, id, true); err != nil {
-		writeFlatError(w, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
-// subscriptionPrincipal resolves the API key (a browser session cannot subscribe), counting a
-// refusal against the caller's address, and applies the per-key limits: every call is a write.
-func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (core.Principal, bool) {
-	p, err := s.credentials(r)
-	if err == nil && p.Key == nil {
-		err = core.ErrInvalidAPIKey()
-	}
-	if err != nil {
-		if !s.opts.noRateLimits {
-			err = s.core.RefuseCredentials(clientIP(r))
-		}
-		writeFlatError(w, err)
-		return core.Principal{}, false
-	}
-	if !s.opts.noRateLimits {
-		if err := s.core.Admit(p, true); err != nil {
-			writeFlatError(w, err)
-			return core.Principal{}, false
-		}
-	}
-	return p, true
-}
-
-// parseSubscription reads a subscription body into what the core needs, answering the flat
-// errors of the body's shape. Unknown fields are ignored, as on the service.
-func parseSubscription(body io.Reader) (core.NewEndpoint, error) {
-	raw, err := io.ReadAll(body)
-	if err != nil {
-		return core.NewEndpoint{}, core.ErrInvalidJSON()
-	}
-	var fields map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&fields); err != nil || fields == nil || dec.More() {
-		return core.NewEndpoint{}, core.ErrInvalidJSON()
-	}
-	var in core.NewEndpoint
-	if u, ok := fields["url"]; ok && string(u) != "null" {
-		if err := json.Unmarshal(u, &in.URL); err != nil {
-			return core.NewEndpoint{}, core.ErrInvalidWebhookURL()
-		}
-	}
-	if in.URL == "" {
-		return core.NewEndpoint{}, core.ErrURLRequired()
-	}
-	var events []json.RawMessage
-	if err := json.Unmarshal(fields["events"], &events); err != nil || len(events) == 0 {
-		return core.NewEndpoint{}, core.ErrEventsRequired()
-	}
-	for _, e := range events {
-		var name string
-		if err := json.Unmarshal(e, &name); err != nil {
-			return core.NewEndpoint{}, core.ErrUnknownEvent(string(e))
-		}
-		in.Events = append(in.Events, name)
-	}
-	if sid, ok := fields["series_id"]; ok && string(sid) != "null" {
-		var text string
-		id, err := uuid.Nil, json.Unmarshal(sid, &text)
-		if err == nil {
-			id, err = uuid.Parse(text)
-		}
-		if err != nil || len(text) != 36 {
-			// Not an id at all: no series has it. A zero id names no series either.
-			id = uuid.Nil
-		}
-		in.SeriesID = &id
-	}
-	return in, nil
-}
-
-// writeFlatError answers in the subscription calls' flat shape, {error: string}.
-func writeFlatError(w http.ResponseWriter, err error) {
-	e := asError(err)
-	setRetryAfter(w, e)
-	body, _ := json.Marshal(map[string]string{"error": e.Message})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(e.Status)
-	_, _ = w.Write(append(body, '\n'))
 }
 
 // WebhookEndpointSpec describes an endpoint added as Settings, Developers, Webhook endpoints
@@ -447,62 +308,4 @@ func (s *Server) Emails(workspaceID string) (_ []Email, err error) {
 		out[i] = Email{ID: e.ID.String(), WorkspaceID: e.Workspace.String(), Kind: e.Kind, To: e.To, Subject: e.Subject, Text: e.Text, SentAt: apitime.Format(e.SentAt)}
 	}
 	return out, nil
-}
-
-// webhookControlRoutes adds the control calls of webhooks, emails and automated reporting.
-func (s *Server) webhookControlRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("POST /_fake/workspaces/{id}/webhook-endpoints", s.handleCreateEndpoint)
-	mux.HandleFunc("GET /_fake/workspaces/{id}/webhook-endpoints", s.handleListEndpoints)
-	mux.HandleFunc("PATCH /_fake/webhook-endpoints/{id}", s.handlePatchEndpoint)
-	mux.HandleFunc("DELETE /_fake/webhook-endpoints/{id}", s.handleDeleteEndpoint)
-	mux.HandleFunc("POST /_fake/webhook-endpoints/{id}/test", s.handleTestEvent)
-	mux.HandleFunc("GET /_fake/emails", s.handleListEmails)
-	mux.HandleFunc("PUT /_fake/series/{id}/automated-reporting", s.handleAutomatedReporting)
-}
-
-func (s *Server) handleCreateEndpoint(w http.ResponseWriter, r *http.Request) {
-	var spec WebhookEndpointSpec
-	if !decodeBody(w, r, &spec) {
-		return
-	}
-	ep, err := s.CreateWebhookEndpoint(r.Context(), r.PathValue("id"), spec)
-	respond(w, http.StatusCreated, ep, err)
-}
-
-func (s *Server) handleListEndpoints(w http.ResponseWriter, r *http.Request) {
-	eps, err := s.WebhookEndpoints(r.PathValue("id"))
-	respond(w, http.StatusOK, map[string][]WebhookEndpoint{"items": eps}, err)
-}
-
-func (s *Server) handlePatchEndpoint(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Enabled *bool `json:"enabled"`
-	}
-	if !decodeBody(w, r, &body) {
-		return
-	}
-	if body.Enabled == nil {
-		writeError(w, core.ErrValidation("enabled is required."))
-		return
-	}
-	ep, err := s.SetWebhookEndpointEnabled(r.PathValue("id"), *body.Enabled)
-	respond(w, http.StatusOK, ep, err)
-}
-
-func (s *Server) handleDeleteEndpoint(w http.ResponseWriter, r *http.Request) {
-	if err := s.DeleteWebhookEndpoint(r.PathValue("id")); err != nil {
-		writeError(w, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *Server) handleTestEvent(w http.ResponseWriter, r *http.Request) {
-	d, err := s.SendTestEvent(r.Context(), r.PathValue("id"))
-	respond(w, http.StatusCreated, d, err)
-}
-
-func (s *Server) handleListEmails(w http.ResponseWriter, r *http.Request) {
-	es, err := s.Emails(r.URL.Query().Get("workspace_id"))
-	respond(w, http.StatusOK, map[string][]Email{"items": es}, err)
 }

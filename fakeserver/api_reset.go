@@ -1,13 +1,10 @@
 package fakeserver
 
 import (
-	"net/http"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/podqa/podqa-go/internal/apitime"
 )
 
 // startState is what Reset rebuilds: the generator's state once New had drawn its own values
@@ -64,9 +61,4 @@ func (s *Server) Reset() (_ time.Time, err error) {
 	}
 	s.log.Info("fake reset", "now", s.Now())
 	return s.Now(), nil
-}
-
-func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
-	now, err := s.Reset()
-	respond(w, http.StatusOK, clockAnswer{Now: apitime.Format(now)}, err)
 }

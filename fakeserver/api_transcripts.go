@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"net/http"
 	"strings"
 	"sync"
 
@@ -84,24 +83,4 @@ func coreLines(script []TranscriptLine) []core.TranscriptLine {
 		lines[i] = core.TranscriptLine{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence}
 	}
 	return lines
-}
-
-// scriptedTranscript is the body of POST /_fake/transcripts and its answer.
-type scriptedTranscript struct {
-	AudioSHA256 string           `json:"audio_sha256"`
-	Transcript  []TranscriptLine `json:"transcript"`
-}
-
-func (s *Server) handleScriptTranscript(w http.ResponseWriter, r *http.Request) {
-	var body scriptedTranscript
-	if !decodeBody(w, r, &body) {
-		return
-	}
-	if body.Transcript == nil {
-		writeError(w, core.ErrValidation("transcript is required: a list of {start, end, text, speaker?, confidence?}."))
-		return
-	}
-	err := s.ScriptTranscriptBySHA256(body.AudioSHA256, body.Transcript)
-	body.AudioSHA256 = strings.ToLower(body.AudioSHA256)
-	respond(w, http.StatusCreated, body, err)
 }

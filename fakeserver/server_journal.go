@@ -15,110 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/internal/apitime"
 )
-
-// DefaultJournalSize is how many requests the request journal keeps unless WithJournalSize says
-// otherwise; the oldest are dropped first.
-const DefaultJournalSize = 10000
-
-// MaxJournalBody is how much of a request body a journal entry keeps; the rest is cut and the
-// entry marked truncated.
-const MaxJournalBody = 64 << 10
-
-// WithJournalSize sets how many requests the request journal keeps (default DefaultJournalSize);
-// 0 turns the journal off.
-func WithJournalSize(n int) Option { return func(o *options) { o.journalSize = n } }
-
-// JournalEntry is one request the code under test sent to the REST API, GraphQL, the webhook
-// subscription calls or an upload URL, as the request journal keeps it. Credentials are never
-// kept whole: the Authorization header and cookies not at all, API keys and webhook secrets in
-// the body or query only masked.
-type JournalEntry struct {
-	ID string `json:"id"`
-	// At is the fake-clock instant the request arrived.
-	At     time.Time `json:"-"`
-	Method string    `json:"method"`
-	Path   string    `json:"path"`
-	// Query is the raw query string, credentials masked.
-	Query  string `json:"query"`
-	Status int    `json:"status"`
-	// WorkspaceID, APIKeyID and MaskedKey name the working key (or, WorkspaceID only, the browser
-	// session) the request carried; empty when it carried none that works.
-	WorkspaceID string `json:"-"`
-	APIKeyID    string `json:"-"`
-	MaskedKey   string `json:"-"`
-	// RequestContentType is the Content-Type header as sent.
-	RequestContentType string `json:"request_content_type"`
-	// RequestBody is the body as text (at most MaxJournalBody bytes, credentials masked); empty
-	// for a body that is not UTF-8 text, such as uploaded audio.
-	RequestBody          string `json:"request_body"`
-	RequestBodyTruncated bool   `json:"request_body_truncated"`
-	// ErrorCode is the code of an error answer in the REST envelope (or of the first GraphQL
-	// error); empty otherwise.
-	ErrorCode string `json:"-"`
-	// Duration is how long the fake took to answer, on the wall clock.
-	Duration time.Duration `json:"-"`
-}
-
-// MarshalJSON writes the entry in the control API's shape: nulls for what is absent.
-func (e JournalEntry) MarshalJSON() ([]byte, error) {
-	type plain JournalEntry
-	return json.Marshal(struct {
-		plain
-		At          string  `json:"at"`
-		WorkspaceID *string `json:"workspace_id"`
-		APIKeyID    *string `json:"api_key_id"`
-		MaskedKey   *string `json:"masked_key"`
-		ErrorCode   *string `json:"error_code"`
-		DurationMs  float64 `json:"duration_ms"`
-	}{
-		plain:       plain(e),
-		At:          apitime.Format(e.At),
-		WorkspaceID: nullable(e.WorkspaceID),
-		APIKeyID:    nullable(e.APIKeyID),
-		MaskedKey:   nullable(e.MaskedKey),
-		ErrorCode:   nullable(e.ErrorCode),
-		DurationMs:  float64(e.Duration.Microseconds()) / 1000,
-	})
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-// RequestFilter selects journal entries; zero fields match everything.
-type RequestFilter struct {
-	WorkspaceID string
-	// Method matches one HTTP method, in any case.
-	Method string
-	// PathPrefix matches paths that begin with it.
-	PathPrefix string
-	// Status matches one answer status.
-	Status int
-	// Since keeps entries at or after this fake-clock instant.
-	Since time.Time
-	// Limit is the most entries returned (default 100).
-	Limit int
-}
-
-// DefaultRequestLimit is how many entries Requests returns when the filter sets no Limit.
-const DefaultRequestLimit = 100
-
-// Requests returns the journal entries f selects, newest first.
-func (s *Server) Requests(f RequestFilter) []JournalEntry {
-	if f.Limit <= 0 {
-		f.Limit = DefaultRequestLimit
-	}
-	f.Method = strings.ToUpper(f.Method)
-	return s.journal.list(f)
-}
-
-// ClearRequests empties the request journal.
-func (s *Server) ClearRequests() { s.journal.clear() }
 
 // journal is a ring of the most recent requests.
 type journal struct {
@@ -177,14 +74,6 @@ func (j *journal) list(f RequestFilter) []JournalEntry {
 		}
 	}
 	return out
-}
-
-func (f RequestFilter) matches(e *JournalEntry) bool {
-	return (f.WorkspaceID == "" || e.WorkspaceID == f.WorkspaceID) &&
-		(f.Method == "" || e.Method == f.Method) &&
-		strings.HasPrefix(e.Path, f.PathPrefix) &&
-		(f.Status == 0 || e.Status == f.Status) &&
-		(f.Since.IsZero() || !e.At.Before(f.Since))
 }
 
 // secrets finds credentials in bodies and queries: API keys (with their prefix), webhook
@@ -341,54 +230,4 @@ func (s *Server) identify(r *http.Request, e *JournalEntry) {
 	if cred.Key != uuid.Nil {
 		e.APIKeyID, e.MaskedKey = cred.Key.String(), cred.MaskedKey
 	}
-}
-
-// maxJournalLimit bounds one GET /_fake/requests answer.
-const maxJournalLimit = 10000
-
-func (s *Server) handleListRequests(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	f := RequestFilter{Method: q.Get("method"), PathPrefix: q.Get("path_prefix"), Limit: DefaultRequestLimit}
-	if v := q.Get("workspace_id"); v != "" {
-		id, err := uuid.Parse(v)
-		if err != nil || len(v) != 36 {
-			writeError(w, core.ErrValidation("workspace_id must be a uuid."))
-			return
-		}
-		f.WorkspaceID = id.String()
-	}
-	if v := q.Get("status"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 100 || n > 599 {
-			writeError(w, core.ErrValidation("status must be an HTTP status from 100 to 599."))
-			return
-		}
-		f.Status = n
-	}
-	if v := q.Get("since"); v != "" {
-		t, err := apitime.ParseLenient(v)
-		if err != nil {
-			writeError(w, core.ErrValidation("since must be a date-time such as 2026-01-05T09:00:00Z."))
-			return
-		}
-		f.Since = t
-	}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxJournalLimit {
-			writeError(w, core.ErrValidation("limit must be an integer from 1 to %d.", maxJournalLimit))
-			return
-		}
-		f.Limit = n
-	}
-	if f.Method != "" && strings.ContainsFunc(f.Method, func(c rune) bool { return c < 'A' || c > 'z' || (c > 'Z' && c < 'a') }) {
-		writeError(w, core.ErrValidation("method must be an HTTP method such as POST."))
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string][]JournalEntry{"items": s.Requests(f)})
-}
-
-func (s *Server) handleClearRequests(w http.ResponseWriter, r *http.Request) {
-	s.ClearRequests()
-	w.WriteHeader(http.StatusNoContent)
 }

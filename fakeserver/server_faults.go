@@ -18,100 +18,6 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// Fault makes requests that match it fail the way networks and services really fail: slow
-// answers, dropped connections, cut or crawling bodies, 429s and errors from in front of the
-// API, every time or on a seeded pattern. Faults apply to the REST API, GraphQL, the webhook
-// subscription calls, signed upload URLs (/_uploads) and the fake's hosted feeds, their audio and
-// covers (/_feeds); never to the control API.
-//
-// A fault has at most one outcome: Status (an error answer), Reset (no answer) or
-// TruncateAfterBytes (a cut success answer). LatencyMS and ThrottleBytesPerS combine with any
-// outcome, and a fault may be only a delay, only a throttle or both. Probability and After
-// choose which matching requests it fires on; Count ends it.
-type Fault struct {
-	// Method matches one HTTP method; empty matches any.
-	Method string `json:"method,omitempty"`
-	// PathPrefix matches request paths that begin with it, such as "/api/rest/v1/reports".
-	PathPrefix string `json:"path_prefix"`
-	// Status is the error answered instead of the API's: 429 rate_limited in the service's
-	// envelope with a Retry-After header, as the service's rate limiter answers; 500 the API's
-	// internal_error; 502, 503 and 504 plain-text answers from in front of the API ("Bad Gateway",
-	// "Service Unavailable", "Gateway Timeout"). Nothing reaches the API: nothing is created or
-	// charged. 0 lets the request through to the API.
-	Status int `json:"status,omitempty"`
-	// RetryAfterS is the Retry-After of a 429, in whole seconds, at least 1 (default 1). Only
-	// with Status 429.
-	RetryAfterS int `json:"retry_after_s,omitempty"`
-	// Count is how many times the fault fires before it disarms itself; 0 keeps it armed until
-	// RemoveFault or ClearFaults.
-	Count int `json:"count,omitempty"`
-	// LatencyMS delays the answer by that many milliseconds of wall time, on a manual clock too
-	// (it is the network that is slow, not the service), before anything else the fault does.
-	LatencyMS int `json:"latency_ms,omitempty"`
-	// JitterMS varies the delay by up to that many milliseconds either way, drawn uniformly; at
-	// most LatencyMS.
-	JitterMS int `json:"jitter_ms,omitempty"`
-	// Reset closes the connection without an answer: "before_body" at once, without reading the
-	// request body, "after_body" once the request body has been read (and thrown away). The API
-	// never sees the request. The client sees a connection reset.
-	Reset string `json:"reset,omitempty"`
-	// TruncateAfterBytes lets the request through to the API and cuts its success answer after
-	// that many bytes of body: the full Content-Length is declared, the connection is closed
-	// after the cut, so the client reads an unexpected EOF. Answers that are not 2xx, and bodies
-	// no longer than the cut, are sent whole. nil: no cut.
-	TruncateAfterBytes *int64 `json:"truncate_after_bytes,omitempty"`
-	// ThrottleBytesPerS makes the answer's body, and the request body as it is read, crawl at
-	// that many bytes a second of wall time.
-	ThrottleBytesPerS int64 `json:"throttle_bytes_per_s,omitempty"`
-	// Probability is the chance, from 0 to 1, that a matching request (past the first After) is
-	// faulted; nil means 1. The draws come from the fake's seed (WithSeed, the -seed flag), so a
-	// seeded fake faults the same matches in every run.
-	Probability *float64 `json:"probability,omitempty"`
-	// After lets the first After matching requests through untouched.
-	After int `json:"after,omitempty"`
-}
-
-// ArmedFault is an armed fault as Faults lists it.
-type ArmedFault struct {
-	ID string `json:"id"`
-	Fault
-	// Matches counts the requests that matched the fault so far, those let through included.
-	Matches int `json:"matches"`
-	// Fired counts the requests the fault acted on.
-	Fired int `json:"fired"`
-}
-
-// The fault resets.
-const (
-	ResetBeforeBody = "before_body"
-	ResetAfterBody  = "after_body"
-)
-
-// maxFaultLatency bounds LatencyMS: ten minutes.
-const maxFaultLatency = 10 * 60 * 1000
-
-// InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
-// order they were armed, that fires on it; a fault that lets a matching request through (After,
-// Probability) passes it on to the next. Every fault counts the requests it matched.
-func (s *Server) InjectFault(f Fault) (_ string, err error) {
-	defer apiError(&err)
-	return s.faults.add(f)
-}
-
-// Faults lists the armed faults in the order they were armed, with their counts of matches.
-func (s *Server) Faults() []ArmedFault { return s.faults.list() }
-
-// RemoveFault disarms the fault with that id; a fault that is unknown or already spent is a
-// not_found *Error.
-func (s *Server) RemoveFault(id string) (err error) {
-	defer apiError(&err)
-	return s.faults.remove(id)
-}
-
-// ClearFaults disarms every fault. The seeded patterns of faults armed after it start afresh,
-// as if on a new fake.
-func (s *Server) ClearFaults() { s.faults.clear() }
-
 type armedFault struct {
 	ArmedFault
 	// seq is the fault's place among those armed since the last clear; with the seed it
@@ -142,66 +48,6 @@ func newFaults(o options, newID func() uuid.UUID) *faults {
 		f.seed = binary.LittleEndian.Uint64(b[:])
 	}
 	return f
-}
-
-// validate checks f and returns it normalised.
-func (f Fault) validate() (Fault, error) {
-	f.Method = strings.ToUpper(f.Method)
-	bad := func(format string, args ...any) (Fault, error) { return Fault{}, core.ErrValidation(format, args...) }
-	switch {
-	case !strings.HasPrefix(f.PathPrefix, "/"):
-		return bad("path_prefix must begin with /.")
-	case strings.ContainsFunc(f.Method, func(r rune) bool { return r < 'A' || r > 'Z' }):
-		return bad("method must be an HTTP method such as GET.")
-	case f.Status != 0 && f.Status != 429 && f.Status != 500 && f.Status != 502 && f.Status != 503 && f.Status != 504:
-		return bad("status must be 429, 500, 502, 503 or 504.")
-	case f.RetryAfterS < 0:
-		return bad("retry_after_s must not be negative.")
-	case f.RetryAfterS > 0 && f.Status != http.StatusTooManyRequests:
-		return bad("retry_after_s goes with status 429 only.")
-	case f.Count < 0:
-		return bad("count must not be negative.")
-	case f.After < 0:
-		return bad("after must not be negative.")
-	case f.LatencyMS < 0 || f.LatencyMS > maxFaultLatency:
-		return bad("latency_ms must be from 0 to %d.", maxFaultLatency)
-	case f.JitterMS < 0 || f.JitterMS > f.LatencyMS:
-		return bad("jitter_ms must be from 0 to latency_ms.")
-	case f.Reset != "" && f.Reset != ResetBeforeBody && f.Reset != ResetAfterBody:
-		return bad("reset must be before_body or after_body.")
-	case f.TruncateAfterBytes != nil && *f.TruncateAfterBytes < 0:
-		return bad("truncate_after_bytes must not be negative.")
-	case f.ThrottleBytesPerS < 0:
-		return bad("throttle_bytes_per_s must not be negative.")
-	case f.Probability != nil && !(*f.Probability >= 0 && *f.Probability <= 1):
-		return bad("probability must be from 0 to 1.")
-	}
-	outcomes := 0
-	for _, set := range []bool{f.Status != 0, f.Reset != "", f.TruncateAfterBytes != nil} {
-		if set {
-			outcomes++
-		}
-	}
-	switch {
-	case outcomes > 1:
-		return bad("status, reset and truncate_after_bytes exclude each other: a fault has at most one outcome.")
-	case outcomes == 0 && f.LatencyMS == 0 && f.ThrottleBytesPerS == 0:
-		return bad("a fault needs status, reset, truncate_after_bytes, latency_ms or throttle_bytes_per_s.")
-	case f.Reset == ResetBeforeBody && f.ThrottleBytesPerS > 0:
-		return bad("throttle_bytes_per_s cannot go with reset before_body: nothing is read or answered.")
-	}
-	if f.Status == http.StatusTooManyRequests && f.RetryAfterS == 0 {
-		f.RetryAfterS = 1
-	}
-	if f.TruncateAfterBytes != nil {
-		n := *f.TruncateAfterBytes
-		f.TruncateAfterBytes = &n // the caller's pointer stays the caller's
-	}
-	if f.Probability != nil {
-		p := *f.Probability
-		f.Probability = &p
-	}
-	return f, nil
 }
 
 func (f *faults) add(fault Fault) (string, error) {
@@ -462,8 +308,10 @@ type throttledWriter struct {
 	t throttle
 }
 
-func (tw *throttledWriter) Header() http.Header         { return tw.w.Header() }
-func (tw *throttledWriter) WriteHeader(code int)        { tw.w.WriteHeader(code) }
+func (tw *throttledWriter) Header() http.Header { return tw.w.Header() }
+
+func (tw *throttledWriter) WriteHeader(code int) { tw.w.WriteHeader(code) }
+
 func (tw *throttledWriter) Unwrap() http.ResponseWriter { return tw.w }
 
 func (tw *throttledWriter) Write(p []byte) (int, error) {
@@ -507,7 +355,8 @@ type truncatingWriter struct {
 	cut  bool
 }
 
-func (t *truncatingWriter) Header() http.Header         { return t.w.Header() }
+func (t *truncatingWriter) Header() http.Header { return t.w.Header() }
+
 func (t *truncatingWriter) Unwrap() http.ResponseWriter { return t.w }
 
 // FlushError flushes what was sent on; while the body is held there is nothing to flush (a
@@ -586,35 +435,4 @@ func (t *truncatingWriter) finish() bool {
 		_, _ = t.forward(t.held)
 	}
 	return t.cut
-}
-
-func (s *Server) handleCreateFault(w http.ResponseWriter, r *http.Request) {
-	var f Fault
-	if !decodeBody(w, r, &f) {
-		return
-	}
-	id, err := s.InjectFault(f)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	f, _ = f.validate()
-	writeJSON(w, http.StatusCreated, ArmedFault{ID: id, Fault: f})
-}
-
-func (s *Server) handleListFaults(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string][]ArmedFault{"items": s.Faults()})
-}
-
-func (s *Server) handleRemoveFault(w http.ResponseWriter, r *http.Request) {
-	if err := s.RemoveFault(r.PathValue("id")); err != nil {
-		writeError(w, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *Server) handleClearFaults(w http.ResponseWriter, r *http.Request) {
-	s.ClearFaults()
-	w.WriteHeader(http.StatusNoContent)
 }

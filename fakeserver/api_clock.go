@@ -2,10 +2,31 @@ package fakeserver
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/clock"
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/internal/ctxsleep"
 )
+
+// Now is the fake's current instant.
+func (s *Server) Now() time.Time { return s.clock.Now() }
+
+// Advance moves a manual clock forward by d after running, in time order, everything that falls
+// due in the span, and returns the new instant. On a real clock it returns an error.
+func (s *Server) Advance(d time.Duration) (_ time.Time, err error) {
+	defer apiError(&err)
+	now, err := s.clock.Advance(d)
+	if errors.Is(err, clock.ErrNotManual) {
+		return time.Time{}, &Error{Status: http.StatusConflict, Code: core.CodeConflict, Message: "The fake runs on the real clock; start it with a manual clock to move time."}
+	}
+	if err != nil {
+		return time.Time{}, &Error{Status: http.StatusBadRequest, Code: core.CodeValidation, Message: "Time cannot move backwards."}
+	}
+	return now, nil
+}
 
 // Clock is the fake's time in the shape the SDK's WithClock options take: Now and a Sleep
 // that honours its context. Get one from Server.Clock.

@@ -13,30 +13,6 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// assetCSP is the Content-Security-Policy of every file the fake serves as a download rather
-// than a page (covers, hosted feeds, their audio and artwork): no script, no plugin, no frame,
-// and a sandboxed origin should a browser render one anyway. It is GitHub's policy for raw
-// files, under which an image or an audio file still displays when opened on its own.
-const assetCSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
-
-// securityHeaders sets X-Content-Type-Options: nosniff on every answer of the fake, so that no
-// browser ever runs a body as a type other than the one declared. The explorers' pages declare
-// their scripts and styles with their real types, so they are unaffected.
-func securityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		next.ServeHTTP(w, r)
-	})
-}
-
-// assetHeaders adds assetCSP to a route that serves files, not pages.
-func assetHeaders(next http.HandlerFunc) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", assetCSP)
-		next.ServeHTTP(w, r)
-	})
-}
-
 // coverTokens turns report ids into the cover URL's own token and back: the token is the id
 // enciphered with a key of this fake (one AES block is exactly a UUID), so it cannot be guessed,
 // does not reveal the report id (the keyless GraphQL credential of the whole report), and needs

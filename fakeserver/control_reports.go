@@ -1,0 +1,60 @@
+package fakeserver
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+)
+
+// seedReportsRequest is the body of POST /_fake/workspaces/{id}/reports; times are seconds.
+type seedReportsRequest struct {
+	Reports []struct {
+		FileName       string  `json:"file_name"`
+		DurationS      float64 `json:"duration_s"`
+		CompleteAfterS float64 `json:"complete_after_s"`
+	} `json:"reports"`
+}
+
+// handleSeedReports is SeedReports over HTTP: 201 {ids} in the order given.
+func (s *Server) handleSeedReports(w http.ResponseWriter, r *http.Request) {
+	var req seedReportsRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	if len(req.Reports) == 0 || len(req.Reports) > maxSeededPerCall {
+		writeError(w, core.ErrValidation("reports must list from 1 to %d reports.", maxSeededPerCall))
+		return
+	}
+	in := make([]SeededReport, len(req.Reports))
+	for i, rr := range req.Reports {
+		if rr.DurationS < 0 || rr.DurationS > 24*3600 || rr.CompleteAfterS < 0 || rr.CompleteAfterS > 366*24*3600 {
+			writeError(w, core.ErrValidation("reports[%d]: duration_s must be 0 to 86400 and complete_after_s 0 to a year.", i))
+			return
+		}
+		in[i] = SeededReport{
+			FileName:      rr.FileName,
+			Duration:      time.Duration(rr.DurationS * float64(time.Second)),
+			CompleteAfter: time.Duration(rr.CompleteAfterS * float64(time.Second)),
+		}
+	}
+	ids, err := s.SeedReports(r.PathValue("id"), in)
+	respond(w, http.StatusCreated, struct {
+		IDs []string `json:"ids"`
+	}{ids}, err)
+}
+
+func (s *Server) handleAutomatedReporting(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Enabled *bool `json:"enabled"`
+	}
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	if body.Enabled == nil {
+		writeError(w, core.ErrValidation("enabled is required."))
+		return
+	}
+	err := s.SetAutomatedReporting(r.PathValue("id"), *body.Enabled)
+	respond(w, http.StatusOK, map[string]any{"series_id": r.PathValue("id"), "automated_reporting": *body.Enabled}, err)
+}

@@ -1,0 +1,135 @@
+package fakeserver
+
+import (
+	"crypto/subtle"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/internal/apitime"
+)
+
+// controlRoutes serves the control API under /_fake.
+func (s *Server) controlRoutes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /_fake/workspaces", s.handleCreateWorkspace)
+	mux.HandleFunc("POST /_fake/workspaces/{id}/api-keys", s.handleCreateAPIKey)
+	mux.HandleFunc("POST /_fake/workspaces/{id}/sessions", s.handleCreateSession)
+	mux.HandleFunc("DELETE /_fake/workspaces/{id}/owners", s.handleRemoveOwners)
+	mux.HandleFunc("PATCH /_fake/api-keys/{id}", s.handlePatchAPIKey)
+	mux.HandleFunc("GET /_fake/clock", s.handleGetClock)
+	mux.HandleFunc("POST /_fake/clock/advance", s.handleAdvance)
+	mux.HandleFunc("POST /_fake/faults", s.handleCreateFault)
+	mux.HandleFunc("DELETE /_fake/faults", s.handleClearFaults)
+	mux.HandleFunc("GET /_fake/faults", s.handleListFaults)
+	mux.HandleFunc("DELETE /_fake/faults/{id}", s.handleRemoveFault)
+	mux.HandleFunc("PATCH /_fake/workspaces/{id}/credits", s.handlePatchCredits)
+	mux.HandleFunc("POST /_fake/workspaces/{id}/topups", s.handleAddTopup)
+	mux.HandleFunc("POST /_fake/feeds", s.handleHostFeed)
+	mux.HandleFunc("POST /_fake/feeds/{id}/episodes", s.handleAddHostedEpisode)
+	mux.HandleFunc("PATCH /_fake/feeds/{id}", s.handleChangeFeed)
+	mux.HandleFunc("GET /_fake/webhook-deliveries", s.handleListDeliveries)
+	s.webhookControlRoutes(mux)
+	mux.HandleFunc("POST /_fake/workspaces/{id}/standards", s.handleCreateStandard)
+	mux.HandleFunc("GET /_fake/workspaces/{id}/standards", s.handleListStandards)
+	mux.HandleFunc("PUT /_fake/workspaces/{id}/default-standard", s.handleSetDefaultStandard)
+	mux.HandleFunc("PUT /_fake/series/{id}/standard", s.handleSetSeriesStandard)
+	mux.HandleFunc("POST /_fake/workspaces/{id}/reports", s.handleSeedReports)
+	mux.HandleFunc("POST /_fake/transcripts", s.handleScriptTranscript)
+	mux.HandleFunc("POST /_fake/reset", s.handleReset)
+	mux.HandleFunc("GET /_fake/requests", s.handleListRequests)
+	mux.HandleFunc("DELETE /_fake/requests", s.handleClearRequests)
+	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, core.ErrNotFound("Control call"))
+	})
+	return s.requireAdmin(s.validateControl(mux))
+}
+
+func (s *Server) requireAdmin(next http.Handler) http.Handler {
+	want := []byte("Bearer " + s.opts.adminToken)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			writeError(w, &Error{Status: http.StatusUnauthorized, Code: core.CodeInvalidAPIKey, Message: "The control API needs Authorization: Bearer <admin_token>."})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) handleCreateWorkspace(w http.ResponseWriter, r *http.Request) {
+	var spec WorkspaceSpec
+	if !decodeBody(w, r, &spec) {
+		return
+	}
+	ws, err := s.CreateWorkspace(spec)
+	respond(w, http.StatusCreated, ws, err)
+}
+
+func (s *Server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Description string `json:"description"`
+		// Legacy mints a key without the podqa_api_ prefix.
+		Legacy bool `json:"legacy"`
+	}
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	key, err := s.createAPIKey(r.PathValue("id"), body.Description, body.Legacy)
+	respond(w, http.StatusCreated, key, err)
+}
+
+func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
+	token, err := s.CreateSession(r.PathValue("id"))
+	respond(w, http.StatusCreated, map[string]string{"sessionid": token}, err)
+}
+
+func (s *Server) handleRemoveOwners(w http.ResponseWriter, r *http.Request) {
+	if err := s.RemoveOwners(r.PathValue("id")); err != nil {
+		writeError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handlePatchAPIKey(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Disabled *bool `json:"disabled"`
+	}
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	if body.Disabled == nil {
+		writeError(w, core.ErrValidation("disabled is required."))
+		return
+	}
+	err := s.SetAPIKeyDisabled(r.PathValue("id"), *body.Disabled)
+	respond(w, http.StatusOK, map[string]bool{"disabled": *body.Disabled}, err)
+}
+
+type clockAnswer struct {
+	Now string `json:"now"`
+}
+
+func (s *Server) handleGetClock(w http.ResponseWriter, r *http.Request) {
+	respond(w, http.StatusOK, clockAnswer{Now: apitime.Format(s.Now())}, nil)
+}
+
+// maxAdvance bounds one advance to a century, which keeps the duration arithmetic exact.
+const maxAdvance = 100 * 365 * 24 * time.Hour
+
+func (s *Server) handleAdvance(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Seconds *float64 `json:"seconds"`
+	}
+	if !decodeBody(w, r, &body) {
+		return
+	}
+	if body.Seconds == nil || math.IsNaN(*body.Seconds) || *body.Seconds < 0 || *body.Seconds > maxAdvance.Seconds() {
+		writeError(w, core.ErrValidation("seconds must be a number from 0 to %d.", int64(maxAdvance.Seconds())))
+		return
+	}
+	now, err := s.Advance(time.Duration(*body.Seconds * float64(time.Second)))
+	respond(w, http.StatusOK, clockAnswer{Now: apitime.Format(now)}, err)
+}

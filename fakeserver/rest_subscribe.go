@@ -1,0 +1,149 @@
+package fakeserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+)
+
+// maxSubscribeBody bounds a subscription body.
+const maxSubscribeBody = 64 << 10
+
+// handleSubscribeRoute serves POST /webhook/subscribe.
+func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeFlatError(w, errMethodNotAllowed("Method not allowed"))
+		return
+	}
+	p, ok := s.subscriptionPrincipal(w, r)
+	if !ok {
+		return
+	}
+	in, err := parseSubscription(http.MaxBytesReader(w, r.Body, maxSubscribeBody))
+	if err != nil {
+		writeFlatError(w, err)
+		return
+	}
+	ep, secret, err := s.createEndpoint(r.Context(), p.Workspace.ID, in, true)
+	if err != nil {
+		writeFlatError(w, err)
+		return
+	}
+	s.log.Info("webhook endpoint subscribed", "workspace_id", p.Workspace.ID, "endpoint_id", ep.ID)
+	writeJSON(w, http.StatusCreated, map[string]string{"id": ep.ID.String(), "secret": secret})
+}
+
+// handleUnsubscribeRoute serves DELETE /webhook/subscribe/{id}.
+func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, "/webhook/subscribe/")
+	if rest == "" || strings.Contains(rest, "/") {
+		writeFlatError(w, core.ErrEndpointNotFound())
+		return
+	}
+	if r.Method != http.MethodDelete {
+		w.Header().Set("Allow", http.MethodDelete)
+		writeFlatError(w, errMethodNotAllowed("Method not allowed"))
+		return
+	}
+	p, ok := s.subscriptionPrincipal(w, r)
+	if !ok {
+		return
+	}
+	id, err := uuid.Parse(rest)
+	if err != nil || len(rest) != 36 {
+		writeFlatError(w, core.ErrEndpointNotFound())
+		return
+	}
+	if err := s.core.DeleteEndpoint(p.Workspace.ID, id, true); err != nil {
+		writeFlatError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// subscriptionPrincipal resolves the API key (a browser session cannot subscribe), counting a
+// refusal against the caller's address, and applies the per-key limits: every call is a write.
+func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (core.Principal, bool) {
+	p, err := s.credentials(r)
+	if err == nil && p.Key == nil {
+		err = core.ErrInvalidAPIKey()
+	}
+	if err != nil {
+		if !s.opts.noRateLimits {
+			err = s.core.RefuseCredentials(clientIP(r))
+		}
+		writeFlatError(w, err)
+		return core.Principal{}, false
+	}
+	if !s.opts.noRateLimits {
+		if err := s.core.Admit(p, true); err != nil {
+			writeFlatError(w, err)
+			return core.Principal{}, false
+		}
+	}
+	return p, true
+}
+
+// parseSubscription reads a subscription body into what the core needs, answering the flat
+// errors of the body's shape. Unknown fields are ignored, as on the service.
+func parseSubscription(body io.Reader) (core.NewEndpoint, error) {
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		return core.NewEndpoint{}, core.ErrInvalidJSON()
+	}
+	var fields map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&fields); err != nil || fields == nil || dec.More() {
+		return core.NewEndpoint{}, core.ErrInvalidJSON()
+	}
+	var in core.NewEndpoint
+	if u, ok := fields["url"]; ok && string(u) != "null" {
+		if err := json.Unmarshal(u, &in.URL); err != nil {
+			return core.NewEndpoint{}, core.ErrInvalidWebhookURL()
+		}
+	}
+	if in.URL == "" {
+		return core.NewEndpoint{}, core.ErrURLRequired()
+	}
+	var events []json.RawMessage
+	if err := json.Unmarshal(fields["events"], &events); err != nil || len(events) == 0 {
+		return core.NewEndpoint{}, core.ErrEventsRequired()
+	}
+	for _, e := range events {
+		var name string
+		if err := json.Unmarshal(e, &name); err != nil {
+			return core.NewEndpoint{}, core.ErrUnknownEvent(string(e))
+		}
+		in.Events = append(in.Events, name)
+	}
+	if sid, ok := fields["series_id"]; ok && string(sid) != "null" {
+		var text string
+		id, err := uuid.Nil, json.Unmarshal(sid, &text)
+		if err == nil {
+			id, err = uuid.Parse(text)
+		}
+		if err != nil || len(text) != 36 {
+			// Not an id at all: no series has it. A zero id names no series either.
+			id = uuid.Nil
+		}
+		in.SeriesID = &id
+	}
+	return in, nil
+}
+
+// writeFlatError answers in the subscription calls' flat shape, {error: string}.
+func writeFlatError(w http.ResponseWriter, err error) {
+	e := asError(err)
+	setRetryAfter(w, e)
+	body, _ := json.Marshal(map[string]string{"error": e.Message})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(append(body, '\n'))
+}
