@@ -3,8 +3,6 @@ package fakeserver
 import (
 	"sync"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // startState is what Reset rebuilds: the generator's state once New had drawn its own values
@@ -33,9 +31,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
 	s.core.Reset(s.opts.start)
-	s.hosting.mu.Lock()
-	s.hosting.feeds, s.hosting.byAudio = map[uuid.UUID]*hostedFeed{}, map[string]*hostedEpisode{}
-	s.hosting.mu.Unlock()
+	s.host.Reset()
 	s.scripts.mu.Lock()
 	s.scripts.bySum = nil
 	s.scripts.mu.Unlock()

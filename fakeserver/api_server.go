@@ -10,10 +10,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
@@ -51,18 +50,15 @@ type Server struct {
 	// uploadKey signs upload URLs.
 	uploadKey []byte
 	// covers makes the cover URLs' tokens.
-	covers  coverTokens
-	hosting hosting
+	covers coverTokens
+	// host is the podcast host of the hosted feeds.
+	host *hosted.Host
 	// scripts are transcripts scripted by audio content.
 	scripts transcriptScripts
 	// renderCache keeps the JSON of finished reports.
 	renderCache renderCache
 	// hooks is the webhook URL policy and sender.
 	hooks webhookWiring
-	// audioCache keeps rendered hosted audio (nil when off); synthesize renders it (tests
-	// wrap it to count renderings).
-	audioCache *audioCache
-	synthesize func(io.Writer, HostedEpisode) error
 	// journal keeps the most recent API requests (see WithJournalSize).
 	journal *journal
 	// rand mints every id, key, token and secret (see WithSeed).
@@ -193,15 +189,11 @@ func New(opts ...Option) (*Server, error) {
 		url:       "http://" + ln.Addr().String(),
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(src.Hex(32)),
-		hosting:   hosting{feeds: map[uuid.UUID]*hostedFeed{}, byAudio: map[string]*hostedEpisode{}},
 		journal:   newJournal(o.journalSize, src.UUID()),
 		rand:      src,
 	}
 	s.start.rand = src.Save()
-	s.synthesize = synthesizeEpisode
-	if o.audioCache > 0 {
-		s.audioCache = newAudioCache(o.audioCache)
-	}
+	s.host = hosted.New(s.url, o.audioCache, o.logger)
 	// The cover key derives from the upload key: a seeded fake mints the same cover URLs, and
 	// no draw is added to the seeded sequence.
 	s.covers = newCoverTokens(s.uploadKey)

@@ -6,16 +6,19 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 )
 
 // countSyntheses makes srv count how often it synthesises hosted audio.
 func countSyntheses(srv *Server) *atomic.Int64 {
 	var n atomic.Int64
-	next := srv.synthesize
-	srv.synthesize = func(w io.Writer, ep HostedEpisode) error {
-		n.Add(1)
-		return next(w, ep)
-	}
+	srv.host.WrapSynthesis(func(next func(io.Writer, hosted.Episode) error) func(io.Writer, hosted.Episode) error {
+		return func(w io.Writer, ep hosted.Episode) error {
+			n.Add(1)
+			return next(w, ep)
+		}
+	})
 	return &n
 }
 
@@ -48,18 +51,18 @@ func TestHostedAudioIsSynthesisedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps := srv.hosting.feeds[mustUUID(t, feed.ID)].episodes
-	first := download(t, srv, eps[0].audioURL)
+	eps := srv.host.AudioURLs(mustUUID(t, feed.ID))
+	first := download(t, srv, eps[0])
 	tests := []struct {
 		url       string
 		same      bool
 		syntheses int64
 		entries   int
 	}{
-		{eps[0].audioURL, true, 1, 1},  // a repeat download
-		{eps[1].audioURL, false, 2, 2}, // other loudness: other bytes
-		{eps[2].audioURL, true, 2, 2},  // the same values: the same bytes
-		{eps[0].audioURL, true, 2, 2},
+		{eps[0], true, 1, 1},  // a repeat download
+		{eps[1], false, 2, 2}, // other loudness: other bytes
+		{eps[2], true, 2, 2},  // the same values: the same bytes
+		{eps[0], true, 2, 2},
 	}
 	for i, tt := range tests {
 		got := download(t, srv, tt.url)
@@ -69,53 +72,8 @@ func TestHostedAudioIsSynthesisedOnce(t *testing.T) {
 		if n := syntheses.Load(); n != tt.syntheses {
 			t.Errorf("download %d: %d syntheses so far, want %d", i, n, tt.syntheses)
 		}
-		if n, _ := srv.audioCache.stats(); n != tt.entries {
+		if n, _ := srv.host.CacheStats(); n != tt.entries {
 			t.Errorf("download %d: the cache holds %d renderings, want %d", i, n, tt.entries)
-		}
-	}
-}
-
-// TestAudioCacheBudget: the cache holds at most its budget in bytes, evicting the least
-// recently used audio first, and never keeps audio larger than the whole budget.
-func TestAudioCacheBudget(t *testing.T) {
-	t.Parallel()
-	c := newAudioCache(10)
-	key := func(b byte) audioKey { return audioKey{b} }
-	steps := []struct {
-		put     byte
-		size    int
-		get     byte // 0: no get
-		present []byte
-		absent  []byte
-		total   int64
-	}{
-		{put: 1, size: 4, present: []byte{1}, total: 4},
-		{put: 2, size: 4, present: []byte{1, 2}, total: 8},
-		{get: 1}, // 1 is now the most recently used
-		{put: 3, size: 4, present: []byte{1, 3}, absent: []byte{2}, total: 8},
-		{put: 4, size: 11, present: []byte{1, 3}, absent: []byte{4}, total: 8}, // over the budget
-		{put: 5, size: 10, present: []byte{5}, absent: []byte{1, 3}, total: 10},
-	}
-	for i, s := range steps {
-		if s.get != 0 {
-			if _, ok := c.get(key(s.get)); !ok {
-				t.Fatalf("step %d: %d is not cached", i, s.get)
-			}
-			continue
-		}
-		c.put(key(s.put), make([]byte, s.size))
-		for _, k := range s.present {
-			if _, ok := c.get(key(k)); !ok {
-				t.Errorf("step %d: %d was evicted", i, k)
-			}
-		}
-		for _, k := range s.absent {
-			if _, ok := c.get(key(k)); ok {
-				t.Errorf("step %d: %d is cached", i, k)
-			}
-		}
-		if _, total := c.stats(); total != s.total {
-			t.Errorf("step %d: %d bytes cached, want %d", i, total, s.total)
 		}
 	}
 }
@@ -130,7 +88,7 @@ func TestHostedAudioCacheOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := srv.hosting.feeds[mustUUID(t, feed.ID)].episodes[0].audioURL
+	url := srv.host.AudioURLs(mustUUID(t, feed.ID))[0]
 	if !bytes.Equal(download(t, srv, url), download(t, srv, url)) || syntheses.Load() != 2 {
 		t.Fatalf("without a cache: %d syntheses, want 2 of the same bytes", syntheses.Load())
 	}

@@ -38,7 +38,7 @@ func (s *Server) newDeps(o options) core.Deps {
 	}
 	return core.Deps{
 		AnalysisPace: o.analysisPace,
-		Transcribe:   s.transcriptFor,
+		Transcribe:   s.host.Transcript,
 		// Transcripts scripted by content, for uploads and any other audio.
 		TranscribeContent: s.transcriptByContent,
 		FetchFeed: func(ctx context.Context, url string) (*core.FeedDoc, error) {

@@ -86,39 +86,3 @@ func mapSignalStats(st audio.SignalStats, out *core.Measurement) {
 		out.Correlation = &corr
 	}
 }
-
-func synthSpec(ep HostedEpisode) audio.SynthSpec {
-	channels := ep.Channels
-	if channels == 0 {
-		channels = 2 // stereo, as most shows publish; a mono file is judged against a lower target
-	}
-	spec := audio.SynthSpec{
-		DurationSeconds: ep.DurationS, SampleRate: ep.SampleRate, Channels: channels,
-		LoudnessLUFS: -16, TruePeakDB: ep.TruePeakDB, Title: ep.Title,
-	}
-	if ep.LoudnessLUFS != nil {
-		spec.LoudnessLUFS = *ep.LoudnessLUFS
-	}
-	if t := ep.Tags; t != nil {
-		spec.Tags = audio.SynthTags{Title: t.Title, Artist: t.Artist, Album: t.Album, Year: t.Year, Comment: t.Comment}
-		if spec.Tags.Title == "" {
-			spec.Tags.Title = ep.Title
-		}
-		for _, ch := range t.Chapters {
-			spec.Tags.Chapters = append(spec.Tags.Chapters, audio.SynthChapter{
-				Start: time.Duration(ch.Start) * time.Millisecond, End: time.Duration(ch.End) * time.Millisecond, Title: ch.Title,
-			})
-		}
-	}
-	spec.Cover = ep.Cover
-	return spec
-}
-
-// checkSynthesis refuses, when an episode is hosted, audio the synthesiser could not make.
-func checkSynthesis(ep HostedEpisode) error { return audio.CheckSpec(synthSpec(ep)) }
-
-// synthesizeEpisode streams a hosted episode's audio: a WAV that measures at the episode's
-// loudness and true peak.
-func synthesizeEpisode(w io.Writer, ep HostedEpisode) error {
-	return audio.SynthesizeTo(w, synthSpec(ep))
-}

@@ -22,7 +22,7 @@ func BenchmarkHostedDownload(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			audioURL := srv.hosting.feeds[mustUUID(b, feed.ID)].episodes[0].audioURL
+			audioURL := srv.host.AudioURLs(mustUUID(b, feed.ID))[0]
 			get := func() int64 {
 				resp, err := srv.Client().Get(audioURL)
 				if err != nil {

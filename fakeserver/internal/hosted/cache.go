@@ -1,4 +1,4 @@
-package fakeserver
+package hosted
 
 import (
 	"bytes"
@@ -9,24 +9,13 @@ import (
 	"sync"
 )
 
-// DefaultHostedAudioCache is the default budget, in bytes, of the cache of rendered hosted audio.
-const DefaultHostedAudioCache = 64 << 20
-
-// WithHostedAudioCache sets how many bytes of rendered hosted-episode audio the fake keeps, so
-// that a repeat download is a copy instead of a new synthesis (default
-// DefaultHostedAudioCache; 0 turns the cache off; negative is an error of New). The least
-// recently downloaded audio goes first; audio longer than the whole budget is never kept.
-func WithHostedAudioCache(maxBytes int64) Option {
-	return func(o *options) { o.audioCache = maxBytes }
-}
-
 // audioKey names a hosted episode's audio by everything that determines its bytes: the
 // synthesis spec (duration, rate, channels, loudness, peak, title, tags, chapters, cover). The
 // synthesiser is deterministic, so equal specs make equal bytes, and an episode whose spec
 // changes gets a new key: stale audio is never served.
 type audioKey [sha256.Size]byte
 
-func audioKeyOf(ep HostedEpisode) audioKey {
+func audioKeyOf(ep Episode) audioKey {
 	// A struct of plain fields marshals the same way every time; it cannot fail.
 	b, _ := json.Marshal(synthSpec(ep))
 	return sha256.Sum256(b)
@@ -113,23 +102,23 @@ func (c *capture) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
-// writeHostedAudio writes an episode's audio to w: from the cache when it holds it, else
-// synthesised as it streams and kept for the next download when it fits.
-func (s *Server) writeHostedAudio(w io.Writer, ep HostedEpisode) error {
-	if s.audioCache == nil {
-		return s.synthesize(w, ep)
+// writeAudio writes an episode's audio to w: from the cache when it holds it, else synthesised
+// as it streams and kept for the next download when it fits.
+func (h *Host) writeAudio(w io.Writer, ep Episode) error {
+	if h.cache == nil {
+		return h.synthesize(w, ep)
 	}
 	k := audioKeyOf(ep)
-	if data, ok := s.audioCache.get(k); ok {
+	if data, ok := h.cache.get(k); ok {
 		_, err := w.Write(data)
 		return err
 	}
-	c := &capture{w: w, max: s.audioCache.max}
-	if err := s.synthesize(c, ep); err != nil {
+	c := &capture{w: w, max: h.cache.max}
+	if err := h.synthesize(c, ep); err != nil {
 		return err // a cut stream is never kept
 	}
 	if !c.over {
-		s.audioCache.put(k, bytes.Clone(c.buf.Bytes())) // exact size: the budget counts len
+		h.cache.put(k, bytes.Clone(c.buf.Bytes())) // exact size: the budget counts len
 	}
 	return nil
 }

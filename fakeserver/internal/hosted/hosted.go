@@ -1,0 +1,295 @@
+// Package hosted is the fake's podcast host: feeds whose episodes' audio is synthesised on
+// download to measure at the loudness and true peak asked for, served keyless under /_feeds/
+// like any podcast host, with a cache of rendered audio. It holds its own state and serves its
+// own routes; package fakeserver wraps it in its Go API and control routes.
+package hosted
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"io"
+	"log/slog"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/internal/audio"
+)
+
+// MaxDuration is the longest episode, in seconds.
+const MaxDuration = 3 * 3600.0
+
+// Episode is an episode to host, its defaults applied by the caller (guid, publication day).
+type Episode struct {
+	Title        string
+	GUID         string
+	Published    time.Time
+	DurationS    float64
+	LoudnessLUFS *float64
+	TruePeakDB   *float64
+	Channels     int
+	SampleRate   int
+	Transcript   []core.TranscriptLine
+	FailAnalysis bool
+	Tags         *Tags
+	Cover        []byte
+	BareAudio    bool
+}
+
+// Tags are the tags written into an episode's audio.
+type Tags struct {
+	Title, Artist, Album, Comment string
+	Year                          int
+	Chapters                      []Chapter
+}
+
+// Chapter is one chapter; times are milliseconds from the start.
+type Chapter struct {
+	Start, End int
+	Title      string
+}
+
+type episode struct {
+	Episode
+	audioURL string
+}
+
+type feed struct {
+	id       uuid.UUID
+	title    string
+	explicit bool
+	broken   bool
+	episodes []*episode // newest first
+}
+
+// Host is the podcast host. It is safe for concurrent use.
+type Host struct {
+	base string // the fake's URL, which the feeds and audio URLs begin with
+	log  *slog.Logger
+
+	mu      sync.RWMutex
+	feeds   map[uuid.UUID]*feed
+	byAudio map[string]*episode // by audio URL, for the download and for transcription
+
+	cache      *audioCache // nil when off
+	synthesize func(io.Writer, Episode) error
+}
+
+// New returns a host of no feeds serving under base, keeping up to cacheBytes of rendered
+// audio (0: no cache).
+func New(base string, cacheBytes int64, log *slog.Logger) *Host {
+	h := &Host{base: base, log: log, synthesize: synthesize}
+	h.Reset()
+	if cacheBytes > 0 {
+		h.cache = newAudioCache(cacheBytes)
+	}
+	return h
+}
+
+// Reset forgets every feed. The cache stays: its keys are the audio's content.
+func (h *Host) Reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.feeds, h.byAudio = map[uuid.UUID]*feed{}, map[string]*episode{}
+}
+
+// check validates e and gives it the tags and cover a published episode usually has, unless it
+// brings its own or asks for bare audio.
+func check(e *Episode, feedTitle string) error {
+	if !e.BareAudio {
+		if e.Tags == nil {
+			e.Tags = &Tags{Title: e.Title, Artist: feedTitle, Album: feedTitle}
+		}
+		if e.Cover == nil {
+			e.Cover = DefaultCover()
+		}
+	}
+	switch {
+	case strings.TrimSpace(e.Title) == "":
+		return core.ErrValidation("An episode needs a title.")
+	case !(e.DurationS >= 0.5 && e.DurationS <= MaxDuration):
+		return core.ErrValidation("duration_s must be from 0.5 to %d.", int(MaxDuration))
+	case e.Channels != 0 && e.Channels != 1 && e.Channels != 2:
+		return core.ErrValidation("channels must be 1 or 2.")
+	case e.SampleRate != 0 && (e.SampleRate < 8000 || e.SampleRate > 192000):
+		return core.ErrValidation("sample_rate must be from 8000 to 192000.")
+	case e.LoudnessLUFS != nil && (*e.LoudnessLUFS < -40 || *e.LoudnessLUFS > -6 || math.IsNaN(*e.LoudnessLUFS)):
+		return core.ErrValidation("loudness_lufs must be from -40 to -6.")
+	case e.TruePeakDB != nil && (*e.TruePeakDB < -20 || *e.TruePeakDB > 0 || math.IsNaN(*e.TruePeakDB)):
+		return core.ErrValidation("true_peak_db must be from -20 to 0.")
+	}
+	for _, line := range e.Transcript {
+		if line.Start < 0 || line.End < line.Start || (line.Confidence != nil && (*line.Confidence < 0 || *line.Confidence > 1)) {
+			return core.ErrValidation("transcript lines need 0 <= start <= end and confidence from 0 to 1.")
+		}
+	}
+	if err := audio.CheckSpec(synthSpec(*e)); err != nil {
+		return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
+	}
+	return nil
+}
+
+// AddFeed starts serving a feed with id and returns its URL. Episodes are newest first.
+func (h *Host) AddFeed(id uuid.UUID, title string, explicit bool, episodes []Episode) (string, error) {
+	if strings.TrimSpace(title) == "" {
+		return "", core.ErrValidation("A feed needs a title.")
+	}
+	f := &feed{id: id, title: title, explicit: explicit}
+	guids := map[string]bool{}
+	for _, e := range episodes {
+		if err := check(&e, title); err != nil {
+			return "", err
+		}
+		if guids[e.GUID] {
+			return "", core.ErrValidation("Two episodes have the guid %q.", e.GUID)
+		}
+		guids[e.GUID] = true
+		f.episodes = append(f.episodes, &episode{Episode: e, audioURL: h.audioURL(id, e.GUID)})
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.feeds[id] = f
+	for _, e := range f.episodes {
+		h.byAudio[e.audioURL] = e
+	}
+	return h.feedURL(id), nil
+}
+
+// AddEpisode publishes e as the feed's newest episode and returns its audio URL.
+func (h *Host) AddEpisode(feedID uuid.UUID, e Episode) (string, error) {
+	h.mu.RLock()
+	f, ok := h.feeds[feedID]
+	var title string
+	if ok {
+		title = f.title
+	}
+	h.mu.RUnlock()
+	if !ok {
+		return "", core.ErrNotFound("Feed")
+	}
+	if err := check(&e, title); err != nil {
+		return "", err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if f, ok = h.feeds[feedID]; !ok {
+		return "", core.ErrNotFound("Feed")
+	}
+	if slices.ContainsFunc(f.episodes, func(x *episode) bool { return x.GUID == e.GUID }) {
+		return "", core.ErrValidation("The feed already has an episode with guid %q.", e.GUID)
+	}
+	ep := &episode{Episode: e, audioURL: h.audioURL(feedID, e.GUID)}
+	f.episodes = slices.Insert(f.episodes, 0, ep)
+	h.byAudio[ep.audioURL] = ep
+	return ep.audioURL, nil
+}
+
+// Change sets a feed's explicit flag or breaks and mends it; nil leaves a value as it is.
+func (h *Host) Change(feedID uuid.UUID, explicit, broken *bool) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f, ok := h.feeds[feedID]
+	if !ok {
+		return core.ErrNotFound("Feed")
+	}
+	if explicit != nil {
+		f.explicit = *explicit
+	}
+	if broken != nil {
+		f.broken = *broken
+	}
+	return nil
+}
+
+// AudioURLs lists the audio URLs of a feed's episodes, newest first.
+func (h *Host) AudioURLs(feedID uuid.UUID) []string {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	var out []string
+	if f, ok := h.feeds[feedID]; ok {
+		for _, e := range f.episodes {
+			out = append(out, e.audioURL)
+		}
+	}
+	return out
+}
+
+// Transcript returns the scripted transcript of a hosted episode's audio.
+func (h *Host) Transcript(audioURL string) ([]core.TranscriptLine, bool) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	e := h.byAudio[audioURL]
+	if e == nil || e.Transcript == nil {
+		return nil, false
+	}
+	return slices.Clone(e.Transcript), true
+}
+
+// CacheStats returns how many renderings and bytes the audio cache holds.
+func (h *Host) CacheStats() (entries int, size int64) {
+	if h.cache == nil {
+		return 0, 0
+	}
+	return h.cache.stats()
+}
+
+// WrapSynthesis replaces the synthesiser by wrap(the current one), for tests that count
+// renderings. Call it before the host serves.
+func (h *Host) WrapSynthesis(wrap func(next func(io.Writer, Episode) error) func(io.Writer, Episode) error) {
+	h.synthesize = wrap(h.synthesize)
+}
+
+func (h *Host) feedURL(id uuid.UUID) string { return h.base + "/_feeds/" + id.String() + "/feed.rss" }
+
+func (h *Host) audioURL(id uuid.UUID, guid string) string {
+	return h.base + "/_feeds/" + id.String() + "/audio/" + uuid.NewSHA1(id, []byte(guid)).String() + ".wav"
+}
+
+// DefaultCover is a plain square PNG of the smallest size the cover_image check accepts. It is
+// made once; callers must not change it.
+var DefaultCover = sync.OnceValue(func() []byte {
+	const side = 1400
+	img := image.NewRGBA(image.Rect(0, 0, side, side))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = 0x2b, 0x4c, 0x7e, 0xff
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img) // encoding to memory cannot fail
+	return buf.Bytes()
+})
+
+func synthSpec(ep Episode) audio.SynthSpec {
+	channels := ep.Channels
+	if channels == 0 {
+		channels = 2 // stereo, as most shows publish; a mono file is judged against a lower target
+	}
+	spec := audio.SynthSpec{
+		DurationSeconds: ep.DurationS, SampleRate: ep.SampleRate, Channels: channels,
+		LoudnessLUFS: -16, TruePeakDB: ep.TruePeakDB, Title: ep.Title,
+	}
+	if ep.LoudnessLUFS != nil {
+		spec.LoudnessLUFS = *ep.LoudnessLUFS
+	}
+	if t := ep.Tags; t != nil {
+		spec.Tags = audio.SynthTags{Title: t.Title, Artist: t.Artist, Album: t.Album, Year: t.Year, Comment: t.Comment}
+		if spec.Tags.Title == "" {
+			spec.Tags.Title = ep.Title
+		}
+		for _, ch := range t.Chapters {
+			spec.Tags.Chapters = append(spec.Tags.Chapters, audio.SynthChapter{
+				Start: time.Duration(ch.Start) * time.Millisecond, End: time.Duration(ch.End) * time.Millisecond, Title: ch.Title,
+			})
+		}
+	}
+	spec.Cover = ep.Cover
+	return spec
+}
+
+// synthesize streams an episode's audio: a WAV that measures at its loudness and true peak.
+func synthesize(w io.Writer, ep Episode) error { return audio.SynthesizeTo(w, synthSpec(ep)) }
