@@ -1,0 +1,355 @@
+// Package mp3enc is an MPEG-1 layer III encoder: constant bit rate, mono or stereo, 32, 44.1
+// and 48 kHz, 32 to 320 kbit/s, long blocks, no psychoacoustic model. Each granule is quantized
+// as finely as its share of the frame allows. A LAME-style Info frame leads the stream with the
+// encoder delay and padding, so that decoders that honour it (ffmpeg, internal/audio) return
+// exactly the samples encoded.
+//
+// It streams: memory is flat in the length of the audio. The total number of samples must be
+// known at the start, since the Info frame, written first, states the frame count and padding.
+package mp3enc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/podqa/podqa-go/internal/mp3dec"
+)
+
+// Options are the stream's parameters.
+type Options struct {
+	SampleRate int // 32000, 44100 or 48000
+	Channels   int // 1 or 2
+	BitRate    int // kbit/s: 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256 or 320
+}
+
+// ErrOptions is wrapped by New's error for options outside the encoder's range.
+var ErrOptions = errors.New("mp3enc: unsupported options")
+
+const (
+	granule     = 576
+	frameLength = 2 * granule
+	// decoderDelay is the lag of the standard's synthesis filter bank that decoders add back
+	// to the Info frame's delay (ffmpeg skips delay + 529 samples).
+	decoderDelay = 529
+	// encoderDelay is the Info frame's delay: the stream's whole lag, 1057 samples (the MDCT's
+	// granule and the two filter banks; TestDelay measures it), less the decoder's 529.
+	encoderDelay = 528
+	maxIX        = 15 + 8191 // the largest value table 31's linbits carry
+)
+
+var bitRates = [15]int{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}
+
+// Encoder writes an MP3 stream of a known number of samples. Write passes interleaved samples
+// in [-1, 1]; Close flushes the last frames. An Encoder is not safe for concurrent use.
+type Encoder struct {
+	w        io.Writer
+	o        Options
+	total    int64 // samples per channel the caller announced
+	written  int64 // samples per channel taken so far
+	frames   int   // audio frames the stream holds (the Info frame excluded)
+	sent     int   // audio frames written
+	rateIdx  int
+	freqIdx  int
+	slotRest int // accumulator of the padding slots (44.1 kHz)
+
+	bands  [23]int // first line of each long band
+	ch     [2]channel
+	pcm    [2][frameLength]float64
+	fill   int
+	out    []byte
+	bits   bitWriter
+	closed bool
+}
+
+// New returns an encoder writing to w the stream of totalSamples samples per channel. It writes
+// the Info frame at once.
+func New(w io.Writer, o Options, totalSamples int64) (*Encoder, error) {
+	e := &Encoder{w: w, o: o, total: totalSamples}
+	switch o.SampleRate {
+	case 44100:
+		e.freqIdx = 0
+	case 48000:
+		e.freqIdx = 1
+	case 32000:
+		e.freqIdx = 2
+	default:
+		return nil, fmt.Errorf("%w: sample rate %d", ErrOptions, o.SampleRate)
+	}
+	if o.Channels != 1 && o.Channels != 2 {
+		return nil, fmt.Errorf("%w: %d channels", ErrOptions, o.Channels)
+	}
+	for i, r := range bitRates {
+		if r == o.BitRate && r != 0 {
+			e.rateIdx = i
+		}
+	}
+	if e.rateIdx == 0 {
+		return nil, fmt.Errorf("%w: bit rate %d kbit/s", ErrOptions, o.BitRate)
+	}
+	if totalSamples < 0 {
+		return nil, fmt.Errorf("%w: %d samples", ErrOptions, totalSamples)
+	}
+	widths, _ := mp3dec.LongBandWidths(o.SampleRate)
+	for i, wd := range widths {
+		e.bands[i+1] = e.bands[i] + wd
+	}
+	lag := int64(encoderDelay + decoderDelay)
+	e.frames = int((totalSamples + lag + frameLength - 1) / frameLength)
+	if err := e.writeInfo(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Write encodes interleaved samples (Channels values per instant), in [-1, 1]. Writing more
+// samples than announced is an error.
+func (e *Encoder) Write(samples []float64) error {
+	if e.closed {
+		return errors.New("mp3enc: write after Close")
+	}
+	nch := e.o.Channels
+	if len(samples)%nch != 0 {
+		return fmt.Errorf("mp3enc: %d values are not whole instants of %d channels", len(samples), nch)
+	}
+	if e.written+int64(len(samples)/nch) > e.total {
+		return fmt.Errorf("mp3enc: more than the %d samples announced", e.total)
+	}
+	for i := 0; i < len(samples); i += nch {
+		for c := range nch {
+			e.pcm[c][e.fill] = samples[i+c]
+		}
+		e.fill++
+		e.written++
+		if e.fill == frameLength {
+			if err := e.encodeFrame(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Close pads the stream with silence to its announced frame count and flushes it. It fails if
+// fewer samples than announced were written.
+func (e *Encoder) Close() error {
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	if e.written != e.total {
+		return fmt.Errorf("mp3enc: %d samples written of the %d announced", e.written, e.total)
+	}
+	for e.sent < e.frames {
+		for c := range e.o.Channels {
+			clear(e.pcm[c][e.fill:])
+		}
+		e.fill = frameLength
+		if err := e.encodeFrame(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// frameBytes returns the size of the next frame and whether it is padded.
+func (e *Encoder) frameBytes() (int, bool) {
+	num := 144000 * e.o.BitRate
+	size := num / e.o.SampleRate
+	e.slotRest += num % e.o.SampleRate
+	if e.slotRest >= e.o.SampleRate {
+		e.slotRest -= e.o.SampleRate
+		return size + 1, true
+	}
+	return size, false
+}
+
+func (e *Encoder) sideInfoBytes() int {
+	if e.o.Channels == 1 {
+		return 17
+	}
+	return 32
+}
+
+func (e *Encoder) header(padded bool) [4]byte {
+	mode := 0 // stereo
+	if e.o.Channels == 1 {
+		mode = 3
+	}
+	pad := 0
+	if padded {
+		pad = 1
+	}
+	return [4]byte{
+		0xFF,
+		0xFB, // MPEG-1, layer III, no CRC
+		byte(e.rateIdx<<4 | e.freqIdx<<2 | pad<<1),
+		byte(mode<<6 | 1<<2), // original
+	}
+}
+
+// encodeFrame encodes the 1152 samples in pcm as one frame, unless the stream already has all
+// its frames (the tail of the announced samples fits in the frames written).
+func (e *Encoder) encodeFrame() error {
+	e.fill = 0
+	if e.sent >= e.frames {
+		return nil
+	}
+	size, padded := e.frameBytes()
+	nch := e.o.Channels
+	side := e.sideInfoBytes()
+	budget := (size - 4 - side) * 8 / (2 * nch)
+	budget = min(budget, 4095)
+	var gr [2][2]granuleCode
+	for g := range 2 {
+		for c := range nch {
+			xr := e.ch[c].analyse(e.pcm[c][g*granule : (g+1)*granule])
+			gr[g][c] = quantize(xr, budget, &e.bands)
+		}
+	}
+	e.bits.reset()
+	// side information
+	e.bits.put(0, 9) // main_data_begin: no bit reservoir
+	if nch == 1 {
+		e.bits.put(0, 5)
+	} else {
+		e.bits.put(0, 3)
+	}
+	e.bits.put(0, 4*nch) // scfsi
+	for g := range 2 {
+		for c := range nch {
+			gc := &gr[g][c]
+			e.bits.put(gc.part23, 12)
+			e.bits.put(gc.bigValues, 9)
+			e.bits.put(gc.globalGain, 8)
+			e.bits.put(0, 4) // scalefac_compress: no scale factors
+			e.bits.put(0, 1) // window_switching_flag: long blocks
+			for _, t := range gc.tables {
+				e.bits.put(t, 5)
+			}
+			e.bits.put(gc.region0, 4)
+			e.bits.put(gc.region1, 3)
+			e.bits.put(0, 1) // preflag
+			e.bits.put(0, 1) // scalefac_scale
+			e.bits.put(gc.count1Table, 1)
+		}
+	}
+	for g := range 2 {
+		for c := range nch {
+			gr[g][c].write(&e.bits)
+		}
+	}
+	data := e.bits.bytes()
+	h := e.header(padded)
+	e.out = append(e.out[:0], h[:]...)
+	e.out = append(e.out, data...)
+	if len(e.out) > size {
+		return fmt.Errorf("mp3enc: frame of %d bytes overflows its %d", len(e.out), size)
+	}
+	for len(e.out) < size { // the frame's unused bits are zero
+		e.out = append(e.out, 0)
+	}
+	e.sent++
+	_, err := e.w.Write(e.out)
+	return err
+}
+
+// channel is one channel's filter-bank state.
+type channel struct {
+	fifo [512]float64 // the analysis window's input, newest first
+	prev [32][18]float64
+}
+
+// Constant tables, computed once.
+var (
+	analysisWindow [512]float64
+	matrix         [32][64]float64
+	mdctCos        [18][36]float64 // window and cosine of the long-block MDCT
+	aliasCS        [8]float64
+	aliasCA        [8]float64
+)
+
+func init() {
+	d := mp3dec.SynthesisWindow()
+	for i := range d {
+		analysisWindow[i] = d[i] / 32
+	}
+	for k := range 32 {
+		for i := range 64 {
+			matrix[k][i] = math.Cos(float64((2*k+1)*(i-16)) * math.Pi / 64)
+		}
+	}
+	for k := range 18 {
+		for i := range 36 {
+			w := math.Sin(math.Pi / 36 * (float64(i) + 0.5))
+			mdctCos[k][i] = w * math.Cos(math.Pi/72*float64((2*i+1+18)*(2*k+1))) * mdctScale
+		}
+	}
+	coef := [8]float64{-0.6, -0.535, -0.33, -0.185, -0.095, -0.041, -0.0142, -0.0037}
+	for i, c := range coef {
+		sq := math.Sqrt(1 + c*c)
+		aliasCS[i] = 1 / sq
+		aliasCA[i] = c / sq
+	}
+}
+
+// mdctScale makes the decoder's IMDCT and overlap give back the subband samples.
+const mdctScale = 1.0 / 9
+
+// analyse runs one granule of 576 samples through the polyphase filter bank and the MDCT and
+// returns the 576 spectral lines.
+func (c *channel) analyse(pcm []float64) [granule]float64 {
+	var sub [18][32]float64
+	for t := range 18 {
+		copy(c.fifo[32:], c.fifo[:480])
+		for i := range 32 {
+			c.fifo[31-i] = pcm[t*32+i]
+		}
+		var y [64]float64
+		for i := range 64 {
+			var s float64
+			for j := range 8 {
+				s += analysisWindow[i+64*j] * c.fifo[i+64*j]
+			}
+			y[i] = s
+		}
+		for k := range 32 {
+			var s float64
+			row := &matrix[k]
+			for i := range 64 {
+				s += row[i] * y[i]
+			}
+			sub[t][k] = s
+		}
+	}
+	var xr [granule]float64
+	for sb := range 32 {
+		var in [36]float64
+		copy(in[:18], c.prev[sb][:])
+		for t := range 18 {
+			v := sub[t][sb]
+			if sb%2 == 1 && t%2 == 1 {
+				v = -v
+			}
+			in[18+t] = v
+			c.prev[sb][t] = v
+		}
+		for k := range 18 {
+			var s float64
+			row := &mdctCos[k]
+			for i := range 36 {
+				s += row[i] * in[i]
+			}
+			xr[sb*18+k] = s
+		}
+	}
+	for sb := 0; sb < 31; sb++ {
+		for i := range 8 {
+			lo, hi := xr[sb*18+17-i], xr[sb*18+18+i]
+			xr[sb*18+17-i] = lo*aliasCS[i] + hi*aliasCA[i]
+			xr[sb*18+18+i] = hi*aliasCS[i] - lo*aliasCA[i]
+		}
+	}
+	return xr
+}
