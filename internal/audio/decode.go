@@ -209,7 +209,7 @@ func id3Size(b []byte) (int, bool) {
 	if len(b) < 10 || string(b[:3]) != "ID3" || b[6]|b[7]|b[8]|b[9] >= 0x80 {
 		return 0, false
 	}
-	n := 10 + int(b[6])<<21 | int(b[7])<<14 | int(b[8])<<7 | int(b[9])
+	n := 10 + (int(b[6])<<21 | int(b[7])<<14 | int(b[8])<<7 | int(b[9]))
 	if b[5]&0x10 != 0 {
 		n += 10
 	}
