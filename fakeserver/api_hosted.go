@@ -43,6 +43,13 @@ type HostedEpisode struct {
 	// BareAudio leaves out the default tags and cover: the audio carries only its title, so the
 	// metadata and cover_image checks fail (as info).
 	BareAudio bool `json:"bare_audio,omitempty"`
+	// Format is "wav" (16-bit PCM, audio/wav; the default) or "mp3" (MPEG-1 layer III at a
+	// constant bit rate, audio/mpeg, at 32000, 44100 or 48000 Hz). An mp3 episode measures at
+	// the loudness and true peak asked, like a wav one; a true peak its long-block coding cannot
+	// meet is refused when the episode is hosted.
+	Format string `json:"format,omitempty"`
+	// BitRate is an mp3 episode's bit rate in kbit/s, from 32 to 320 (default 128).
+	BitRate int `json:"bit_rate,omitempty"`
 }
 
 // HostedTags are the tags written into a hosted episode's audio.
@@ -115,6 +122,7 @@ func (s *Server) hostedEpisode(e HostedEpisode) (hosted.Episode, error) {
 		Title: e.Title, GUID: e.GUID, DurationS: e.DurationS, LoudnessLUFS: e.LoudnessLUFS,
 		TruePeakDB: e.TruePeakDB, Channels: e.Channels, SampleRate: e.SampleRate,
 		FailAnalysis: e.FailAnalysis, Cover: e.Cover, BareAudio: e.BareAudio,
+		Format: e.Format, BitRate: e.BitRate,
 	}
 	for _, l := range e.Transcript {
 		out.Transcript = append(out.Transcript, core.TranscriptLine{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence})

@@ -14,6 +14,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -23,6 +24,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/podqa/podqa-go/client"
@@ -54,9 +56,16 @@ func main() {
 	}
 }
 
+// audioTypes are the MIME types of podcast audio, for systems without a mime.types file.
+var audioTypes = map[string]string{
+	".mp3": "audio/mpeg", ".wav": "audio/wav", ".flac": "audio/flac", ".m4a": "audio/mp4",
+	".aac": "audio/aac", ".ogg": "audio/ogg", ".opus": "audio/ogg",
+}
+
 func run(ctx context.Context, out io.Writer, path, contentType string) error {
 	if contentType == "" {
-		contentType = mime.TypeByExtension(filepath.Ext(path))
+		ext := strings.ToLower(filepath.Ext(path))
+		contentType = cmp.Or(mime.TypeByExtension(ext), audioTypes[ext])
 		if contentType == "" {
 			return fmt.Errorf("cannot tell the MIME type of %s; pass -type", path)
 		}

@@ -143,6 +143,56 @@ func SynthesizeTo(w io.Writer, spec SynthSpec) error {
 	return s.write(w, spec)
 }
 
+// SynthesizedSize returns the size in bytes of the WAV file SynthesizeTo writes for spec.
+func SynthesizedSize(spec SynthSpec) (int64, error) {
+	s, err := planSynth(spec)
+	if err != nil {
+		return 0, err
+	}
+	return int64(len(s.header(spec))) + s.frames*int64(s.channels)*2, nil
+}
+
+// SynthesizeSamples makes the audio SynthesizeTo would write for spec and passes it to emit as
+// interleaved samples in [-1, 1) (the 16-bit values over 32768), in blocks, with the number of
+// frames it will pass in all known first through frames. It is for encoders of other formats.
+func SynthesizeSamples(spec SynthSpec, frames func(n int64, channels, rate int) error, emit func(samples []float64) error) error {
+	s, err := planSynth(spec)
+	if err != nil {
+		return err
+	}
+	if err := frames(s.frames, s.channels, s.rate); err != nil {
+		return err
+	}
+	return s.writeData(&sampleWriter{emit: emit})
+}
+
+// sampleWriter turns 16-bit little-endian PCM into samples; writes come in whole samples.
+type sampleWriter struct {
+	emit func([]float64) error
+	buf  []float64
+}
+
+func (w *sampleWriter) Write(p []byte) (int, error) {
+	w.buf = w.buf[:0]
+	for i := 0; i+1 < len(p); i += 2 {
+		w.buf = append(w.buf, float64(int16(binary.LittleEndian.Uint16(p[i:])))/32768)
+	}
+	if err := w.emit(w.buf); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// ID3Tag returns the ID3v2.4 tag SynthesizeTo embeds for spec (title, tags, chapters, cover),
+// for a file of another format; when spec has no tags its title alone, nil without a title.
+func ID3Tag(spec SynthSpec) []byte {
+	if tag := id3Tag(spec); tag != nil {
+		return tag
+	}
+	spec.Tags.Title = spec.Title
+	return id3Tag(spec)
+}
+
 // CheckSpec reports whether spec can be synthesised, with the error SynthesizeTo would give,
 // without writing anything; callers that accept specs long before synthesising use it.
 func CheckSpec(spec SynthSpec) error {
@@ -583,6 +633,14 @@ func (s *synth) fileSize() int64 {
 
 // write streams the WAV file with spec's title, tags and cover.
 func (s *synth) write(w io.Writer, spec SynthSpec) error {
+	if _, err := w.Write(s.header(spec)); err != nil {
+		return err
+	}
+	return s.writeData(w)
+}
+
+// header is the WAV file's header up to the audio data, with spec's title, tags and cover.
+func (s *synth) header(spec SynthSpec) []byte {
 	var hdr []byte
 	list := infoList(infoFields(spec))
 	id3 := id3Chunk(id3Tag(spec))
@@ -607,10 +665,11 @@ func (s *synth) write(w io.Writer, spec SynthSpec) error {
 	hdr = append(hdr, list...)
 	hdr = append(hdr, id3...)
 	hdr = append(hdr, "data"...)
-	hdr = append(hdr, le32(dataBytes)...)
-	if _, err := w.Write(hdr); err != nil {
-		return err
-	}
+	return append(hdr, le32(dataBytes)...)
+}
+
+// writeData streams the audio data: 16-bit little-endian samples, channels interleaved.
+func (s *synth) writeData(w io.Writer) error {
 	fb := int64(2 * s.channels)
 	buf := make([]byte, 0, 1<<16)
 	explicit := func(from, to int64) error {

@@ -47,6 +47,7 @@ type Encoder struct {
 	w        io.Writer
 	o        Options
 	total    int64 // samples per channel the caller announced
+	size     int64 // bytes of the whole stream
 	written  int64 // samples per channel taken so far
 	frames   int   // audio frames the stream holds (the Info frame excluded)
 	sent     int   // audio frames written
@@ -61,6 +62,16 @@ type Encoder struct {
 	out    []byte
 	bits   bitWriter
 	closed bool
+}
+
+// StreamSize returns the size in bytes of the stream of totalSamples samples per channel, as New
+// and Close write it.
+func StreamSize(o Options, totalSamples int64) (int64, error) {
+	e, err := New(io.Discard, o, totalSamples)
+	if err != nil {
+		return 0, err
+	}
+	return e.size, nil
 }
 
 // New returns an encoder writing to w the stream of totalSamples samples per channel. It writes

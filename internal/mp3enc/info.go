@@ -15,7 +15,8 @@ func (e *Encoder) writeInfo() error {
 	}
 	put32(off+4, 0x0F) // frames, bytes, TOC and quality present
 	put32(off+8, uint32(e.frames))
-	put32(off+12, uint32(e.streamBytes(size)))
+	e.size = e.streamBytes(size)
+	put32(off+12, uint32(e.size))
 	for i := range 100 { // a linear table of contents: CBR
 		frame[off+16+i] = byte(i * 256 / 100)
 	}

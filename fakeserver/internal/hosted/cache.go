@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"io"
 	"sync"
+
+	"github.com/podqa/podqa-go/internal/audio"
 )
 
 // audioKey names a hosted episode's audio by everything that determines its bytes: the
@@ -17,7 +19,11 @@ type audioKey [sha256.Size]byte
 
 func audioKeyOf(ep Episode) audioKey {
 	// A struct of plain fields marshals the same way every time; it cannot fail.
-	b, _ := json.Marshal(synthSpec(ep))
+	b, _ := json.Marshal(struct {
+		Spec    audio.SynthSpec
+		Format  string
+		BitRate int
+	}{synthSpec(ep), ep.Format, ep.BitRate})
 	return sha256.Sum256(b)
 }
 

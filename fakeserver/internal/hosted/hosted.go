@@ -6,6 +6,8 @@ package hosted
 
 import (
 	"bytes"
+	"cmp"
+	"errors"
 	"image"
 	"image/png"
 	"io"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/internal/audio"
+	"github.com/podqa/podqa-go/internal/mp3enc"
 )
 
 // MaxDuration is the longest episode, in seconds.
@@ -40,6 +43,14 @@ type Episode struct {
 	Tags         *Tags
 	Cover        []byte
 	BareAudio    bool
+	// Format is "wav" (the default) or "mp3".
+	Format string
+	// BitRate is the MP3's bit rate in kbit/s (default 128); wav takes none.
+	BitRate int
+	// synthPeak, when set, is the true peak asked of the synthesiser instead of TruePeakDB:
+	// an MP3's coding moves a transient's peak, so the host aims the synthesis where the
+	// encoded file measures as asked (calibrate).
+	synthPeak *float64
 }
 
 // Tags are the tags written into an episode's audio.
@@ -58,6 +69,7 @@ type Chapter struct {
 type episode struct {
 	Episode
 	audioURL string
+	length   int64 // the audio file's size in bytes, for the enclosure
 }
 
 type feed struct {
@@ -129,11 +141,154 @@ func check(e *Episode, feedTitle string) error {
 			return core.ErrValidation("transcript lines need 0 <= start <= end and confidence from 0 to 1.")
 		}
 	}
+	if err := checkFormat(e); err != nil {
+		return err
+	}
 	if err := audio.CheckSpec(synthSpec(*e)); err != nil {
 		return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
 	}
+	return calibrate(e)
+}
+
+// calibrate aims an MP3 episode's synthesis so that the encoded file measures at the true peak
+// asked (within 0.05 dB), or at most -1 dBTP when none was: a transient (the click the
+// synthesiser adds to raise a peak) comes out of a long-block MP3 higher or lower than it went
+// in. It measures the first seconds of the encoded file, where the click and a whole period of
+// the repeating speech are, and moves the synthesiser's target by the error, a few times.
+func calibrate(e *Episode) error {
+	if e.Format != "mp3" || e.FailAnalysis {
+		return nil
+	}
+	for range 6 {
+		got, err := mp3PeakOfStart(*e)
+		if err != nil {
+			return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
+		}
+		var miss float64
+		switch {
+		case e.TruePeakDB != nil:
+			miss = got - *e.TruePeakDB
+			if math.Abs(miss) <= 0.03 {
+				return nil
+			}
+		case got <= -1:
+			return nil
+		default:
+			miss = got - (-1) + 0.05
+		}
+		ask := -1.0
+		if e.synthPeak != nil {
+			ask = *e.synthPeak
+		} else if e.TruePeakDB != nil {
+			ask = *e.TruePeakDB
+		} else {
+			ask = got
+		}
+		ask = min(max(ask-miss, -20), 0)
+		e.synthPeak = &ask
+		if err := audio.CheckSpec(synthSpec(*e)); err != nil {
+			return core.ErrValidation("This episode's loudness and true peak cannot be met in MP3: %v.", err)
+		}
+	}
+	return core.ErrValidation("This episode's true peak cannot be met in MP3 at %d kbit/s; ask another, or format wav.", e.BitRate)
+}
+
+// calibrationSeconds is how much of an MP3 episode calibrate encodes: the speech repeats every
+// 10 s and the click is near the start.
+const calibrationSeconds = 15
+
+// mp3PeakOfStart encodes the first calibrationSeconds of e's audio and returns their true peak.
+func mp3PeakOfStart(e Episode) (float64, error) {
+	var (
+		buf      bytes.Buffer
+		enc      *mp3enc.Encoder
+		left     int64
+		channels int
+	)
+	err := audio.SynthesizeSamples(synthSpec(e), func(frames int64, ch, r int) (err error) {
+		channels = ch
+		left = min(frames, calibrationSeconds*int64(r))
+		enc, err = mp3enc.New(&buf, mp3enc.Options{SampleRate: r, Channels: ch, BitRate: e.BitRate}, left)
+		return err
+	}, func(samples []float64) error {
+		n := min(int64(len(samples)/channels), left)
+		if err := enc.Write(samples[:n*int64(channels)]); err != nil {
+			return err
+		}
+		if left -= n; left == 0 {
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return 0, err
+	}
+	if err := enc.Close(); err != nil {
+		return 0, err
+	}
+	m, err := audio.MeasureFile(&buf, "calibration.mp3")
+	return m.TruePeakDB, err
+}
+
+// checkFormat gives e its format and bit rate and checks them against its sample rate.
+func checkFormat(e *Episode) error {
+	rate := cmp.Or(e.SampleRate, 44100)
+	mpeg1 := rate == 32000 || rate == 44100 || rate == 48000
+	e.Format = cmp.Or(e.Format, "wav")
+	switch e.Format {
+	case "wav":
+		if e.BitRate != 0 {
+			return core.ErrValidation("bit_rate is for mp3 episodes only.")
+		}
+	case "mp3":
+		if !mpeg1 {
+			return core.ErrValidation("An mp3 episode's sample_rate must be 32000, 44100 or 48000.")
+		}
+		e.BitRate = cmp.Or(e.BitRate, DefaultBitRate)
+		if !slices.Contains(BitRates, e.BitRate) {
+			return core.ErrValidation("bit_rate must be one of %v kbit/s.", BitRates)
+		}
+	default:
+		return core.ErrValidation("format must be \"mp3\" or \"wav\".")
+	}
 	return nil
 }
+
+// DefaultBitRate is the bit rate of an mp3 episode that names none, in kbit/s.
+const DefaultBitRate = 128
+
+// BitRates are the bit rates an mp3 episode may have, in kbit/s.
+var BitRates = []int{32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}
+
+// audioLength returns the size of e's audio file in bytes.
+func audioLength(e Episode) (int64, error) {
+	if e.FailAnalysis {
+		return int64(len(failAnalysisBody)), nil
+	}
+	spec := synthSpec(e)
+	if e.Format == "wav" {
+		return audio.SynthesizedSize(spec)
+	}
+	var n int64
+	err := audio.SynthesizeSamples(spec, func(frames int64, channels, rate int) error {
+		size, err := mp3enc.StreamSize(mp3enc.Options{SampleRate: rate, Channels: channels, BitRate: e.BitRate}, frames)
+		if err != nil {
+			return err
+		}
+		n = int64(len(audio.ID3Tag(spec))) + size
+		return errStop
+	}, nil)
+	if !errors.Is(err, errStop) {
+		return 0, err
+	}
+	return n, nil
+}
+
+// errStop ends a synthesis once its plan is known.
+var errStop = errors.New("hosted: stop")
+
+// failAnalysisBody is the audio of an episode hosted with fail_analysis.
+const failAnalysisBody = "this is not audio: the episode was hosted with fail_analysis"
 
 // AddFeed starts serving a feed with id and returns its URL. Episodes are newest first.
 func (h *Host) AddFeed(id uuid.UUID, title string, explicit bool, episodes []Episode) (string, error) {
@@ -150,7 +305,11 @@ func (h *Host) AddFeed(id uuid.UUID, title string, explicit bool, episodes []Epi
 			return "", core.ErrValidation("Two episodes have the guid %q.", e.GUID)
 		}
 		guids[e.GUID] = true
-		f.episodes = append(f.episodes, &episode{Episode: e, audioURL: h.audioURL(id, e.GUID)})
+		length, err := audioLength(e)
+		if err != nil {
+			return "", err
+		}
+		f.episodes = append(f.episodes, &episode{Episode: e, audioURL: h.audioURL(id, e), length: length})
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -176,6 +335,10 @@ func (h *Host) AddEpisode(feedID uuid.UUID, e Episode) (string, error) {
 	if err := check(&e, title); err != nil {
 		return "", err
 	}
+	length, err := audioLength(e)
+	if err != nil {
+		return "", err
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if f, ok = h.feeds[feedID]; !ok {
@@ -184,7 +347,7 @@ func (h *Host) AddEpisode(feedID uuid.UUID, e Episode) (string, error) {
 	if slices.ContainsFunc(f.episodes, func(x *episode) bool { return x.GUID == e.GUID }) {
 		return "", core.ErrValidation("The feed already has an episode with guid %q.", e.GUID)
 	}
-	ep := &episode{Episode: e, audioURL: h.audioURL(feedID, e.GUID)}
+	ep := &episode{Episode: e, audioURL: h.audioURL(feedID, e), length: length}
 	f.episodes = slices.Insert(f.episodes, 0, ep)
 	h.byAudio[ep.audioURL] = ep
 	return ep.audioURL, nil
@@ -247,8 +410,16 @@ func (h *Host) WrapSynthesis(wrap func(next func(io.Writer, Episode) error) func
 
 func (h *Host) feedURL(id uuid.UUID) string { return h.base + "/_feeds/" + id.String() + "/feed.rss" }
 
-func (h *Host) audioURL(id uuid.UUID, guid string) string {
-	return h.base + "/_feeds/" + id.String() + "/audio/" + uuid.NewSHA1(id, []byte(guid)).String() + ".wav"
+func (h *Host) audioURL(id uuid.UUID, e Episode) string {
+	return h.base + "/_feeds/" + id.String() + "/audio/" + uuid.NewSHA1(id, []byte(e.GUID)).String() + "." + e.Format
+}
+
+// contentType is the MIME type of e's audio.
+func contentType(e Episode) string {
+	if e.Format == "mp3" {
+		return "audio/mpeg"
+	}
+	return "audio/wav"
 }
 
 // DefaultCover is a plain square PNG of the smallest size the cover_image check accepts. It is
@@ -271,7 +442,7 @@ func synthSpec(ep Episode) audio.SynthSpec {
 	}
 	spec := audio.SynthSpec{
 		DurationSeconds: ep.DurationS, SampleRate: ep.SampleRate, Channels: channels,
-		LoudnessLUFS: -16, TruePeakDB: ep.TruePeakDB, Title: ep.Title,
+		LoudnessLUFS: -16, TruePeakDB: cmp.Or(ep.synthPeak, ep.TruePeakDB), Title: ep.Title,
 	}
 	if ep.LoudnessLUFS != nil {
 		spec.LoudnessLUFS = *ep.LoudnessLUFS
@@ -291,5 +462,23 @@ func synthSpec(ep Episode) audio.SynthSpec {
 	return spec
 }
 
-// synthesize streams an episode's audio: a WAV that measures at its loudness and true peak.
-func synthesize(w io.Writer, ep Episode) error { return audio.SynthesizeTo(w, synthSpec(ep)) }
+// synthesize streams an episode's audio, measuring at its loudness and true peak: a WAV, or an
+// MP3 of the same samples led by an ID3v2.4 tag of the same tags, chapters and cover.
+func synthesize(w io.Writer, ep Episode) error {
+	spec := synthSpec(ep)
+	if ep.Format == "wav" {
+		return audio.SynthesizeTo(w, spec)
+	}
+	if _, err := w.Write(audio.ID3Tag(spec)); err != nil {
+		return err
+	}
+	var enc *mp3enc.Encoder
+	err := audio.SynthesizeSamples(spec, func(frames int64, channels, rate int) (err error) {
+		enc, err = mp3enc.New(w, mp3enc.Options{SampleRate: rate, Channels: channels, BitRate: ep.BitRate}, frames)
+		return err
+	}, func(samples []float64) error { return enc.Write(samples) })
+	if err != nil {
+		return err
+	}
+	return enc.Close()
+}

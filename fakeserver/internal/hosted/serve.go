@@ -49,7 +49,7 @@ func (h *Host) serveFeed(w http.ResponseWriter, r *http.Request) {
 	for _, e := range f.episodes {
 		out.Items = append(out.Items, feeds.Item{
 			Title: e.Title, GUID: e.GUID, PublishedOn: e.Published, AudioURL: e.audioURL,
-			AudioType: "audio/wav", Duration: time.Duration(e.DurationS * float64(time.Second)),
+			AudioType: contentType(e.Episode), AudioLength: e.length, Duration: time.Duration(e.DurationS * float64(time.Second)),
 		})
 	}
 	h.mu.RUnlock()
@@ -65,9 +65,10 @@ func (h *Host) serveAudio(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	w.Header().Set("Content-Type", "audio/wav")
+	w.Header().Set("Content-Type", contentType(ep.Episode))
+	w.Header().Set("Content-Length", strconv.FormatInt(ep.length, 10))
 	if ep.FailAnalysis {
-		_, _ = w.Write([]byte("this is not audio: the episode was hosted with fail_analysis"))
+		_, _ = w.Write([]byte(failAnalysisBody))
 		return
 	}
 	// Streamed as it is made, so an hour of audio never sits in memory. The episode's values were
