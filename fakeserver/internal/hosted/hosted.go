@@ -94,8 +94,11 @@ type Host struct {
 }
 
 // New returns a host of no feeds serving under base, keeping up to cacheBytes of rendered
-// audio (0: no cache).
+// audio (0: no cache) and logging failures to log (nil: nowhere).
 func New(base string, cacheBytes int64, log *slog.Logger) *Host {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	h := &Host{base: base, log: log, synthesize: synthesize}
 	h.Reset()
 	if cacheBytes > 0 {
