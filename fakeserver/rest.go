@@ -223,7 +223,7 @@ func (a *restAPI) GetMe(ctx context.Context, _ restserver.GetMeRequestObject) (r
 }
 
 // SubscribeWebhook and UnsubscribeWebhook complete the generated interface only: the webhook
-// calls live outside /api/rest/v1 and are routed to webhooks.go, which answers their flat
+// calls live outside /api/rest/v1 and are routed to rest_subscribe.go, which answers their flat
 // {error} shape.
 func (a *restAPI) SubscribeWebhook(context.Context, restserver.SubscribeWebhookRequestObject) (restserver.SubscribeWebhookResponseObject, error) {
 	return nil, core.ErrNotImplemented("POST /webhook/subscribe")
