@@ -90,10 +90,10 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		{name: "report-from-feed passing", program: "report-from-feed", args: []string{"-episode", "1", feed.FeedURL}, want: []string{"Pilot: COMPLETE", "verdict: PASSED"}},
 		{name: "report-from-feed failing", program: "report-from-feed", args: []string{feed.FeedURL}, want: []string{"Too quiet: COMPLETE", "verdict: FAILED", "required Integrated loudness (loudness_lufs): "}},
 		{name: "upload", program: "upload", args: []string{wavPath}, want: []string{"for 12s of audio (measured), estimated credits 100", "Local take: PASSED, credits charged 100", "loudness_lufs"}},
-		{name: "upload -sample", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "1", filepath.Join(t.TempDir(), "episode.wav")}, want: []string{
+		{name: "upload -sample", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "1", filepath.Join(t.TempDir(), "episode.mp3")}, want: []string{
 			`saved "Pilot" to `, "for 20s of audio (measured), estimated credits 100", ": PASSED, credits charged 100",
 		}},
-		{name: "upload -sample past the oldest", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "2", filepath.Join(t.TempDir(), "none.wav")}, exitCode: 1},
+		{name: "upload -sample past the oldest", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "2", filepath.Join(t.TempDir(), "none.mp3")}, exitCode: 1},
 		{name: "testing", program: "testing", args: []string{feed.FeedURL}, exitCode: 1, want: []string{"Too quiet: FAILED", "loudness_lufs: "}},
 	}
 	// The programs that create reports run side by side; the readers run once they are done.

@@ -43,10 +43,10 @@ type HostedEpisode struct {
 	// BareAudio leaves out the default tags and cover: the audio carries only its title, so the
 	// metadata and cover_image checks fail (as info).
 	BareAudio bool `json:"bare_audio,omitempty"`
-	// Format is "wav" (16-bit PCM, audio/wav; the default) or "mp3" (MPEG-1 layer III at a
-	// constant bit rate, audio/mpeg, at 32000, 44100 or 48000 Hz). An mp3 episode measures at
-	// the loudness and true peak asked, like a wav one; a true peak its long-block coding cannot
-	// meet is refused when the episode is hosted.
+	// Format is "mp3" (MPEG-1 layer III at a constant bit rate, audio/mpeg; 32000, 44100 or
+	// 48000 Hz) or "wav" (16-bit PCM, audio/wav). By default mp3 at those sample rates (the
+	// default 44100 included), else wav. An mp3 episode measures at the loudness and true peak
+	// asked, like a wav one; a true peak its coding cannot meet is refused when it is hosted.
 	Format string `json:"format,omitempty"`
 	// BitRate is an mp3 episode's bit rate in kbit/s, from 32 to 320 (default 128).
 	BitRate int `json:"bit_rate,omitempty"`

@@ -71,7 +71,7 @@ func TestHostedMP3Episode(t *testing.T) {
 		"unknown format":    {Title: "X", DurationS: 1, Format: "ogg"},
 		"mp3 at 22050 Hz":   {Title: "X", DurationS: 1, Format: "mp3", SampleRate: 22050},
 		"odd bit rate":      {Title: "X", DurationS: 1, Format: "mp3", BitRate: 100},
-		"bit rate with wav": {Title: "X", DurationS: 1, BitRate: 128},
+		"bit rate with wav": {Title: "X", DurationS: 1, Format: "wav", BitRate: 128},
 	} {
 		_, err := srv.AddHostedEpisode(feed.ID, e)
 		var fe *Error

@@ -106,7 +106,7 @@ func TestReportFromHostedFeedEndToEnd(t *testing.T) {
 	if newest.Series == nil || newest.Series.Title != "Hosted Show" || newest.Series.FeedURL != feed.FeedURL || newest.Episode.GUID != "n" {
 		t.Fatalf("series/episode %+v %+v", newest.Series, newest.Episode)
 	}
-	if newest.FileInfo["channels"] != 2.0 || newest.FileInfo["format_name"] != "wav" || math.Abs(newest.FileInfo["duration"].(float64)-20) > 0.01 {
+	if newest.FileInfo["channels"] != 2.0 || newest.FileInfo["format_name"] != "mp3" || newest.FileInfo["codec_name"] != "mp3" || math.Abs(newest.FileInfo["duration"].(float64)-20) > 0.01 {
 		t.Fatalf("file_info %v", newest.FileInfo)
 	}
 	if newest.Standard.Name != "Podcast" || !newest.Standard.Builtin {

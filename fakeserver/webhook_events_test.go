@@ -215,7 +215,7 @@ func checkCompletedBody(t *testing.T, srv *Server, body []byte, reports []string
 	}
 	if !slices.Contains(reports, rep.ID) || rep.URL != srv.URL()+"/app/reports/"+rep.ID || rep.Status != "complete" ||
 		rep.Passed == nil || !*rep.Passed || rep.Score == nil || *rep.Score != 100 || *rep.Passes != *rep.Total || *rep.Failures != 0 ||
-		!strings.HasSuffix(rep.Filename, ".wav") || rep.ClientReference != "" || rep.CreatedAt != "2026-01-05T09:00:00.000000+00:00" ||
+		!strings.HasSuffix(rep.Filename, ".mp3") || rep.ClientReference != "" || rep.CreatedAt != "2026-01-05T09:00:00.000000+00:00" ||
 		rep.Series.Title != "Show" || !strings.HasPrefix(rep.Series.FeedURL, srv.URL()) {
 		t.Fatalf("report: %+v", rep)
 	}

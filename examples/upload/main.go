@@ -10,7 +10,7 @@
 // newest, or the one -episode N counts back), such as a feed the fake hosts, whose audio it
 // synthesises:
 //
-//	go run ./examples/upload -sample http://127.0.0.1:8080/_feeds/…/feed.rss -episode 1 episode.wav
+//	go run ./examples/upload -sample http://127.0.0.1:8080/_feeds/…/feed.rss -episode 1 episode.mp3
 package main
 
 import (

@@ -143,6 +143,17 @@ func SynthesizeTo(w io.Writer, spec SynthSpec) error {
 	return s.write(w, spec)
 }
 
+// PlannedTruePeak returns the true peak of the audio SynthesizeTo writes for spec, as the
+// synthesiser's model of the 16-bit file gives it (Measure agrees within 0.05 dB).
+func PlannedTruePeak(spec SynthSpec) (float64, error) {
+	s, err := planSynth(spec)
+	if err != nil {
+		return 0, err
+	}
+	_, tp := s.evaluate()
+	return tp, nil
+}
+
 // SynthesizedSize returns the size in bytes of the WAV file SynthesizeTo writes for spec.
 func SynthesizedSize(spec SynthSpec) (int64, error) {
 	s, err := planSynth(spec)

@@ -49,3 +49,17 @@ func LongBandWidths(sampleRate int) (widths [22]int, ok bool) {
 	}
 	return widths, false
 }
+
+// ShortBandWidths returns the widths, in lines of one window, of the 13 short-block
+// scale-factor bands at an MPEG-1 sample rate; ok is false for another rate.
+func ShortBandWidths(sampleRate int) (widths [13]int, ok bool) {
+	switch sampleRate {
+	case 44100:
+		return shortWidths[0], true
+	case 48000:
+		return shortWidths[1], true
+	case 32000:
+		return shortWidths[2], true
+	}
+	return widths, false
+}

@@ -1,8 +1,9 @@
 // Package mp3enc is an MPEG-1 layer III encoder: constant bit rate, mono or stereo, 32, 44.1
-// and 48 kHz, 32 to 320 kbit/s, long blocks, no psychoacoustic model. Each granule is quantized
-// as finely as its share of the frame allows. A LAME-style Info frame leads the stream with the
-// encoder delay and padding, so that decoders that honour it (ffmpeg, internal/audio) return
-// exactly the samples encoded.
+// and 48 kHz, 32 to 320 kbit/s, short blocks where a granule holds a transient (with start and
+// stop blocks around them) and long blocks elsewhere, no psychoacoustic model. Each granule is
+// quantized as finely as its share of the frame allows. A LAME-style Info frame leads the
+// stream with the encoder delay and padding, so that decoders that honour it (ffmpeg,
+// internal/audio) return exactly the samples encoded.
 //
 // It streams: memory is flat in the length of the audio. The total number of samples must be
 // known at the start, since the Info frame, written first, states the frame count and padding.
@@ -33,9 +34,10 @@ const (
 	// decoderDelay is the lag of the standard's synthesis filter bank that decoders add back
 	// to the Info frame's delay (ffmpeg skips delay + 529 samples).
 	decoderDelay = 529
-	// encoderDelay is the Info frame's delay: the stream's whole lag, 1057 samples (the MDCT's
-	// granule and the two filter banks; TestDelay measures it), less the decoder's 529.
-	encoderDelay = 528
+	// encoderDelay is the Info frame's delay: the stream's whole lag, 1633 samples (a granule
+	// of lookahead for block switching, the MDCT's granule and the two filter banks; TestDelay
+	// measures it), less the decoder's 529.
+	encoderDelay = 1104
 	maxIX        = 15 + 8191 // the largest value table 31's linbits carry
 )
 
@@ -55,8 +57,13 @@ type Encoder struct {
 	freqIdx  int
 	slotRest int // accumulator of the padding slots (44.1 kHz)
 
-	bands  [23]int // first line of each long band
-	ch     [2]channel
+	bands [23]int // first line of each long band
+	short [14]int // first line of each short band in a window
+	ch    [2]channel
+	// attack says which of the granules the channels hold (the block's two, then the one
+	// after) has a transient; last is the type of the last block.
+	attack [2]bool
+	last   int
 	pcm    [2][frameLength]float64
 	fill   int
 	out    []byte
@@ -105,6 +112,14 @@ func New(w io.Writer, o Options, totalSamples int64) (*Encoder, error) {
 	widths, _ := mp3dec.LongBandWidths(o.SampleRate)
 	for i, wd := range widths {
 		e.bands[i+1] = e.bands[i] + wd
+	}
+	shortWidths, _ := mp3dec.ShortBandWidths(o.SampleRate)
+	for i, wd := range shortWidths {
+		e.short[i+1] = e.short[i] + wd
+	}
+	var silence [granule]float64
+	for c := range o.Channels { // a granule of lookahead: the stream starts a granule later
+		e.ch[c].push(silence[:], blockLong, &e.short)
 	}
 	lag := int64(encoderDelay + decoderDelay)
 	e.frames = int((totalSamples + lag + frameLength - 1) / frameLength)
@@ -214,10 +229,16 @@ func (e *Encoder) encodeFrame() error {
 	budget = min(budget, 4095)
 	var gr [2][2]granuleCode
 	for g := range 2 {
+		next := false
 		for c := range nch {
-			xr := e.ch[c].analyse(e.pcm[c][g*granule : (g+1)*granule])
-			gr[g][c] = quantize(xr, budget, &e.bands)
+			next = e.ch[c].transient(e.pcm[c][g*granule:(g+1)*granule]) || next
 		}
+		bt := blockType(e.attack[0] || e.attack[1], next, e.last)
+		for c := range nch {
+			xr, _ := e.ch[c].push(e.pcm[c][g*granule:(g+1)*granule], bt, &e.short)
+			gr[g][c] = quantize(xr, budget, &e.bands, &e.short, bt)
+		}
+		e.attack, e.last = [2]bool{e.attack[1], next}, bt
 	}
 	e.bits.reset()
 	// side information
@@ -235,12 +256,21 @@ func (e *Encoder) encodeFrame() error {
 			e.bits.put(gc.bigValues, 9)
 			e.bits.put(gc.globalGain, 8)
 			e.bits.put(0, 4) // scalefac_compress: no scale factors
-			e.bits.put(0, 1) // window_switching_flag: long blocks
-			for _, t := range gc.tables {
-				e.bits.put(t, 5)
+			if gc.blockType == blockLong {
+				e.bits.put(0, 1) // window_switching_flag
+				for _, t := range gc.tables {
+					e.bits.put(t, 5)
+				}
+				e.bits.put(gc.region0, 4)
+				e.bits.put(gc.region1, 3)
+			} else {
+				e.bits.put(1, 1)
+				e.bits.put(gc.blockType, 2)
+				e.bits.put(0, 1) // mixed_block_flag
+				e.bits.put(gc.tables[0], 5)
+				e.bits.put(gc.tables[1], 5)
+				e.bits.put(0, 9) // subblock_gain of the three windows
 			}
-			e.bits.put(gc.region0, 4)
-			e.bits.put(gc.region1, 3)
 			e.bits.put(0, 1) // preflag
 			e.bits.put(0, 1) // scalefac_scale
 			e.bits.put(gc.count1Table, 1)
@@ -266,17 +296,32 @@ func (e *Encoder) encodeFrame() error {
 	return err
 }
 
-// channel is one channel's filter-bank state.
+// Block types of the side information.
+const (
+	blockLong  = 0
+	blockStart = 1
+	blockShort = 2
+	blockStop  = 3
+)
+
+// channel is one channel's filter-bank state. Each granule's subband samples wait one granule
+// before their MDCT, so that a transient in the next granule can make this block a start block.
 type channel struct {
-	fifo [512]float64 // the analysis window's input, newest first
-	prev [32][18]float64
+	fifo   [512]float64 // the analysis window's input, newest first
+	prev   [32][18]float64
+	cur    [32][18]float64
+	last   int  // the block type of the last block made
+	primed bool // cur holds a granule
+	// lastSample and energy are the transient detector's memory.
+	lastSample, energy float64
 }
 
 // Constant tables, computed once.
 var (
 	analysisWindow [512]float64
 	matrix         [32][64]float64
-	mdctCos        [18][36]float64 // window and cosine of the long-block MDCT
+	mdctCos        [4][18][36]float64 // window and cosine of the MDCT of block types 0, 1 and 3
+	shortCos       [6][12]float64     // window and cosine of a short block's MDCT
 	aliasCS        [8]float64
 	aliasCA        [8]float64
 )
@@ -291,10 +336,39 @@ func init() {
 			matrix[k][i] = math.Cos(float64((2*k+1)*(i-16)) * math.Pi / 64)
 		}
 	}
-	for k := range 18 {
-		for i := range 36 {
-			w := math.Sin(math.Pi / 36 * (float64(i) + 0.5))
-			mdctCos[k][i] = w * math.Cos(math.Pi/72*float64((2*i+1+18)*(2*k+1))) * mdctScale
+	var windows [4][36]float64
+	for i := range 36 {
+		long := math.Sin(math.Pi / 36 * (float64(i) + 0.5))
+		windows[blockLong][i] = long
+		switch {
+		case i < 18:
+			windows[blockStart][i] = long
+		case i < 24:
+			windows[blockStart][i] = 1
+		case i < 30:
+			windows[blockStart][i] = math.Sin(math.Pi / 12 * (float64(i-18) + 0.5))
+		}
+		switch {
+		case i < 6:
+		case i < 12:
+			windows[blockStop][i] = math.Sin(math.Pi / 12 * (float64(i-6) + 0.5))
+		case i < 18:
+			windows[blockStop][i] = 1
+		default:
+			windows[blockStop][i] = long
+		}
+	}
+	for _, bt := range []int{blockLong, blockStart, blockStop} {
+		for k := range 18 {
+			for i := range 36 {
+				mdctCos[bt][k][i] = windows[bt][i] * math.Cos(math.Pi/72*float64((2*i+1+18)*(2*k+1))) * mdctScale
+			}
+		}
+	}
+	for k := range 6 {
+		for i := range 12 {
+			w := math.Sin(math.Pi / 12 * (float64(i) + 0.5))
+			shortCos[k][i] = w * math.Cos(math.Pi/24*float64((2*i+1+6)*(2*k+1))) * shortScale
 		}
 	}
 	coef := [8]float64{-0.6, -0.535, -0.33, -0.185, -0.095, -0.041, -0.0142, -0.0037}
@@ -305,13 +379,14 @@ func init() {
 	}
 }
 
-// mdctScale makes the decoder's IMDCT and overlap give back the subband samples.
-const mdctScale = 1.0 / 9
+// mdctScale and shortScale make the decoder's IMDCTs and overlap give back the subband samples.
+const (
+	mdctScale  = 1.0 / 9
+	shortScale = 1.0 / 3
+)
 
-// analyse runs one granule of 576 samples through the polyphase filter bank and the MDCT and
-// returns the 576 spectral lines.
-func (c *channel) analyse(pcm []float64) [granule]float64 {
-	var sub [18][32]float64
+// subbands runs one granule of 576 samples through the polyphase filter bank.
+func (c *channel) subbands(pcm []float64) (sub [32][18]float64) {
 	for t := range 18 {
 		copy(c.fifo[32:], c.fifo[:480])
 		for i := range 32 {
@@ -331,36 +406,108 @@ func (c *channel) analyse(pcm []float64) [granule]float64 {
 			for i := range 64 {
 				s += row[i] * y[i]
 			}
-			sub[t][k] = s
-		}
-	}
-	var xr [granule]float64
-	for sb := range 32 {
-		var in [36]float64
-		copy(in[:18], c.prev[sb][:])
-		for t := range 18 {
-			v := sub[t][sb]
-			if sb%2 == 1 && t%2 == 1 {
-				v = -v
+			if k%2 == 1 && t%2 == 1 { // the decoder inverts these again
+				s = -s
 			}
-			in[18+t] = v
-			c.prev[sb][t] = v
+			sub[k][t] = s
 		}
-		for k := range 18 {
-			var s float64
-			row := &mdctCos[k]
-			for i := range 36 {
-				s += row[i] * in[i]
+	}
+	return sub
+}
+
+// push takes the next granule's samples and returns the spectrum of the block before it, of
+// the given type, in coded order (a short block's lines by band, each band's three windows in
+// turn). The first push only primes the channel and returns false.
+func (c *channel) push(pcm []float64, blockType int, shortStart *[14]int) (xr [granule]float64, ok bool) {
+	next := c.subbands(pcm)
+	if !c.primed {
+		c.cur, c.primed = next, true
+		return xr, false
+	}
+	c.last = blockType
+	if blockType == blockShort {
+		var spec [granule]float64 // [18*sb + 6*w + k], the decoder's layout
+		for sb := range 32 {
+			var in [36]float64
+			copy(in[:18], c.prev[sb][:])
+			copy(in[18:], c.cur[sb][:])
+			for w := range 3 {
+				x := in[6+6*w : 18+6*w]
+				for k := range 6 {
+					var s float64
+					row := &shortCos[k]
+					for i := range 12 {
+						s += row[i] * x[i]
+					}
+					spec[18*sb+6*w+k] = s
+				}
 			}
-			xr[sb*18+k] = s
+		}
+		n := 0
+		for band := range 13 {
+			for w := range 3 {
+				for f := shortStart[band]; f < shortStart[band+1]; f++ {
+					xr[n] = spec[18*(f/6)+6*w+f%6]
+					n++
+				}
+			}
+		}
+	} else {
+		for sb := range 32 {
+			var in [36]float64
+			copy(in[:18], c.prev[sb][:])
+			copy(in[18:], c.cur[sb][:])
+			for k := range 18 {
+				var s float64
+				row := &mdctCos[blockType][k]
+				for i := range 36 {
+					s += row[i] * in[i]
+				}
+				xr[sb*18+k] = s
+			}
+		}
+		for sb := 0; sb < 31; sb++ {
+			for i := range 8 {
+				lo, hi := xr[sb*18+17-i], xr[sb*18+18+i]
+				xr[sb*18+17-i] = lo*aliasCS[i] + hi*aliasCA[i]
+				xr[sb*18+18+i] = hi*aliasCS[i] - lo*aliasCA[i]
+			}
 		}
 	}
-	for sb := 0; sb < 31; sb++ {
-		for i := range 8 {
-			lo, hi := xr[sb*18+17-i], xr[sb*18+18+i]
-			xr[sb*18+17-i] = lo*aliasCS[i] + hi*aliasCA[i]
-			xr[sb*18+18+i] = hi*aliasCS[i] - lo*aliasCA[i]
-		}
+	c.prev, c.cur = c.cur, next
+	return xr, true
+}
+
+// blockType chooses a block's type from whether its granules hold a transient, whether the next
+// granule does, and the last block's type: short over a transient, a start block before one and
+// a stop block after, as the standard's switching allows.
+func blockType(transient, next bool, last int) int {
+	switch {
+	case transient, last == blockShort && next, last == blockStart:
+		return blockShort
+	case next:
+		return blockStart
+	case last == blockShort:
+		return blockStop
 	}
-	return xr
+	return blockLong
+}
+
+// transient reports whether a granule holds an attack: a 64-sample stretch whose high-passed
+// energy is 16 times that of the stretches before it, and not negligible.
+func (c *channel) transient(pcm []float64) bool {
+	found := false
+	for seg := 0; seg < granule; seg += 64 {
+		var e float64
+		for _, v := range pcm[seg : seg+64] {
+			d := v - c.lastSample
+			c.lastSample = v
+			e += d * d
+		}
+		if e > 1e-4 && e > 16*c.energy {
+			found = true
+		}
+		c.energy = 0.75*c.energy + 0.25*e
+	}
+	return found
 }

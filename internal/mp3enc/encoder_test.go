@@ -226,3 +226,25 @@ func TestMemoryIsFlat(t *testing.T) {
 		t.Errorf("a minute takes %.0f allocations, a second %.0f", sixty, one)
 	}
 }
+
+// TestEveryBitRateAndRate: every rate and bit rate, the lowest included, makes a stream our
+// decoder reads to exactly the samples encoded (the Info frame takes a higher bit rate where its
+// own is too small to hold the tag).
+func TestEveryBitRateAndRate(t *testing.T) {
+	t.Parallel()
+	pcm := make([]float64, 2*3000)
+	for i := range pcm {
+		pcm[i] = 0.3 * math.Sin(float64(i)*0.05)
+	}
+	for _, rate := range []int{32000, 44100, 48000} {
+		for _, br := range bitRates[1:] {
+			for _, ch := range []int{1, 2} {
+				o := Options{SampleRate: rate, Channels: ch, BitRate: br}
+				got, err := audio.MeasureFile(bytes.NewReader(encode(t, o, pcm[:3000*ch])), "x.mp3")
+				if err != nil || got.Frames != 3000 {
+					t.Errorf("%+v: %d frames, %v", o, got.Frames, err)
+				}
+			}
+		}
+	}
+}

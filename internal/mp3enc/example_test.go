@@ -31,5 +31,5 @@ func Example() {
 		return
 	}
 	fmt.Printf("%d bytes, starting %q\n", mp3.Len(), mp3.Bytes()[:2])
-	// Output: 8568 bytes, starting "\xff\xfb"
+	// Output: 8567 bytes, starting "\xff\xfb"
 }

@@ -4,11 +4,19 @@ package mp3enc
 // (frames, bytes, table of contents, quality) and a LAME tag with the encoder delay and the
 // padding, which decoders use to drop them.
 func (e *Encoder) writeInfo() error {
-	size, padded := e.frameBytes()
-	frame := make([]byte, size)
-	h := e.header(padded)
-	copy(frame, h[:])
+	// The frame must hold the tag: at low bit rates it takes the lowest higher one that does
+	// (decoders read the Info frame's own header; its audio is silence).
 	off := 4 + e.sideInfoBytes()
+	rateIdx, size := e.rateIdx, 0
+	for ; rateIdx < len(bitRates); rateIdx++ {
+		if size = 144000 * bitRates[rateIdx] / e.o.SampleRate; size >= off+156 {
+			break
+		}
+	}
+	frame := make([]byte, size)
+	h := e.header(false)
+	h[2] = byte(rateIdx<<4) | h[2]&0x0F
+	copy(frame, h[:])
 	copy(frame[off:], "Info")
 	put32 := func(at int, v uint32) {
 		frame[at], frame[at+1], frame[at+2], frame[at+3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)

@@ -19,10 +19,11 @@ type granuleCode struct {
 	count1Table int
 	count1End   int    // the line after the count1 region
 	edges       [4]int // where the three big_values regions begin and end
+	blockType   int
 }
 
 // quantize finds the finest global gain whose code fits budget bits.
-func quantize(xr [granule]float64, budget int, bands *[23]int) granuleCode {
+func quantize(xr [granule]float64, budget int, bands *[23]int, short *[14]int, blockType int) granuleCode {
 	var mag [granule]float64 // |xr|^(3/4), so that each trial gain costs a multiplication
 	peak := 0.0
 	for i, v := range xr {
@@ -32,7 +33,7 @@ func quantize(xr [granule]float64, budget int, bands *[23]int) granuleCode {
 			mag[i] = math.Sqrt(m * math.Sqrt(m))
 		}
 	}
-	var g granuleCode
+	g := granuleCode{blockType: blockType}
 	for i, v := range xr {
 		g.neg[i] = v < 0
 	}
@@ -47,9 +48,8 @@ func quantize(xr [granule]float64, budget int, bands *[23]int) granuleCode {
 	best := -1
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		var trial granuleCode
-		trial.neg = g.neg
-		if trial.code(&mag, mid, bands) <= budget {
+		trial := granuleCode{blockType: blockType, neg: g.neg}
+		if trial.code(&mag, mid, bands, short) <= budget {
 			best, hi = mid, mid-1
 		} else {
 			lo = mid + 1
@@ -58,13 +58,13 @@ func quantize(xr [granule]float64, budget int, bands *[23]int) granuleCode {
 	if best < 0 {
 		best = 255
 	}
-	g.code(&mag, best, bands)
+	g.code(&mag, best, bands, short)
 	return g
 }
 
 // code quantizes mag (the lines' magnitudes to the power 3/4) at gain gg, chooses regions and
 // tables, and returns the bits the granule's Huffman data takes.
-func (g *granuleCode) code(mag *[granule]float64, gg int, bands *[23]int) int {
+func (g *granuleCode) code(mag *[granule]float64, gg int, bands *[23]int, short *[14]int) int {
 	g.globalGain = gg
 	step := math.Exp2(-float64(gg-210) * 3 / 16) // 2^(-(gg-210)/4), to the power 3/4
 	for i, m := range mag {
@@ -90,7 +90,12 @@ func (g *granuleCode) code(mag *[granule]float64, gg int, bands *[23]int) int {
 	bv := 2 * g.bigValues
 	g.region0, g.region1 = 0, 0
 	r0end, r1end := bv, bv
-	if bv > 0 {
+	switch {
+	case g.blockType == blockShort: // two regions, the first the three lowest short bands
+		r0end = min(3*short[3], bv)
+	case g.blockType != blockLong: // start and stop blocks: the first eight long bands
+		r0end = min(bands[8], bv)
+	case bv > 0:
 		b0 := bandAtOrAfter(bands, bv/3)
 		b0 = min(max(b0, 1), 16)
 		b1 := bandAtOrAfter(bands, 2*bv/3)

@@ -31,7 +31,8 @@ var servedCases = map[string]Episode{
 	"loud_mp3_48k_192k": {Title: "Loud", DurationS: 20, Format: "mp3", SampleRate: 48000, BitRate: 192, LoudnessLUFS: ptr(-14.0), TruePeakDB: ptr(-1.5)},
 	"low_mp3_32k_64k":   {Title: "Low", DurationS: 20, Format: "mp3", SampleRate: 32000, BitRate: 64, Channels: 1, LoudnessLUFS: ptr(-19.0)},
 	"peaky_mp3_mono":    {Title: "Peaky", DurationS: 20, Format: "mp3", Channels: 1, LoudnessLUFS: ptr(-30.0), TruePeakDB: ptr(-10.0)},
-	"wav":               {Title: "Wave", DurationS: 20, LoudnessLUFS: ptr(-18.0), TruePeakDB: ptr(-2.0)},
+	"clicky_mp3":        {Title: "Clicky", DurationS: 20, Format: "mp3", LoudnessLUFS: ptr(-16.0), TruePeakDB: ptr(-1.5)},
+	"wav":               {Title: "Wave", DurationS: 20, Format: "wav", LoudnessLUFS: ptr(-18.0), TruePeakDB: ptr(-2.0)},
 }
 
 // servedFigures is what testdata/gen.sh stores of ffmpeg 5.1's measurement of a served file.
@@ -122,14 +123,14 @@ func TestServedAudioMeasuresAsAsked(t *testing.T) {
 	}
 }
 
-// TestUnreachableMP3PeaksAreRefused: a true peak the synthesiser reaches with a click, which a
-// long-block MP3 cannot keep (it comes out 1.2 dB higher here), is refused when the episode is
-// hosted, naming wav as the way out, and nothing is hosted.
+// TestUnreachableMP3PeaksAreRefused: a true peak the synthesiser reaches with a click that a
+// low-bit-rate MP3 cannot keep (32 kbit/s stereo) is refused when the episode is hosted, naming
+// wav as the way out, and nothing is hosted.
 func TestUnreachableMP3PeaksAreRefused(t *testing.T) {
 	t.Parallel()
 	h := New("http://fake.test", 0, nil)
 	id := uuid.New()
-	e := Episode{Title: "Clicky", GUID: "c", DurationS: 20, Format: "mp3", LoudnessLUFS: ptr(-16.0), TruePeakDB: ptr(-1.5)}
+	e := Episode{Title: "Clicky", GUID: "c", DurationS: 20, Format: "mp3", SampleRate: 32000, BitRate: 32, LoudnessLUFS: ptr(-16.0), TruePeakDB: ptr(-1.5)}
 	_, err := h.AddFeed(id, "Show", false, []Episode{e})
 	var ce *core.Error
 	if !errors.As(err, &ce) || ce.Code != core.CodeValidation || !strings.Contains(ce.Message, "format wav") {
@@ -138,7 +139,7 @@ func TestUnreachableMP3PeaksAreRefused(t *testing.T) {
 	if len(h.AudioURLs(id)) != 0 {
 		t.Error("a refused episode was hosted")
 	}
-	e.Format = "wav"
+	e.Format, e.BitRate = "wav", 0
 	if _, err := h.AddFeed(id, "Show", false, []Episode{e}); err != nil {
 		t.Errorf("as wav: %v", err)
 	}
