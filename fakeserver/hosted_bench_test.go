@@ -9,16 +9,20 @@ import (
 )
 
 // BenchmarkHostedDownload is a repeat download of a hosted episode's audio (a minute of stereo
-// 44.1 kHz WAV with the default tags and cover), as every report on the episode makes, with the
-// default cache of rendered audio and, as the baseline, without it (synthesised every time).
+// 44.1 kHz with the default tags and cover, as WAV and as the default 128 kbit/s MP3), as every
+// report on the episode makes, with the default cache of rendered audio and, as the baseline,
+// without it (synthesised, and encoded, every time).
 func BenchmarkHostedDownload(b *testing.B) {
 	for _, bc := range []struct {
-		name string
-		opts []Option
-	}{{"cached", nil}, {"uncached", []Option{WithHostedAudioCache(0)}}} {
+		name, format string
+		opts         []Option
+	}{
+		{"cached", "wav", nil}, {"uncached", "wav", []Option{WithHostedAudioCache(0)}},
+		{"mp3_cached", "mp3", nil}, {"mp3_uncached", "mp3", []Option{WithHostedAudioCache(0)}},
+	} {
 		b.Run(bc.name, func(b *testing.B) {
 			srv, _ := NewTest(b, bc.opts...)
-			feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "One minute", DurationS: 60}}})
+			feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "One minute", DurationS: 60, Format: bc.format}}})
 			if err != nil {
 				b.Fatal(err)
 			}
