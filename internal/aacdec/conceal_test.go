@@ -1,0 +1,139 @@
+package aacdec
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"testing"
+)
+
+// frames splits an ADTS fixture into its frames (headers included).
+func frames(t *testing.T, name string) [][]byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for len(data) > 0 {
+		h, err := ParseADTSHeader(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data[:h.FrameLength])
+		data = data[h.FrameLength:]
+	}
+	return out
+}
+
+// TestCorruptFrameIsConcealed cuts one frame's data short, or garbles it: it decodes as
+// silence with ErrCorrupt and the same number of samples, and the frames from the second after
+// it decode exactly as in the intact stream. (A fixture without noise substitution: a concealed
+// frame draws no noise, so the generator's later draws would differ.)
+func TestCorruptFrameIsConcealed(t *testing.T) {
+	t.Parallel()
+	fs := frames(t, "testdata/s11_stereo_pns_off.aac") // noise would draw on the generator differently
+	want, _ := decodeADTS(t, bytes.Join(fs, nil))
+	h, _ := ParseADTSHeader(fs[0])
+	for _, tc := range []struct {
+		name  string
+		frame int
+		mend  func([]byte) []byte
+	}{
+		{"cut short", 5, func(b []byte) []byte { return b[:len(b)/3] }},
+		{"no channel element", 8, func([]byte) []byte { return []byte{0xe0} }},
+		{"reserved codebook", 12, func(b []byte) []byte {
+			return append([]byte{0x20, 0x00, 0x00, 0x00, 0x30}, b[5:]...) // CPE, independent windows, long, max_sfb 0… then garbage
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := NewDecoder(h.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pcm []float64
+			for i, f := range fs {
+				block := f[h.HeaderLength:]
+				if i == tc.frame {
+					block = tc.mend(bytes.Clone(block))
+				}
+				pcm, err = d.Decode(pcm, block)
+				if i == tc.frame && !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("frame %d: %v, want ErrCorrupt", i, err)
+				}
+				if i != tc.frame && err != nil {
+					t.Fatalf("frame %d: %v", i, err)
+				}
+			}
+			if len(pcm) != len(want) {
+				t.Fatalf("%d samples, want %d", len(pcm), len(want))
+			}
+			from := (tc.frame + 2) * FrameSamples * 2
+			for i := from; i < len(want); i++ {
+				if math.Abs(pcm[i]-want[i]) > 1e-12 {
+					t.Fatalf("sample %d after the concealed frame: %g, want %g", i, pcm[i], want[i])
+				}
+			}
+			if d.Stats().Corrupt != 1 {
+				t.Fatalf("%d frames counted corrupt", d.Stats().Corrupt)
+			}
+		})
+	}
+}
+
+// TestADTSResync loses sync twice midway (garbage between frames, a frame cut short by the
+// next) and requires the reader to skip exactly the bad bytes and keep every whole frame.
+func TestADTSResync(t *testing.T) {
+	t.Parallel()
+	fs := frames(t, "testdata/s24_stereo_low.aac")
+	garbage := []byte{0xff, 0xf1, 0x00, 0x12, 0xff, 0x00, 0x55}
+	var stream []byte
+	kept := 0
+	for i, f := range fs {
+		switch i {
+		case 5:
+			stream = append(stream, garbage...)
+		case 9:
+			stream = append(stream, f[:len(f)/2]...) // cut: the next frame starts inside it
+			continue
+		}
+		stream = append(stream, f...)
+		kept++
+	}
+	a := NewADTSReader(bytes.NewReader(stream))
+	n := 0
+	for {
+		_, _, err := a.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != kept || a.Skipped() != int64(len(garbage)+len(fs[9])/2) {
+		t.Fatalf("%d frames, %d bytes skipped; want %d and %d", n, a.Skipped(), kept, len(garbage)+len(fs[9])/2)
+	}
+}
+
+// TestSBRInTheStreamIsRefused finds HE-AAC signalled only implicitly, by SBR data in a fill
+// element after the channel element, and refuses it naming the profile, without output.
+func TestSBRInTheStreamIsRefused(t *testing.T) {
+	t.Parallel()
+	fs := frames(t, "testdata/s8_mono.aac")
+	h, _ := ParseADTSHeader(fs[0])
+	d, err := NewDecoder(h.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A fill element of 2 bytes whose extension type is SBR data, then END.
+	block := new(bitWriter).put(elemFIL, 3).put(2, 4).put(extSBRData, 4).put(0, 12).put(elemEND, 3).buf
+	out, err := d.Decode(nil, block)
+	if !errors.Is(err, ErrUnsupported) || len(out) != 0 || !bytes.Contains([]byte(err.Error()), []byte("HE-AAC")) {
+		t.Fatalf("%d samples, %v; want ErrUnsupported naming HE-AAC", len(out), err)
+	}
+}

@@ -1,0 +1,176 @@
+package aacdec
+
+import "fmt"
+
+// Audio object types of ISO/IEC 14496-3 Table 1.17 that name what a stream needs.
+const (
+	objectMain = 1
+	objectLC   = 2
+	objectSSR  = 3
+	objectLTP  = 4
+	objectSBR  = 5
+	objectPS   = 29
+)
+
+// Profile names an audio object type as ffprobe's profile field does ("LC", "HE-AAC", …).
+func Profile(objectType int) string {
+	switch objectType {
+	case objectMain:
+		return "Main"
+	case objectLC:
+		return "LC"
+	case objectSSR:
+		return "SSR"
+	case objectLTP:
+		return "LTP"
+	case objectSBR:
+		return "HE-AAC"
+	case objectPS:
+		return "HE-AACv2"
+	case 23:
+		return "LD"
+	case 39:
+		return "ELD"
+	case 42:
+		return "xHE-AAC"
+	}
+	return fmt.Sprintf("audio object type %d", objectType)
+}
+
+// Config is what a stream's AudioSpecificConfig or ADTS header says of it.
+type Config struct {
+	// ObjectType is the audio object type; the decoder takes 2 (AAC LC).
+	ObjectType int
+	// SampleRate is the output rate in Hz.
+	SampleRate int
+	// Channels is 1 or 2 for what the decoder takes; 0 means a program config element in the
+	// stream says it.
+	Channels  int
+	rateIndex int
+}
+
+// check returns an error wrapping ErrUnsupported unless the decoder takes the configuration.
+func (c Config) check() error {
+	if c.ObjectType != objectLC {
+		return fmt.Errorf("%w: profile %s (only AAC LC is decoded)", ErrUnsupported, Profile(c.ObjectType))
+	}
+	if c.Channels != 1 && c.Channels != 2 {
+		return fmt.Errorf("%w: channel configuration %d (only mono and stereo are decoded)", ErrUnsupported, c.Channels)
+	}
+	return nil
+}
+
+// ParseConfig reads an AudioSpecificConfig (ISO/IEC 14496-3 1.6.2.1), as an MP4 file's esds
+// box carries it. HE-AAC and HE-AAC v2 are reported in ObjectType (5 and 29) whether they are
+// signalled explicitly or by the backward-compatible extension after the LC configuration.
+// Errors wrap ErrMalformed, or ErrUnsupported for what is valid but not decoded.
+func ParseConfig(asc []byte) (Config, error) {
+	r := &bitReader{buf: asc}
+	objectType := func() int {
+		t := int(r.read(5))
+		if t == 31 {
+			t = 32 + int(r.read(6))
+		}
+		return t
+	}
+	rate := func() (int, int) {
+		i := int(r.read(4))
+		switch {
+		case i == 15:
+			hz := int(r.read(24))
+			return hz, rateIndex(hz)
+		case i < len(sampleRates):
+			return sampleRates[i], i
+		}
+		return 0, -1
+	}
+	var c Config
+	c.ObjectType = objectType()
+	c.SampleRate, c.rateIndex = rate()
+	c.Channels = int(r.read(4))
+	if r.overrun || c.rateIndex < 0 || c.SampleRate == 0 {
+		return c, fmt.Errorf("%w: AudioSpecificConfig of %d bytes with no valid sampling rate", ErrMalformed, len(asc))
+	}
+	if c.ObjectType == objectSBR || c.ObjectType == objectPS {
+		return c, fmt.Errorf("%w: profile %s (only AAC LC is decoded)", ErrUnsupported, Profile(c.ObjectType))
+	}
+	if c.ObjectType != objectLC {
+		return c, c.check()
+	}
+	if r.bit() {
+		return c, fmt.Errorf("%w: 960-sample frames (only 1024-sample frames are decoded)", ErrUnsupported)
+	}
+	if r.bit() { // dependsOnCoreCoder
+		return c, fmt.Errorf("%w: a core coder dependency", ErrUnsupported)
+	}
+	r.skip(1) // extensionFlag: nothing for AAC LC
+	if c.Channels == 0 {
+		return c, fmt.Errorf("%w: channels given by a program config element", ErrUnsupported)
+	}
+	// The backward-compatible signalling of SBR and PS after the LC configuration.
+	if r.left() >= 16 && r.peek(11) == 0x2b7 {
+		r.skip(11)
+		if objectType() == objectSBR && r.bit() {
+			ext := objectSBR
+			_, _ = rate()
+			if r.left() >= 12 && r.read(11) == 0x548 && r.bit() {
+				ext = objectPS
+			}
+			if !r.overrun {
+				return Config{ObjectType: ext, SampleRate: c.SampleRate, Channels: c.Channels, rateIndex: c.rateIndex},
+					fmt.Errorf("%w: profile %s (only AAC LC is decoded)", ErrUnsupported, Profile(ext))
+			}
+		}
+	}
+	if r.overrun {
+		return c, fmt.Errorf("%w: AudioSpecificConfig of %d bytes cut short", ErrMalformed, len(asc))
+	}
+	return c, c.check()
+}
+
+// ADTSHeader is the fixed and variable header of an ADTS frame (ISO/IEC 13818-7 6.2).
+type ADTSHeader struct {
+	Config
+	// FrameLength is the frame's length in bytes, its header included.
+	FrameLength int
+	// HeaderLength is 7, or 9 with a CRC.
+	HeaderLength int
+	// Blocks is the number of raw data blocks in the frame (1 to 4).
+	Blocks int
+}
+
+// ADTSHeaderSize is the number of bytes ParseADTSHeader needs.
+const ADTSHeaderSize = 7
+
+// ParseADTSHeader reads an ADTS header from the start of b. Errors wrap ErrMalformed when b does
+// not start with a valid header, or ErrUnsupported for a valid header of a stream the decoder
+// does not decode.
+func ParseADTSHeader(b []byte) (ADTSHeader, error) {
+	var h ADTSHeader
+	if len(b) < ADTSHeaderSize || b[0] != 0xff || b[1]&0xf6 != 0xf0 {
+		return h, fmt.Errorf("%w: no ADTS sync word", ErrMalformed)
+	}
+	r := &bitReader{buf: b[:ADTSHeaderSize]}
+	r.skip(15)
+	protectionAbsent := r.bit()
+	h.ObjectType = int(r.read(2)) + 1
+	h.rateIndex = int(r.read(4))
+	r.skip(1)
+	h.Channels = int(r.read(3))
+	r.skip(4)
+	h.FrameLength = int(r.read(13))
+	r.skip(11)
+	h.Blocks = int(r.read(2)) + 1
+	h.HeaderLength = 7
+	if !protectionAbsent {
+		h.HeaderLength = 9
+	}
+	if h.rateIndex >= len(sampleRates) {
+		return h, fmt.Errorf("%w: ADTS sampling frequency index %d", ErrMalformed, h.rateIndex)
+	}
+	h.SampleRate = sampleRates[h.rateIndex]
+	if h.FrameLength < h.HeaderLength {
+		return h, fmt.Errorf("%w: ADTS frame of %d bytes", ErrMalformed, h.FrameLength)
+	}
+	return h, h.check()
+}

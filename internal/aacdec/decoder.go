@@ -1,0 +1,299 @@
+package aacdec
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Syntactic elements of raw_data_block (Table 4.85).
+const (
+	elemSCE = 0
+	elemCPE = 1
+	elemCCE = 2
+	elemLFE = 3
+	elemDSE = 4
+	elemPCE = 5
+	elemFIL = 6
+	elemEND = 7
+)
+
+// Fill element extension types that carry SBR data (Table 4.121).
+const (
+	extSBRData    = 13
+	extSBRDataCRC = 14
+)
+
+// FrameSamples is the number of samples per channel each frame decodes to.
+const FrameSamples = 1024
+
+// Decoder decodes the raw data blocks of one AAC LC stream in order. It is not safe for
+// concurrent use; decode streams in parallel with a Decoder each.
+type Decoder struct {
+	cfg      Config
+	bands    bandTable
+	spectral [11]*huffTable
+	sfTable  *huffTable
+	windows  *windows
+	long     *imdct
+	short    *imdct
+	ch       [2]channel
+	state    [2]synthState
+	random   uint32 // the noise generator of perceptual noise substitution
+	buf      [2048]float64
+	out      [2][FrameSamples]float64
+	stats    Stats
+}
+
+// Stats counts what the frames decoded so far used, for tests that must show their fixtures
+// exercise each coding tool.
+type Stats struct {
+	Frames, Corrupt                   int
+	Windows                           [4]int // frames per window sequence
+	Shapes                            [2]int // frames per window shape
+	MidSide, Intensity, Noise, Pulses int    // bands (pulses: frames)
+	TNSFilters, Escapes               int
+	CommonWindow, IndependentWindows  int // channel pair elements
+}
+
+// Stats returns the counts of what the frames decoded so far used.
+func (d *Decoder) Stats() Stats { return d.stats }
+
+// synthState is what a channel carries from one frame to the next.
+type synthState struct {
+	overlap [FrameSamples]float64
+	shape   int // the previous frame's window shape
+}
+
+// NewDecoder returns a decoder for a stream of the configuration c (from ParseConfig or
+// ParseADTSHeader). Errors wrap ErrUnsupported.
+func NewDecoder(c Config) (*Decoder, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	if c.rateIndex < 0 || c.rateIndex >= len(bandTables) {
+		return nil, fmt.Errorf("%w: sampling frequency index %d", ErrMalformed, c.rateIndex)
+	}
+	s := shared()
+	d := &Decoder{cfg: c, bands: bandTables[c.rateIndex], spectral: s.spectral, sfTable: s.sfTable, windows: s.windows,
+		long: newIMDCT(s.long), short: newIMDCT(s.short)}
+	d.Reset()
+	return d, nil
+}
+
+// sharedTables are the decoders' read-only tables, built once.
+type sharedTables struct {
+	spectral    [11]*huffTable
+	sfTable     *huffTable
+	windows     *windows
+	long, short *imdctPlan
+}
+
+var shared = sync.OnceValue(func() *sharedTables {
+	s := &sharedTables{sfTable: newHuffTable(scalefactorCodes[:]), windows: newWindows(),
+		long: newIMDCTPlan(2048), short: newIMDCTPlan(256)}
+	for i := range s.spectral {
+		s.spectral[i] = newHuffTable(spectralCodes[i])
+	}
+	return s
+})
+
+// Config returns the configuration the decoder was made for.
+func (d *Decoder) Config() Config { return d.cfg }
+
+// Reset forgets the frames decoded so far, as before a stream's first frame.
+func (d *Decoder) Reset() {
+	d.state = [2]synthState{}
+	d.random = 0x1f2e3d4c
+}
+
+// Decode decodes one raw data block (an MP4 sample, or an ADTS frame's payload) and appends its
+// FrameSamples samples per channel to dst, interleaved, at full scale 1.0 and unclipped. A block
+// whose data is corrupt appends silence (the previous frame's tail fading out) and returns an
+// error wrapping ErrCorrupt; a stream using what the decoder does not decode (SBR, coupling,
+// more channels) returns an error wrapping ErrUnsupported and appends nothing.
+func (d *Decoder) Decode(dst []float64, block []byte) ([]float64, error) {
+	err := d.parse(block)
+	d.stats.Frames++
+	if errors.Is(err, ErrUnsupported) {
+		return dst, err
+	}
+	if err != nil {
+		d.stats.Corrupt++
+		for c := range d.cfg.Channels {
+			clear(d.ch[c].spec[:])
+			d.ch[c].info = icsInfo{windowShape: d.state[c].shape}
+			d.ch[c].tns.present = false
+		}
+	}
+	for c := range d.cfg.Channels {
+		d.synthesize(c)
+	}
+	n := d.cfg.Channels
+	start := len(dst)
+	dst = append(dst, make([]float64, FrameSamples*n)...)
+	out := dst[start:]
+	for c := range n {
+		for i, v := range d.out[c] {
+			out[i*n+c] = v
+		}
+	}
+	return dst, err
+}
+
+// parse reads a raw data block into the channels' spectra.
+func (d *Decoder) parse(block []byte) error {
+	r := &bitReader{buf: block}
+	got := 0
+	for {
+		id := r.read(3)
+		if r.overrun {
+			return corrupt("no END element")
+		}
+		switch id {
+		case elemSCE, elemLFE:
+			r.skip(4)
+			if d.cfg.Channels != 1 || got > 0 {
+				return corrupt("a single channel element in a stream of %d channels", d.cfg.Channels)
+			}
+			if err := d.readChannel(r, &d.ch[0], false); err != nil {
+				return err
+			}
+			got++
+		case elemCPE:
+			r.skip(4)
+			if d.cfg.Channels != 2 || got > 0 {
+				return corrupt("a channel pair element in a stream of %d channels", d.cfg.Channels)
+			}
+			if err := d.readPair(r); err != nil {
+				return err
+			}
+			got++
+		case elemCCE:
+			return fmt.Errorf("%w: coupling channel elements", ErrUnsupported)
+		case elemPCE:
+			return fmt.Errorf("%w: a program config element in the stream", ErrUnsupported)
+		case elemDSE:
+			r.skip(4)
+			align := r.bit()
+			n := int(r.read(8))
+			if n == 255 {
+				n += int(r.read(8))
+			}
+			if align {
+				r.align()
+			}
+			r.skip(uint(8 * n))
+		case elemFIL:
+			n := int(r.read(4))
+			if n == 15 {
+				n += int(r.read(8)) - 1
+			}
+			if n > 0 {
+				if ext := r.peek(4); ext == extSBRData || ext == extSBRDataCRC {
+					return fmt.Errorf("%w: profile %s (SBR data in the stream; only AAC LC is decoded)", ErrUnsupported, Profile(objectSBR))
+				}
+			}
+			r.skip(uint(8 * n))
+		case elemEND:
+			if got == 0 {
+				return corrupt("no channel element")
+			}
+			return nil
+		}
+		if r.overrun {
+			return corrupt("element past the frame's end")
+		}
+	}
+}
+
+// readPair reads channel_pair_element and applies mid/side and intensity stereo.
+func (d *Decoder) readPair(r *bitReader) error {
+	left, right := &d.ch[0], &d.ch[1]
+	common := r.bit()
+	var msUsed [8][maxBands]bool
+	msPresent := 0
+	if common {
+		if err := d.readInfo(r, &left.info); err != nil {
+			return err
+		}
+		right.info = left.info
+		msPresent = int(r.read(2))
+		switch msPresent {
+		case 1:
+			for g := range left.info.numGroups {
+				for b := range left.info.maxSFB {
+					msUsed[g][b] = r.bit()
+				}
+			}
+		case 2:
+			for g := range left.info.numGroups {
+				for b := range left.info.maxSFB {
+					msUsed[g][b] = true
+				}
+			}
+		case 3:
+			return corrupt("reserved ms_mask_present")
+		}
+	}
+	if err := d.readChannel(r, left, common); err != nil {
+		return err
+	}
+	if err := d.readChannel(r, right, common); err != nil {
+		return err
+	}
+	if !common {
+		d.stats.IndependentWindows++
+		return nil
+	}
+	d.stats.CommonWindow++
+	info := &left.info
+	win := 0
+	for g := range info.numGroups {
+		for b := range info.maxSFB {
+			lo, hi := int(info.offsets[b]), int(info.offsets[b+1])
+			lt, rt := left.bandType[g][b], right.bandType[g][b]
+			for w := win; w < win+info.groupLen[g]; w++ {
+				l := left.spec[w*128+lo : w*128+hi]
+				rr := right.spec[w*128+lo : w*128+hi]
+				switch {
+				case rt == intensityBand || rt == intensityBand2:
+					d.stats.Intensity++
+					scale := exp2Quarter(-right.sf[g][b])
+					if (rt == intensityBand2) != msUsed[g][b] {
+						scale = -scale
+					}
+					for k := range l {
+						rr[k] = l[k] * scale
+					}
+				case msUsed[g][b] && lt < noiseBand && rt < noiseBand:
+					d.stats.MidSide++
+					for k := range l {
+						l[k], rr[k] = l[k]+rr[k], l[k]-rr[k]
+					}
+				}
+			}
+		}
+		win += info.groupLen[g]
+	}
+	return nil
+}
+
+func (s *Stats) add(o Stats) {
+	s.Frames += o.Frames
+	s.Corrupt += o.Corrupt
+	for i := range s.Windows {
+		s.Windows[i] += o.Windows[i]
+	}
+	for i := range s.Shapes {
+		s.Shapes[i] += o.Shapes[i]
+	}
+	s.MidSide += o.MidSide
+	s.Intensity += o.Intensity
+	s.Noise += o.Noise
+	s.Pulses += o.Pulses
+	s.TNSFilters += o.TNSFilters
+	s.Escapes += o.Escapes
+	s.CommonWindow += o.CommonWindow
+	s.IndependentWindows += o.IndependentWindows
+}
