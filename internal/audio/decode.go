@@ -26,10 +26,6 @@ var (
 	// ErrUnsupportedCodec means a known container holding a codec or variant this package
 	// does not decode (for example MPEG layer I or II, or Ogg FLAC).
 	ErrUnsupportedCodec = errors.New("audio: unsupported codec")
-	// ErrNotMeasured means the file was probed (duration, channels, rate, tags and cover are
-	// filled in) but its audio was not decoded, so it has no loudness or peaks: the fake
-	// probes MP4/M4A files but does not decode AAC.
-	ErrNotMeasured = errors.New("audio: AAC audio in MP4/M4A is probed, not decoded, so loudness and peaks are not measured")
 	// ErrOverCeiling means the audio was not measured, or decoding was stopped, because it
 	// crossed a ceiling of Limits: more channels than MaxChannels, longer than MaxDuration.
 	ErrOverCeiling = errors.New("audio: the file exceeds a ceiling of analysis")
@@ -93,10 +89,9 @@ const sniffSize = 1 << 16
 
 // Measure reads an audio file from r to its end and measures it, in memory that does not grow
 // with the audio's duration. The format is recognised by its leading bytes: WAV (RIFF, RF64),
-// MP3 (with or without ID3v2), FLAC, Ogg Vorbis, Ogg Opus and MP4/M4A. See the package
+// MP3 (with or without ID3v2), FLAC, Ogg Vorbis, Ogg Opus, MP4/M4A and ADTS. See the package
 // documentation for what each format gives. Errors wrap ErrUnknownFormat, ErrMalformed,
-// ErrUnsupportedCodec, ErrNotMeasured (with the probed fields filled in) or the reader's own
-// error. Decoders never panic across this call: a panic inside one becomes ErrMalformed.
+// ErrUnsupportedCodec or the reader's own error. Decoders never panic across this call: a panic inside one becomes ErrMalformed.
 func Measure(r io.Reader, opts ...Option) (m Measurement, err error) {
 	return MeasureContext(context.Background(), r, opts...)
 }
@@ -137,10 +132,12 @@ func MeasureContext(ctx context.Context, r io.Reader, opts ...Option) (m Measure
 		m, err = measureOgg(in, head)
 	case "mp4":
 		m, err = measureMP4(in)
+	case "aac":
+		m, err = measureADTS(in)
 	default:
 		return Measurement{}, fmt.Errorf("%w: starts with %q", ErrUnknownFormat, head[:min(len(head), 12)])
 	}
-	if err != nil && !errors.Is(err, ErrNotMeasured) {
+	if err != nil {
 		return Measurement{}, err
 	}
 	if m.Tags.Title != "" && m.Title == "" {
@@ -183,17 +180,25 @@ func sniff(head []byte, nameHint string) string {
 	case len(head) >= 8 && isMP4Box(string(head[4:8])):
 		return "mp4"
 	case bytes.HasPrefix(head, []byte("ID3")):
-		// An ID3v2 tag is MP3's convention; a FLAC file may carry one too.
+		// An ID3v2 tag is MP3's convention; FLAC and ADTS files may carry one too.
 		if n, ok := id3Size(head); ok && n+4 <= len(head) && string(head[n:n+4]) == "fLaC" {
 			return "flac"
+		} else if ok && n+2 <= len(head) && isADTSSync(head[n:]) {
+			return "aac"
 		}
 		return "mp3"
+	case isADTSSync(head):
+		return "aac"
 	}
 	if off := findMPEGSync(head); off == 0 || (off > 0 && (ext == ".mp3" || ext == ".mpga" || ext == ".mpeg")) {
 		return "mp3"
 	}
 	return ""
 }
+
+// isADTSSync reports whether b starts with an ADTS sync word: twelve ones, then layer 0, which
+// MPEG audio layers I to III never have.
+func isADTSSync(b []byte) bool { return len(b) >= 2 && b[0] == 0xff && b[1]&0xf6 == 0xf0 }
 
 // isMP4Box reports whether a box type is one an MP4 file starts with.
 func isMP4Box(t string) bool {

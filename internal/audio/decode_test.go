@@ -88,6 +88,9 @@ func TestMeasureErrors(t *testing.T) {
 	ogg := readFixture(t, "tone_s48.ogg")
 	opus := readFixture(t, "step_s48.opus")
 	m4a := readFixture(t, "tagged.m4a")
+	heAAC := bytes.Replace(m4a, []byte{0x12, 0x08, 0x56, 0xe5, 0x00}, []byte{0x12, 0x08, 0x56, 0xe5, 0x80}, 1) // SBR present
+	mainADTS := readFixture(t, "tone_m44.aac")
+	mainADTS[2] &^= 0xc0 // profile 0: AAC Main
 	// MPEG-1 layer II frames (mp2) of 128 kbit/s at 44.1 kHz: 417 bytes each.
 	mp2 := bytes.Repeat(append([]byte{0xFF, 0xFD, 0x80, 0x00}, make([]byte, 413)...), 8)
 	corruptFLAC := bytes.Clone(flac)
@@ -111,7 +114,8 @@ func TestMeasureErrors(t *testing.T) {
 		{"Opus cut in headers", opus[:40], "", ErrMalformed},
 		{"Ogg of another codec", append([]byte("OggS\x00\x02"), make([]byte, 60)...), "", ErrUnsupportedCodec},
 		{"MP4 without moov", m4a[:32], "", ErrMalformed},
-		{"AAC", m4a, "", ErrNotMeasured},
+		{"HE-AAC in M4A", heAAC, "", ErrUnsupportedCodec},
+		{"AAC Main in ADTS", mainADTS, "", ErrUnsupportedCodec},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,6 +123,11 @@ func TestMeasureErrors(t *testing.T) {
 			_, err := MeasureFile(bytes.NewReader(tt.input), tt.hint)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("error %v, want %v", err, tt.want)
+			}
+			// A refused AAC stream names its profile, for the report's reason.
+			if profile, ok := map[string]string{"HE-AAC in M4A": "profile HE-AAC", "AAC Main in ADTS": "profile Main"}[tt.name]; ok &&
+				!strings.Contains(err.Error(), profile) {
+				t.Errorf("error %q does not name the %s", err, profile)
 			}
 			if !strings.HasPrefix(err.Error(), "audio: ") {
 				t.Errorf("error %q lacks the package prefix", err)

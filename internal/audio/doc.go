@@ -32,18 +32,28 @@
 //     60 dB SNR on the fixtures; ffmpeg's own opus decoder (its default) is further from
 //     libopus (14 dB SNR on SILK speech, true peak 0.3 dB higher), so the reference figures
 //     for Opus are taken with ffmpeg decoding through libopus.
-//   - MP4/M4A: boxes are walked forward only and everything but moov is read past, so a moov
-//     after the media data needs no seeking and no temporary file; only moov (at most 64 MiB) is
-//     held. Duration is the sound track's edit list length (else its media duration), channels
-//     and rate come from the AAC AudioSpecificConfig, tags from ilst, chapters from a Nero chpl
-//     box. AAC is not decoded: Measure returns the probed Measurement (loudness and peaks NaN)
-//     with an error wrapping ErrNotMeasured.
+//   - MP4/M4A with AAC LC, decoded by internal/aacdec: boxes are walked forward only and only
+//     moov (at most 64 MiB) is held in memory. When the media data comes first, it is copied to
+//     an unlinked temporary file until moov says where its samples are; when moov comes first
+//     (+faststart), samples are decoded as they stream by. The decode is trimmed by the sound
+//     track's edit list: its media time (the encoder's priming) is cut at the start and its
+//     duration kept, so Duration is ffprobe's (ffmpeg 5.1's decode keeps the encoder's padding
+//     at the end; the loudness differs by nothing measurable). Channels and rate come from the
+//     AudioSpecificConfig, tags from ilst, chapters from a Nero chpl box. iTunSMPB gapless
+//     comments are not read: ffmpeg's encoder writes edit lists.
+//   - ADTS (.aac) with AAC LC, after an ID3v2 tag if one leads it. Nothing is trimmed, as
+//     ffmpeg trims nothing (the stream does not say the encoder's delay); the duration is exact,
+//     from the number of frames (ffprobe estimates it from the bit rate), and the bit rate is
+//     the frames' bytes over it. Sync lost midway is found again, the bytes between skipped.
+//   - For AAC, HE-AAC (v1 and v2), Main, LTP, SSR and more than two channels are
+//     ErrUnsupportedCodec, naming the profile; a corrupt AAC frame is concealed as silence and
+//     counted in ConcealedFrames.//
 //
 // Vorbis comments (FLAC, Vorbis, Opus) give chapters by the CHAPTERnnn=HH:MM:SS.sss and
 // CHAPTERnnnNAME convention, and a cover by METADATA_BLOCK_PICTURE. A cover larger than
 // MaxCoverBytes is dropped; JPEG and PNG covers get their width and height. Tags never fail a
 // measurement: unreadable tags are ignored. Errors wrap ErrUnknownFormat, ErrMalformed,
-// ErrUnsupportedCodec or ErrNotMeasured; a panic inside a decoder library is recovered and
+// or ErrUnsupportedCodec; a panic inside a decoder library is recovered and
 // returned as ErrMalformed.
 //
 // # Units

@@ -1,8 +1,8 @@
 package audio_test
 
 import (
-	"errors"
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/podqa/podqa-go/internal/audio"
@@ -31,7 +31,7 @@ func ExampleMeasureFile() {
 	// "Episode Title" by "The Artist", track 7, 2 chapters, 64x48 image/png cover
 }
 
-// AAC in MP4 is probed, not decoded: the error says so and the probed fields are filled in.
+// Measure an M4A file: its AAC audio is decoded and trimmed to the edit list's two seconds.
 func ExampleMeasure_aac() {
 	f, err := os.Open("testdata/formats/tagged.m4a")
 	if err != nil {
@@ -40,7 +40,11 @@ func ExampleMeasure_aac() {
 	}
 	defer f.Close()
 	m, err := audio.Measure(f)
-	fmt.Println(errors.Is(err, audio.ErrNotMeasured), m.CodecName, m.Channels, m.SampleRate, m.Duration)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.CodecName, m.Channels, m.SampleRate, m.Duration, math.Round(m.IntegratedLUFS))
 	// Output:
-	// true aac 1 44100 2s
+	// aac 1 44100 2s -24
 }

@@ -2,7 +2,6 @@ package audio
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -57,14 +56,7 @@ func TestFormatsMatchFFmpeg(t *testing.T) {
 			defer f.Close()
 			st, _ := f.Stat()
 			m, err := MeasureFile(f, ref.File)
-			if ref.CodecName == "aac" {
-				if !errors.Is(err, ErrNotMeasured) {
-					t.Fatalf("AAC: error %v, want ErrNotMeasured", err)
-				}
-				if !math.IsNaN(m.IntegratedLUFS) {
-					t.Errorf("AAC loudness %v, want NaN", m.IntegratedLUFS)
-				}
-			} else if err != nil {
+			if err != nil {
 				t.Fatal(err)
 			}
 			if m.CodecName != ref.CodecName || m.FormatName != ref.FormatName || m.SampleRate != ref.SampleRate || m.Channels != ref.Channels {
@@ -74,18 +66,20 @@ func TestFormatsMatchFFmpeg(t *testing.T) {
 			if m.Size != st.Size() {
 				t.Errorf("size %d, file %d", m.Size, st.Size())
 			}
-			if ref.CodecName == "aac" {
-				// Probed: the duration is ffprobe's (edit list applied).
-				if d := time.Duration(ref.Duration * float64(time.Second)); absDur(m.Duration-d) > time.Microsecond {
-					t.Errorf("duration %v, ffprobe %v", m.Duration, d)
-				}
-				return
+			wantFrames := ref.DecodedFrames
+			if ref.CodecName == "aac" && ref.FormatName == mp4FormatName {
+				// Trimmed to the edit list's duration, which ffprobe reports; ffmpeg 5.1's decode
+				// keeps the encoder's padding at the end.
+				wantFrames = int64(ref.Duration*float64(ref.SampleRate) + 0.5)
 			}
-			if m.Frames != ref.DecodedFrames {
-				t.Errorf("%d frames, ffmpeg decodes %d", m.Frames, ref.DecodedFrames)
+			if m.Frames != wantFrames {
+				t.Errorf("%d frames, want %d", m.Frames, wantFrames)
 			}
-			if want := framesDuration(ref.DecodedFrames, ref.SampleRate); m.Duration != want {
+			if want := framesDuration(wantFrames, ref.SampleRate); m.Duration != want {
 				t.Errorf("duration %v, want %v", m.Duration, want)
+			}
+			if m.ConcealedFrames != 0 {
+				t.Errorf("%d frames concealed", m.ConcealedFrames)
 			}
 			if d := m.IntegratedLUFS - ref.IntegratedLUFS; math.Abs(d) > 0.1 {
 				t.Errorf("integrated %.3f LUFS, ffmpeg %.3f (Δ %.3f)", m.IntegratedLUFS, ref.IntegratedLUFS, d)
@@ -94,7 +88,13 @@ func TestFormatsMatchFFmpeg(t *testing.T) {
 			if d := m.TruePeakDB - ref.TruePeakDB; math.Abs(d) > 0.2 {
 				t.Errorf("true peak %.3f dB, ffmpeg %.3f (Δ %.3f)", m.TruePeakDB, ref.TruePeakDB, d)
 			}
-			if ref.BitRate > 0 && m.BitRate != ref.BitRate {
+			if ref.FormatName == "aac" {
+				// ffprobe estimates an ADTS stream's bit rate from its first frames (18 % low on
+				// step_s48.aac, which starts quiet); ours is the frames' bytes over the duration.
+				if want := float64(st.Size()) * 8 / m.Duration.Seconds(); math.Abs(float64(m.BitRate)-want) > 0.001*want {
+					t.Errorf("bit rate %d, the file's bytes over its duration %.0f", m.BitRate, want)
+				}
+			} else if ref.BitRate > 0 && m.BitRate != ref.BitRate {
 				t.Errorf("bit rate %d, ffprobe %d", m.BitRate, ref.BitRate)
 			}
 			t.Logf("I %.3f (ffmpeg %.3f) TP %.3f (ffmpeg %.3f) bitrate %d", m.IntegratedLUFS, ref.IntegratedLUFS, m.TruePeakDB, ref.TruePeakDB, m.BitRate)
@@ -132,7 +132,7 @@ func TestTags(t *testing.T) {
 			}
 			defer f.Close()
 			m, err := MeasureFile(f, tt.file)
-			if err != nil && !errors.Is(err, ErrNotMeasured) {
+			if err != nil {
 				t.Fatal(err)
 			}
 			g := m.Tags

@@ -21,7 +21,7 @@ type Measurement struct {
 	// CodecName is ffprobe's codec_name: pcm_u8, pcm_s16le, pcm_s24le, pcm_s32le, pcm_f32le,
 	// pcm_f64le, mp3, flac, vorbis, opus or aac.
 	CodecName string
-	// FormatName is ffprobe's format_name: "wav", "mp3", "flac", "ogg" or
+	// FormatName is ffprobe's format_name: "wav", "mp3", "flac", "ogg", "aac" (ADTS) or
 	// "mov,mp4,m4a,3gp,3g2,mj2".
 	FormatName string
 	// Size is the number of bytes read from the input (all of it).
@@ -47,8 +47,9 @@ type Measurement struct {
 	Tags Tags
 	// Cover is the embedded cover image, or nil when there is none (or it is too large).
 	Cover *Cover
-	// ConcealedFrames counts MP3 frames whose data was corrupt or missing (at the start of a
-	// cut stream) and that were decoded as silence, as ffmpeg conceals them; 0 for other formats.
+	// ConcealedFrames counts MP3 and AAC frames whose data was corrupt or missing (at the start
+	// of a cut MP3 stream) and that were decoded as silence, as ffmpeg conceals them; 0 for
+	// other formats.
 	ConcealedFrames int64
 }
 

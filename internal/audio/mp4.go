@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
+	"os"
 	"time"
+
+	"github.com/podqa/podqa-go/internal/aacdec"
 )
 
 // maxMoov bounds the moov box read into memory (its sample tables grow with duration, by about
@@ -16,15 +18,24 @@ const maxMoov = 64 << 20
 // mp4FormatName is ffprobe's format_name for the ISO base media family.
 const mp4FormatName = "mov,mp4,m4a,3gp,3g2,mj2"
 
-// measureMP4 probes an MP4/M4A file without decoding its audio. Top-level boxes are walked
-// forward only; everything but moov is skipped by reading past it, so a moov after the media
-// data needs neither seeking nor buffering beyond the moov itself. The first sound track gives
-// duration (its edit list's length when it has one, as ffprobe reports, else the media
-// duration), channels, rate and bit rate (the sample sizes over the media duration); ilst
-// items give tags and the cover, a Nero chpl box chapters. AAC returns the probed Measurement
-// with an error wrapping ErrNotMeasured; other codecs wrap ErrUnsupportedCodec.
+// measureMP4 measures an MP4/M4A file. Top-level boxes are walked forward only. The first
+// sound track gives channels, rate and bit rate; ilst items give tags and the cover, a Nero chpl
+// box chapters. Its AAC samples are decoded and measured: as the media data streams by when the
+// moov box comes first, or, when the media data comes before the moov box (which says where
+// its samples are), from a temporary file the media data is copied to, so memory stays flat in
+// duration either way. The decode is trimmed by the track's edit list (its media time, the
+// encoder's priming, cut at the start; its duration kept), so Duration is ffprobe's. Other
+// codecs wrap ErrUnsupportedCodec.
 func measureMP4(in *source) (Measurement, error) {
-	var moov []byte
+	var (
+		moov     []byte
+		m        Measurement
+		tr       mp4Track
+		spill    *mp4Spill
+		res      MeterResult
+		measured bool
+	)
+	defer func() { spill.close() }()
 	for {
 		var hdr [8]byte
 		if _, err := io.ReadFull(in.r, hdr[:]); err != nil {
@@ -49,13 +60,48 @@ func measureMP4(in *source) (Measurement, error) {
 		if size != 0 && body < 0 {
 			return Measurement{}, fmt.Errorf("%w: MP4 box %q of %d bytes", ErrMalformed, typ, size)
 		}
-		if typ == "moov" && moov == nil {
+		start := in.size()
+		switch {
+		case typ == "moov" && moov == nil:
 			if body < 0 || body > maxMoov {
 				return Measurement{}, fmt.Errorf("%w: MP4 moov box of %d bytes", ErrMalformed, body)
 			}
 			moov = make([]byte, body)
 			if _, err := io.ReadFull(in.r, moov); err != nil {
 				return Measurement{}, fmt.Errorf("%w: MP4 moov box cut short", ErrMalformed)
+			}
+			var err error
+			if m, tr, err = parseMoov(moov); err != nil {
+				return Measurement{}, err
+			}
+			if m.CodecName != "aac" {
+				return Measurement{}, fmt.Errorf("%w: %s audio in MP4", ErrUnsupportedCodec, m.CodecName)
+			}
+			if spill != nil { // the media data came first
+				if res, err = tr.measure(in, &m, spill.next(tr)); err != nil {
+					return Measurement{}, err
+				}
+				measured = true
+			}
+			continue
+		case typ == "mdat" && moov != nil && !measured:
+			var err error
+			if res, err = tr.measure(in, &m, streamSamples(in, tr)); err != nil {
+				return Measurement{}, err
+			}
+			measured = true
+			// The samples may end before the box does, or run past it into the next.
+			if body >= 0 {
+				rest := start + body - in.size()
+				if rest < 0 {
+					return finishMP4(in, m, res)
+				}
+				body = rest
+			}
+		case typ == "mdat" && moov == nil && spill == nil:
+			var err error
+			if spill, err = spillMedia(in, start, body); err != nil {
+				return Measurement{}, err
 			}
 			continue
 		}
@@ -64,29 +110,251 @@ func measureMP4(in *source) (Measurement, error) {
 		}
 		if n, err := io.CopyN(io.Discard, in.r, body); err != nil {
 			if errors.Is(err, io.EOF) && n < body {
-				break // a truncated mdat: the probe only needs moov
+				break
 			}
 			return Measurement{}, err
 		}
 	}
-	if err := in.drain(); err != nil {
-		return Measurement{}, err
-	}
 	if moov == nil {
 		return Measurement{}, fmt.Errorf("%w: MP4 file without a moov box", ErrMalformed)
 	}
-	m, err := parseMoov(moov)
-	if err != nil {
+	if !measured {
+		return Measurement{}, fmt.Errorf("%w: MP4 file without media data", ErrMalformed)
+	}
+	return finishMP4(in, m, res)
+}
+
+// finishMP4 reads the input to its end and completes the measurement.
+func finishMP4(in *source, m Measurement, res MeterResult) (Measurement, error) {
+	if err := in.drain(); err != nil {
 		return Measurement{}, err
 	}
 	m.FormatName = mp4FormatName
 	m.Size = in.size()
-	// Nothing was decoded: loudness and peaks are unknown, not silent.
-	m.IntegratedLUFS, m.SamplePeakDB, m.TruePeakDB, m.LoudnessRange = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-	if m.CodecName != "aac" {
-		return Measurement{}, fmt.Errorf("%w: %s audio in MP4", ErrUnsupportedCodec, m.CodecName)
+	m.fill(res)
+	return m, nil
+}
+
+// mp4Track is what the sound track says of how to decode it.
+type mp4Track struct {
+	asc        []byte // the AudioSpecificConfig
+	stbl       []byte
+	mediaScale uint32
+	movieScale uint32
+	skip       int64 // the edit list's media time, in the media's timescale
+	keep       int64 // the edit list's duration in the movie's timescale, or −1 for all
+}
+
+// measure decodes and measures the track's samples, which next returns in file order.
+func (tr mp4Track) measure(in *source, m *Measurement, next func() ([]byte, error)) (MeterResult, error) {
+	cfg, err := aacdec.ParseConfig(tr.asc)
+	if err != nil {
+		if errors.Is(err, aacdec.ErrUnsupported) {
+			return MeterResult{}, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
+		}
+		return MeterResult{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
-	return m, fmt.Errorf("%w (%d channels, %d Hz, %v)", ErrNotMeasured, m.Channels, m.SampleRate, m.Duration)
+	trim := aacTrim{skip: scaleTo(tr.skip, tr.mediaScale, cfg.SampleRate), keep: -1}
+	if tr.keep >= 0 {
+		trim.keep = scaleTo(tr.keep, tr.movieScale, cfg.SampleRate)
+	}
+	m.Channels, m.SampleRate = cfg.Channels, cfg.SampleRate
+	res, concealed, err := measureAACBlocks(in, cfg, trim, next)
+	m.ConcealedFrames = concealed
+	return res, err
+}
+
+// scaleTo converts v units of 1/scale s to samples at rate, rounding to the nearest.
+func scaleTo(v int64, scale uint32, rate int) int64 {
+	if scale == 0 || v <= 0 {
+		return 0
+	}
+	return int64((float64(v)*float64(rate))/float64(scale) + 0.5)
+}
+
+// maxSample bounds an AAC sample's size: 6144 bits per channel, for two channels, with room.
+const maxSample = 1 << 16
+
+// streamSamples returns the samples of the track from the input, which is at the start of a
+// media data box and moves forward only: the samples must come in file order.
+func streamSamples(in *source, tr mp4Track) func() ([]byte, error) {
+	it, err := newMP4Samples(tr.stbl)
+	buf := make([]byte, maxSample)
+	return func() ([]byte, error) {
+		if err != nil {
+			return nil, err
+		}
+		off, size, ok := it.next()
+		if !ok {
+			return nil, io.EOF
+		}
+		pos := in.size()
+		if int64(off) < pos {
+			return nil, fmt.Errorf("%w: MP4 samples out of file order (sample at %d, after %d)", ErrMalformed, off, pos)
+		}
+		if _, err := io.CopyN(io.Discard, in.r, int64(off)-pos); err != nil {
+			return nil, io.EOF // the file is cut short: measure what there was
+		}
+		if size > maxSample {
+			return nil, fmt.Errorf("%w: MP4 sample of %d bytes", ErrMalformed, size)
+		}
+		if _, err := io.ReadFull(in.r, buf[:size]); err != nil {
+			return nil, io.EOF
+		}
+		return buf[:size], nil
+	}
+}
+
+// mp4Spill is a media data box copied to a temporary file because the moov box, which says
+// where the samples are, comes after it.
+type mp4Spill struct {
+	f     *os.File
+	start int64 // the box body's offset in the input
+	size  int64
+}
+
+// spillMedia copies a media data box's body (to the end of the input when body < 0).
+func spillMedia(in *source, start, body int64) (*mp4Spill, error) {
+	f, err := os.CreateTemp("", "podqa-mdat-*")
+	if err != nil {
+		return nil, fmt.Errorf("audio: a temporary file for MP4 media data before its moov box: %w", err)
+	}
+	_ = os.Remove(f.Name()) // unlinked: gone when closed, whatever happens
+	src := io.Reader(in.r)
+	if body >= 0 {
+		src = io.LimitReader(in.r, body)
+	}
+	n, err := io.Copy(f, src)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return &mp4Spill{f: f, start: start, size: n}, nil
+}
+
+func (s *mp4Spill) close() {
+	if s != nil {
+		_ = s.f.Close()
+	}
+}
+
+// next returns the samples of the track from the copied media data.
+func (s *mp4Spill) next(tr mp4Track) func() ([]byte, error) {
+	it, err := newMP4Samples(tr.stbl)
+	buf := make([]byte, maxSample)
+	return func() ([]byte, error) {
+		if err != nil {
+			return nil, err
+		}
+		off, size, ok := it.next()
+		if !ok {
+			return nil, io.EOF
+		}
+		at := int64(off) - s.start
+		if size > maxSample {
+			return nil, fmt.Errorf("%w: MP4 sample of %d bytes", ErrMalformed, size)
+		}
+		if at < 0 || at+int64(size) > s.size {
+			return nil, io.EOF // outside the media data: the file is cut short
+		}
+		if _, err := s.f.ReadAt(buf[:size], at); err != nil {
+			return nil, err
+		}
+		return buf[:size], nil
+	}
+}
+
+// mp4Samples walks a sample table (stsc, stco or co64, stsz) in chunk order.
+type mp4Samples struct {
+	sizes   []byte // stsz entries, or nil when every sample has fixedSize
+	fixed   uint32
+	count   uint32
+	chunks  []byte // stco or co64 entries
+	wide    bool   // co64
+	runs    []byte // stsc entries
+	sample  uint32 // the next sample
+	chunk   uint32 // the current chunk
+	inChunk uint32 // samples left in it
+	off     uint64
+	run     int
+}
+
+// newMP4Samples checks that a sample table's boxes hold the entries they claim.
+func newMP4Samples(stbl []byte) (*mp4Samples, error) {
+	stsz, ok := mp4Child(stbl, "stsz")
+	if !ok || len(stsz) < 12 {
+		return nil, fmt.Errorf("%w: MP4 track without a sample size table", ErrMalformed)
+	}
+	s := &mp4Samples{fixed: binary.BigEndian.Uint32(stsz[4:]), count: binary.BigEndian.Uint32(stsz[8:])}
+	if s.fixed == 0 {
+		if uint64(len(stsz)-12) < 4*uint64(s.count) {
+			return nil, fmt.Errorf("%w: MP4 stsz claims %d samples in %d bytes", ErrMalformed, s.count, len(stsz))
+		}
+		s.sizes = stsz[12:]
+	}
+	co, ok := mp4Child(stbl, "stco")
+	if !ok {
+		co, ok = mp4Child(stbl, "co64")
+		s.wide = true
+	}
+	width := uint64(4)
+	if s.wide {
+		width = 8
+	}
+	if !ok || len(co) < 8 || uint64(len(co)-8) < width*uint64(binary.BigEndian.Uint32(co[4:])) {
+		return nil, fmt.Errorf("%w: MP4 track without a valid chunk offset table", ErrMalformed)
+	}
+	s.chunks = co[8 : 8+width*uint64(binary.BigEndian.Uint32(co[4:]))]
+	stsc, ok := mp4Child(stbl, "stsc")
+	if !ok || len(stsc) < 8 || uint64(len(stsc)-8) < 12*uint64(binary.BigEndian.Uint32(stsc[4:])) {
+		return nil, fmt.Errorf("%w: MP4 track without a valid sample-to-chunk table", ErrMalformed)
+	}
+	s.runs = stsc[8 : 8+12*uint64(binary.BigEndian.Uint32(stsc[4:]))]
+	return s, nil
+}
+
+// next returns the next sample's offset and size, or false after the last.
+func (s *mp4Samples) next() (uint64, uint32, bool) {
+	for s.inChunk == 0 {
+		if s.sample >= s.count || uint64(s.chunk)*s.width() >= uint64(len(s.chunks)) {
+			return 0, 0, false
+		}
+		if s.wide {
+			s.off = binary.BigEndian.Uint64(s.chunks[8*s.chunk:])
+		} else {
+			s.off = uint64(binary.BigEndian.Uint32(s.chunks[4*s.chunk:]))
+		}
+		// The run of the chunk (first_chunk counts from 1).
+		for s.run+1 < len(s.runs)/12 && binary.BigEndian.Uint32(s.runs[12*(s.run+1):]) <= s.chunk+1 {
+			s.run++
+		}
+		if len(s.runs) >= 12 {
+			s.inChunk = binary.BigEndian.Uint32(s.runs[12*s.run+4:])
+		}
+		s.chunk++
+		if len(s.runs) < 12 {
+			return 0, 0, false
+		}
+	}
+	size := s.fixed
+	if s.sizes != nil {
+		size = binary.BigEndian.Uint32(s.sizes[4*s.sample:])
+	}
+	off := s.off
+	s.off += uint64(size)
+	s.sample++
+	s.inChunk--
+	if s.sample > s.count {
+		return 0, 0, false
+	}
+	return off, size, true
+}
+
+func (s *mp4Samples) width() uint64 {
+	if s.wide {
+		return 8
+	}
+	return 4
 }
 
 // mp4Box is a box inside a parsed buffer.
@@ -167,8 +435,9 @@ func scaledDuration(v uint64, scale uint32) time.Duration {
 }
 
 // parseMoov reads the first sound track and the metadata of a moov box.
-func parseMoov(moov []byte) (Measurement, error) {
+func parseMoov(moov []byte) (Measurement, mp4Track, error) {
 	var m Measurement
+	var tr mp4Track
 	mvhd, _ := mp4Child(moov, "mvhd")
 	movieScale, _, _ := fullBoxTimes(mvhd)
 	found := false
@@ -183,22 +452,26 @@ func parseMoov(moov []byte) (Measurement, error) {
 		mdhd, _ := mp4Child(c.body, "mdia", "mdhd")
 		scale, dur, ok := fullBoxTimes(mdhd)
 		if !ok || scale == 0 {
-			return m, fmt.Errorf("%w: MP4 sound track without a media header", ErrMalformed)
+			return m, tr, fmt.Errorf("%w: MP4 sound track without a media header", ErrMalformed)
 		}
 		m.Duration = scaledDuration(dur, scale)
+		tr = mp4Track{mediaScale: scale, movieScale: movieScale, keep: -1}
 		if elst, ok := mp4Child(c.body, "edts", "elst"); ok && movieScale > 0 {
 			if d, ok := editDuration(elst); ok {
 				m.Duration = scaledDuration(d, movieScale)
+				tr.keep = int64(d)
+				tr.skip = editMediaTime(elst)
 			}
 		}
 		stbl, _ := mp4Child(c.body, "mdia", "minf", "stbl")
+		tr.stbl = stbl
 		stsd, ok := mp4Child(stbl, "stsd")
 		if !ok || len(stsd) < 8 {
-			return m, fmt.Errorf("%w: MP4 sound track without sample descriptions", ErrMalformed)
+			return m, tr, fmt.Errorf("%w: MP4 sound track without sample descriptions", ErrMalformed)
 		}
 		entries := mp4Children(stsd[8:])
 		if len(entries) == 0 || len(entries[0].body) < 28 {
-			return m, fmt.Errorf("%w: MP4 sound track with a bad sample description", ErrMalformed)
+			return m, tr, fmt.Errorf("%w: MP4 sound track with a bad sample description", ErrMalformed)
 		}
 		e := entries[0]
 		m.Channels = int(binary.BigEndian.Uint16(e.body[16:]))
@@ -206,6 +479,7 @@ func parseMoov(moov []byte) (Measurement, error) {
 		m.CodecName = mp4Codec(e)
 		// The AudioSpecificConfig is the truth for AAC; stsd often says 2 channels regardless.
 		if asc, ok := esdsConfig(e); ok {
+			tr.asc = asc
 			if ch, rate, ok := aacConfig(asc); ok {
 				if ch > 0 {
 					m.Channels = ch
@@ -224,7 +498,7 @@ func parseMoov(moov []byte) (Measurement, error) {
 		break
 	}
 	if !found {
-		return m, fmt.Errorf("%w: MP4 file without a sound track", ErrUnsupportedCodec)
+		return m, tr, fmt.Errorf("%w: MP4 file without a sound track", ErrUnsupportedCodec)
 	}
 	if m.SampleRate <= 0 {
 		m.SampleRate = 0
@@ -234,7 +508,36 @@ func parseMoov(moov []byte) (Measurement, error) {
 	}
 	m.Tags, m.Cover = mp4Tags(moov)
 	m.Tags.Chapters = sortChapters(m.Tags.Chapters, m.Duration)
-	return m, nil
+	return m, tr, nil
+}
+
+// editMediaTime is the media time of an elst box's first non-empty segment (where playback
+// starts in the media: the encoder's priming), in the media's timescale.
+func editMediaTime(b []byte) int64 {
+	if len(b) < 8 {
+		return 0
+	}
+	v1 := b[0] == 1
+	n := int(binary.BigEndian.Uint32(b[4:]))
+	b = b[8:]
+	for range n {
+		var mt int64
+		if v1 {
+			if len(b) < 20 {
+				return 0
+			}
+			mt, b = int64(binary.BigEndian.Uint64(b[8:])), b[20:]
+		} else {
+			if len(b) < 12 {
+				return 0
+			}
+			mt, b = int64(int32(binary.BigEndian.Uint32(b[4:]))), b[12:]
+		}
+		if mt >= 0 {
+			return mt
+		}
+	}
+	return 0
 }
 
 // editDuration sums the non-empty segments of an elst box, in the movie's timescale.

@@ -9,7 +9,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -39,7 +38,7 @@ func run(name string, workers int) error {
 	}
 	defer f.Close()
 	m, err := audio.MeasureFile(f, name, audio.WithWorkers(workers))
-	if err != nil && !errors.Is(err, audio.ErrNotMeasured) {
+	if err != nil {
 		return err
 	}
 	num := func(v float64) any {

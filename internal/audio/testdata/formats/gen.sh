@@ -28,7 +28,7 @@ src step_s48 48000 2 3 "sine=f=500:r=48000,volume='if(lt(t,1.5),0.2007,1.5896)':
 src speech_s44 44100 2 3 "anoisesrc=c=pink:r=44100:seed=42:a=0.5,bandpass=f=700:t=h:w=1200,volume='0.2+0.8*abs(sin(2*PI*2*t))':eval=frame"
 src speech_m48 48000 1 3 "anoisesrc=c=pink:r=48000:seed=7:a=0.5,bandpass=f=900:t=h:w=1400,volume='0.2+0.8*abs(sin(2*PI*2.3*t))':eval=frame"
 
-rm -f ./*.mp3 ./*.flac ./*.ogg ./*.opus ./*.wav ./*.m4a
+rm -f ./*.mp3 ./*.flac ./*.ogg ./*.opus ./*.wav ./*.m4a ./*.aac
 enc() { # source output codec-args...
   local s=$1 out=$2; shift 2
   "${ff[@]}" -i "$tmp/$s.wav" "$@" "$out"
@@ -45,6 +45,12 @@ enc speech_m48 speech_m48.opus -c:a libopus -b:a 48k
 enc step_s48 step_s48.opus -c:a libopus -b:a 64k
 enc speech_m48 speech_m48_12.opus -c:a libopus -b:a 12k -application voip
 enc speech_s44 speech_s44_96.opus -c:a libopus -b:a 96k -application audio
+# AAC LC by ffmpeg's native encoder: M4A with the moov box after the media data (ffmpeg's
+# default) and before it (+faststart), and ADTS streams.
+enc speech_s44 speech_s44.m4a -c:a aac -b:a 128k
+enc speech_m48 speech_m48_fs.m4a -c:a aac -b:a 64k -movflags +faststart
+enc step_s48 step_s48.aac -c:a aac -b:a 128k
+enc tone_m44 tone_m44.aac -c:a aac -b:a 96k
 "${ff[@]}" -i "$tmp/tone_m44.wav" -t 1 -c:a pcm_f32le tone_m44_f32.wav
 "${ff[@]}" -i "$tmp/step_s48.wav" -t 1.6 -c:a pcm_s24le step_s48_s24.wav
 
@@ -111,6 +117,6 @@ ref() { # file
     bit_rate: (($p.streams[0].bit_rate // "0")|tonumber)}'
 }
 {
-  for f in *.mp3 *.flac *.ogg *.opus *.wav *.m4a; do ref "$f"; done
+  for f in *.mp3 *.flac *.ogg *.opus *.wav *.m4a *.aac; do ref "$f"; done
 } | jq -s '{ffmpeg: $v, files: .}' --arg v "$(ffmpeg -version | head -1)" >reference.json
-du -ch ./*.mp3 ./*.flac ./*.ogg ./*.opus ./*.wav ./*.m4a | tail -1
+du -ch ./*.mp3 ./*.flac ./*.ogg ./*.opus ./*.wav ./*.m4a ./*.aac | tail -1
