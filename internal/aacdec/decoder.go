@@ -170,9 +170,9 @@ func (d *Decoder) parse(block []byte) error {
 			}
 			got++
 		case elemCCE:
-			return fmt.Errorf("%w: coupling channel elements", ErrUnsupported)
+			return corrupt("a coupling channel element (not decoded)")
 		case elemPCE:
-			return fmt.Errorf("%w: a program config element in the stream", ErrUnsupported)
+			return corrupt("a program config element (not decoded)")
 		case elemDSE:
 			r.skip(4)
 			align := r.bit()
@@ -191,7 +191,12 @@ func (d *Decoder) parse(block []byte) error {
 			}
 			if n > 0 {
 				if ext := r.peek(4); ext == extSBRData || ext == extSBRDataCRC {
-					return fmt.Errorf("%w: profile %s (SBR data in the stream; only AAC LC is decoded)", ErrUnsupported, Profile(objectSBR))
+					// HE-AAC carries SBR data in every block; in a later block alone it is
+					// corruption, which must not refuse the whole stream.
+					if d.stats.Frames == 0 {
+						return fmt.Errorf("%w: profile %s (SBR data in the stream; only AAC LC is decoded)", ErrUnsupported, Profile(objectSBR))
+					}
+					return corrupt("SBR data after the first block")
 				}
 			}
 			r.skip(uint(8 * n))

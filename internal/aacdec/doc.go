@@ -29,7 +29,9 @@
 // Refused with ErrUnsupported, the error naming what: HE-AAC and HE-AAC v2 (SBR and parametric
 // stereo, signalled in the configuration or found as SBR data in the stream: the decode would be
 // half the bandwidth and the wrong rate), AAC Main, LTP and SSR (prediction and gain control),
-// 960-sample frames, channel layouts other than mono and stereo, program config elements,
-// coupling channels and ADTS frames of several raw data blocks. None of these comes out of the
-// encoders podcasts use for AAC LC.
+// 960-sample frames, channel layouts other than mono and stereo or given by a program config
+// element, and ADTS frames of several raw data blocks. Within an AAC LC stream, what only
+// corruption would put there (prediction or gain control data, coupling channel and program
+// config elements, SBR data after the first block) is ErrCorrupt, so one bad block does not
+// refuse a stream. None of these comes out of the encoders podcasts use for AAC LC.
 package aacdec

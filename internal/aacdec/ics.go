@@ -87,7 +87,7 @@ func (d *Decoder) readInfo(r *bitReader, info *icsInfo) error {
 		info.groupLen = [8]int{1}
 		info.offsets = bands.long
 		if r.bit() {
-			return fmt.Errorf("%w: prediction data (AAC Main) in an AAC LC stream", ErrUnsupported)
+			return corrupt("prediction data (AAC Main) in an AAC LC stream")
 		}
 	}
 	if info.maxSFB > len(info.offsets)-1 {
@@ -138,7 +138,7 @@ func (d *Decoder) readChannel(r *bitReader, ch *channel, commonWindow bool) erro
 		}
 	}
 	if r.bit() {
-		return fmt.Errorf("%w: gain control data (AAC SSR) in an AAC LC stream", ErrUnsupported)
+		return corrupt("gain control data (AAC SSR) in an AAC LC stream")
 	}
 	if err := d.readSpectrum(r, ch); err != nil {
 		return err

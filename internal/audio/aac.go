@@ -16,8 +16,9 @@ type aacTrim struct {
 }
 
 // measureAACBlocks decodes the raw AAC blocks next returns until io.EOF and measures them.
-// Corrupt blocks are concealed as silence and counted; a stream the decoder does not decode
-// wraps ErrUnsupportedCodec with the decoder's reason (the profile it found).
+// Corrupt blocks are concealed as silence and counted, but a stream of which no block decodes
+// (a configuration that lies about the channels, say) is ErrMalformed; a stream the decoder
+// does not decode wraps ErrUnsupportedCodec with the decoder's reason (the profile it found).
 func measureAACBlocks(in *source, cfg aacdec.Config, trim aacTrim, next func() ([]byte, error)) (MeterResult, int64, error) {
 	d, err := aacdec.NewDecoder(cfg)
 	if err != nil {
@@ -25,7 +26,7 @@ func measureAACBlocks(in *source, cfg aacdec.Config, trim aacTrim, next func() (
 	}
 	ch := cfg.Channels
 	var pending, decoded []float64
-	var concealed int64
+	var blocks, concealed int64
 	skip, keep := trim.skip*int64(ch), trim.keep*int64(ch)
 	res, err := measurePCM(in, cfg.SampleRate, ch, ChannelWeights(ch, 0), func(dst []float64) (int, error) {
 		for len(pending) == 0 {
@@ -36,6 +37,7 @@ func measureAACBlocks(in *source, cfg aacdec.Config, trim aacTrim, next func() (
 			if err != nil {
 				return 0, err
 			}
+			blocks++
 			decoded, err = d.Decode(decoded[:0], block)
 			switch {
 			case errors.Is(err, aacdec.ErrCorrupt):
@@ -59,6 +61,9 @@ func measureAACBlocks(in *source, cfg aacdec.Config, trim aacTrim, next func() (
 		pending = pending[n:]
 		return n, nil
 	})
+	if err == nil && blocks > 0 && concealed == blocks {
+		return res, concealed, fmt.Errorf("%w: none of the %d AAC frames decodes (%d channels, %d Hz)", ErrMalformed, blocks, ch, cfg.SampleRate)
+	}
 	return res, concealed, err
 }
 

@@ -44,4 +44,11 @@ func FuzzMeasureVorbis(f *testing.F) { fuzzMeasure(f, "x.ogg", "tagged.ogg") }
 
 func FuzzMeasureOpus(f *testing.F) { fuzzMeasure(f, "x.opus", "speech_m48.opus") }
 
-func FuzzMeasureMP4(f *testing.F) { fuzzMeasure(f, "x.m4a", "tagged.m4a") }
+func FuzzMeasureMP4(f *testing.F) { fuzzMeasure(f, "x.m4a", "tagged.m4a", "speech_m48_fs.m4a") }
+
+// FuzzMeasureADTS starts from a short stream: 8 bytes of ADTS decode to 1024 samples, so a
+// long input of tiny frames takes the meter seconds, and the fuzzer would mostly wait.
+func FuzzMeasureADTS(f *testing.F) {
+	f.Add(readFixture(f, "tone_m44.aac")[:1500])
+	fuzzMeasure(f, "x.aac")
+}

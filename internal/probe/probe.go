@@ -28,6 +28,14 @@
 //     minus the pre-skip for Opus (whose granule rate is always 48 kHz), divided by the rate is
 //     the duration. A truncated final page is ignored. The walk stops at that stream's
 //     end-of-stream page.
+//   - MP4/M4A: boxes are walked forward, into moov and its tracks only; sample tables and
+//     media data are skipped. The first sound track gives the codec (its sample entry), the
+//     rate and channels (an AAC AudioSpecificConfig's, else the entry's) and the duration: its
+//     edit list's, as ffprobe reports, else the media header's.
+//   - ADTS (AAC, after ID3v2 tags too): frame headers are walked and counted, 1024 samples
+//     each, so the duration is exact where ffprobe estimates it from the bit rate. Locking
+//     needs two consecutive headers of one stream; other bytes are skipped; a truncated final
+//     frame is not counted.
 //
 // Anything else is ErrUnknownFormat. A known format with broken framing is ErrMalformed,
 // wrapped with detail. A read error of the underlying reader is returned wrapped as is.
@@ -45,11 +53,13 @@ import (
 
 // Info is what Probe learns from an audio file's headers and framing.
 type Info struct {
-	// Format is ffprobe's format_name: "wav", "mp3", "flac" or "ogg".
+	// Format is ffprobe's format_name: "wav", "mp3", "flac", "ogg", "mov,mp4,m4a,3gp,3g2,mj2"
+	// or "aac" (ADTS).
 	Format string
 	// Codec is ffprobe's codec_name: "pcm_u8", "pcm_s16le", "pcm_s24le", "pcm_s32le",
 	// "pcm_s64le", "pcm_f32le", "pcm_f64le", "pcm_alaw", "pcm_mulaw", "mp1", "mp2", "mp3",
-	// "flac", "vorbis" or "opus"; empty for a WAV format tag Probe does not name.
+	// "flac", "vorbis", "opus" or "aac" (or another MP4 sample entry's codec: "alac", "ac3",
+	// "eac3"); empty for a WAV format tag or MP4 sample entry Probe does not name.
 	Codec string
 	// Duration is the playing time, truncated to the nanosecond.
 	Duration time.Duration
@@ -98,6 +108,10 @@ func Probe(r io.Reader) (Info, error) {
 		return probeFLAC(rd)
 	case hasPrefix(b, "OggS"):
 		return probeOgg(rd)
+	case isMP4(b):
+		return probeMP4(rd)
+	case isADTS(b):
+		return probeADTS(rd)
 	case hasPrefix(b, "ID3"):
 		for {
 			n, err := id3v2Length(rd)
@@ -117,6 +131,9 @@ func Probe(r io.Reader) (Info, error) {
 		}
 		if hasPrefix(b, "fLaC") {
 			return probeFLAC(rd)
+		}
+		if isADTS(b) {
+			return probeADTS(rd)
 		}
 		return probeMP3(rd, true)
 	default:

@@ -432,6 +432,9 @@ func FuzzProbe(f *testing.F) {
 	for _, s := range samples() {
 		f.Add(s)
 	}
+	f.Add(aacFixture(f, "tone_m44.aac")[:2000])
+	m4a := aacFixture(f, "speech_m48_fs.m4a")
+	f.Add(m4a[:bytes.Index(m4a, []byte("mdat"))+100]) // moov, then the start of the media data
 	f.Fuzz(func(t *testing.T, in []byte) {
 		info, err := Probe(bytes.NewReader(in))
 		if err != nil {

@@ -1,0 +1,78 @@
+package audio
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestMP4HostileTables measures M4A files whose tables lie: a clear error or a measurement of
+// what is there, never a panic, a hang or memory that follows the lie.
+func TestMP4HostileTables(t *testing.T) {
+	t.Parallel()
+	fs := readFixture(t, "speech_m48_fs.m4a") // moov first
+	patch := func(box string, at int, v uint32) []byte {
+		b := bytes.Clone(fs)
+		i := bytes.Index(b, []byte(box))
+		binary.BigEndian.PutUint32(b[i+4+at:], v)
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		want error  // nil: measured
+		says string // in the error
+	}{
+		{"stsz claims billions of samples", patch("stsz", 8, 0x7fffffff), ErrMalformed, "claims"},
+		{"stsz of billions of fixed-size samples", func() []byte {
+			b := patch("stsz", 4, 200)
+			binary.BigEndian.PutUint32(b[bytes.Index(b, []byte("stsz"))+12:], 0xfffffff0)
+			return b
+		}(), ErrMalformed, "none of the"},
+		{"stco claims billions of chunks", patch("stco", 4, 0x7fffffff), ErrMalformed, "chunk offset"},
+		{"stsc claims billions of runs", patch("stsc", 4, 0x7fffffff), ErrMalformed, "sample-to-chunk"},
+		{"esds says stereo for mono frames", bytes.Replace(fs, []byte{0x11, 0x88, 0x56, 0xe5}, []byte{0x11, 0x90, 0x56, 0xe5}, 1), ErrMalformed, "none of the"},
+		{"esds says 5.1", bytes.Replace(fs, []byte{0x11, 0x88, 0x56, 0xe5}, []byte{0x11, 0xb0, 0x56, 0xe5}, 1), ErrUnsupportedCodec, "channel configuration 6"},
+		{"cut in the media data", fs[:len(fs)*2/3], nil, ""},
+		{"cut in moov", fs[:600], ErrMalformed, "moov"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m, err := MeasureFile(bytes.NewReader(tc.in), "x.m4a")
+			if tc.want == nil {
+				if err != nil || m.Frames == 0 {
+					t.Fatalf("%d frames, %v; want a measurement of what is there", m.Frames, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("error %v, want %v saying %q", err, tc.want, tc.says)
+			}
+		})
+	}
+}
+
+// TestADTSCorruptFramesConcealed garbles frames in the middle of an ADTS stream: they are
+// concealed and counted, the rest measured, the length unchanged.
+func TestADTSCorruptFramesConcealed(t *testing.T) {
+	t.Parallel()
+	data := readFixture(t, "tone_m44.aac")
+	clean, err := MeasureFile(bytes.NewReader(data), "x.aac")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Clone(data)
+	for i, n := 0, 0; i < len(bad); n++ {
+		size := int(bad[i+3]&3)<<11 | int(bad[i+4])<<3 | int(bad[i+5])>>5
+		if n == 40 || n == 80 {
+			bad[i+7] = 0xe0 // END first: no channel element
+		}
+		i += size
+	}
+	m, err := MeasureFile(bytes.NewReader(bad), "x.aac")
+	if err != nil || m.ConcealedFrames != 2 || m.Frames != clean.Frames {
+		t.Fatalf("%d frames, %d concealed, %v; want %d frames, 2 concealed", m.Frames, m.ConcealedFrames, err, clean.Frames)
+	}
+}
