@@ -21,8 +21,8 @@ import (
 var analysisLimits = audio.Limits{MaxDuration: 12 * time.Hour, MaxChannels: 2}
 
 // analyze measures audio with the analysis engine; the file name breaks ties when the leading
-// bytes do not identify the format. Formats it cannot measure (AAC is probed, not decoded) fail
-// the report with the decoder's reason. Decoding stops when ctx ends (the 10-minute limit of
+// bytes do not identify the format. What it cannot measure (HE-AAC, say) fails the report with
+// the decoder's reason. Decoding stops when ctx ends (the 10-minute limit of
 // an analysis, or Close), for uploads as for downloads.
 func analyze(ctx context.Context, r io.Reader, name string) (core.Measurement, error) {
 	m, err := audio.MeasureContext(ctx, r, audio.WithNameHint(name), audio.WithLimits(analysisLimits))

@@ -5,7 +5,7 @@ import "errors"
 var (
 	// ErrUnsupported means the stream is valid but uses what this decoder does not decode: a
 	// profile other than AAC LC (HE-AAC, HE-AAC v2, Main, LTP, SSR, low delay, USAC), 960-sample
-	// frames, more than two channels. The error's text names what.
+	// frames or more than two channels. The error's text names what.
 	ErrUnsupported = errors.New("aacdec: unsupported AAC stream")
 	// ErrMalformed means a configuration or an ADTS header is invalid.
 	ErrMalformed = errors.New("aacdec: malformed AAC configuration")

@@ -213,7 +213,7 @@ func (d *Decoder) readScaleFactors(r *bitReader, ch *channel, globalGain int) er
 				ch.sf[g][b] = 0
 			case intensityBand, intensityBand2:
 				is += r.decode(d.sfTable) - 60
-				ch.sf[g][b] = is
+				ch.sf[g][b] = min(max(is, -155), 100) // as ffmpeg clips it: the scale stays finite
 			case noiseBand:
 				if firstNoise {
 					firstNoise = false
@@ -221,7 +221,7 @@ func (d *Decoder) readScaleFactors(r *bitReader, ch *channel, globalGain int) er
 				} else {
 					noise += r.decode(d.sfTable) - 60
 				}
-				ch.sf[g][b] = noise
+				ch.sf[g][b] = min(max(noise, -100), 155) // as ffmpeg clips it
 			default:
 				sf += r.decode(d.sfTable) - 60
 				if sf < 0 || sf > 255 {

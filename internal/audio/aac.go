@@ -20,51 +20,68 @@ type aacTrim struct {
 // (a configuration that lies about the channels, say) is ErrMalformed; a stream the decoder
 // does not decode wraps ErrUnsupportedCodec with the decoder's reason (the profile it found).
 func measureAACBlocks(in *source, cfg aacdec.Config, trim aacTrim, next func() ([]byte, error)) (MeterResult, int64, error) {
+	p, err := newAACPCM(cfg, trim, next)
+	if err != nil {
+		return MeterResult{}, 0, err
+	}
+	res, err := measurePCM(in, cfg.SampleRate, cfg.Channels, ChannelWeights(cfg.Channels, 0), p.read)
+	if err == nil && p.blocks > 0 && p.concealed == p.blocks {
+		return res, p.concealed, fmt.Errorf("%w: none of the %d AAC frames decodes (%d channels, %d Hz)", ErrMalformed, p.blocks, cfg.Channels, cfg.SampleRate)
+	}
+	return res, p.concealed, err
+}
+
+// aacPCM is the trimmed, interleaved decode of a stream of raw AAC blocks.
+type aacPCM struct {
+	d                 *aacdec.Decoder
+	next              func() ([]byte, error)
+	pending, decoded  []float64
+	skip, keep        int64 // in samples (all channels); keep < 0: no end
+	blocks, concealed int64
+}
+
+func newAACPCM(cfg aacdec.Config, trim aacTrim, next func() ([]byte, error)) (*aacPCM, error) {
 	d, err := aacdec.NewDecoder(cfg)
 	if err != nil {
-		return MeterResult{}, 0, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
+		return nil, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
 	}
-	ch := cfg.Channels
-	var pending, decoded []float64
-	var blocks, concealed int64
-	skip, keep := trim.skip*int64(ch), trim.keep*int64(ch)
-	res, err := measurePCM(in, cfg.SampleRate, ch, ChannelWeights(ch, 0), func(dst []float64) (int, error) {
-		for len(pending) == 0 {
-			if keep == 0 {
-				return 0, io.EOF
-			}
-			block, err := next()
-			if err != nil {
-				return 0, err
-			}
-			blocks++
-			decoded, err = d.Decode(decoded[:0], block)
-			switch {
-			case errors.Is(err, aacdec.ErrCorrupt):
-				concealed++
-			case err != nil:
-				return 0, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
-			}
-			pending = decoded
-			if skip > 0 {
-				n := min(skip, int64(len(pending)))
-				pending, skip = pending[n:], skip-n
-			}
-			if keep > 0 && int64(len(pending)) > keep {
-				pending = pending[:keep]
-			}
-			if keep > 0 {
-				keep -= int64(len(pending))
-			}
+	ch := int64(cfg.Channels)
+	return &aacPCM{d: d, next: next, skip: trim.skip * ch, keep: trim.keep * ch}, nil
+}
+
+// read fills dst with the next samples, returning io.EOF after the last.
+func (p *aacPCM) read(dst []float64) (int, error) {
+	for len(p.pending) == 0 {
+		if p.keep == 0 {
+			return 0, io.EOF
 		}
-		n := copy(dst, pending)
-		pending = pending[n:]
-		return n, nil
-	})
-	if err == nil && blocks > 0 && concealed == blocks {
-		return res, concealed, fmt.Errorf("%w: none of the %d AAC frames decodes (%d channels, %d Hz)", ErrMalformed, blocks, ch, cfg.SampleRate)
+		block, err := p.next()
+		if err != nil {
+			return 0, err
+		}
+		p.blocks++
+		p.decoded, err = p.d.Decode(p.decoded[:0], block)
+		switch {
+		case errors.Is(err, aacdec.ErrCorrupt):
+			p.concealed++
+		case err != nil:
+			return 0, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
+		}
+		p.pending = p.decoded
+		if p.skip > 0 {
+			n := min(p.skip, int64(len(p.pending)))
+			p.pending, p.skip = p.pending[n:], p.skip-n
+		}
+		if p.keep > 0 {
+			if int64(len(p.pending)) > p.keep {
+				p.pending = p.pending[:p.keep]
+			}
+			p.keep -= int64(len(p.pending))
+		}
 	}
-	return res, concealed, err
+	n := copy(dst, p.pending)
+	p.pending = p.pending[n:]
+	return n, nil
 }
 
 // measureADTS measures an ADTS stream (a .aac file), after an ID3v2 tag if one leads it.

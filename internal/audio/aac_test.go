@@ -3,9 +3,16 @@ package audio
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/podqa/podqa-go/internal/aacdec"
 )
 
 // TestMP4HostileTables measures M4A files whose tables lie: a clear error or a measurement of
@@ -74,5 +81,94 @@ func TestADTSCorruptFramesConcealed(t *testing.T) {
 	m, err := MeasureFile(bytes.NewReader(bad), "x.aac")
 	if err != nil || m.ConcealedFrames != 2 || m.Frames != clean.Frames {
 		t.Fatalf("%d frames, %d concealed, %v; want %d frames, 2 concealed", m.Frames, m.ConcealedFrames, err, clean.Frames)
+	}
+}
+
+// TestM4ATrimMatchesFFmpeg decodes ffmpeg's M4A fixtures through the edit list's trim and holds
+// every 576-sample block to ffmpeg's own decode within 2·10⁻⁵: the priming is cut exactly where
+// ffmpeg cuts it. The decode then ends at the edit list's duration, where ffmpeg 5.1 keeps the
+// encoder's padding.
+func TestM4ATrimMatchesFFmpeg(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("testdata/formats/m4a_blocks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs map[string]struct {
+		Channels int            `json:"channels"`
+		Samples  int            `json:"samples"`
+		Blocks   [][][2]float64 `json:"blocks"`
+	}
+	if err := json.Unmarshal(raw, &refs); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("testdata/formats/*.m4a")
+	if len(files) != len(refs) || len(files) < 3 {
+		t.Fatalf("%d M4A fixtures, %d references: run testdata/formats/gen.sh", len(files), len(refs))
+	}
+	for _, name := range files {
+		ref := refs[filepath.Base(name)]
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var moov []byte
+		for _, b := range mp4Children(data) {
+			if b.typ == "moov" {
+				moov = b.body
+			}
+		}
+		m, tr, err := parseMoov(moov)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := aacdec.ParseConfig(tr.asc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, err := newMP4Samples(tr.stbl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := newAACPCM(cfg, tr.trim(cfg.SampleRate), func() ([]byte, error) {
+			off, size, ok := it.next()
+			if !ok {
+				return nil, io.EOF
+			}
+			return data[off : off+uint64(size)], nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pcm []float64
+		buf := make([]float64, 4096)
+		for {
+			n, err := p.read(buf)
+			pcm = append(pcm, buf[:n]...)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		ch := cfg.Channels
+		if ch != ref.Channels || int64(len(pcm)/ch) != m.Frames || len(pcm)/ch > ref.Samples || ref.Samples-len(pcm)/ch >= 1024 {
+			t.Fatalf("%s: %d channels × %d samples (edit list %d), ffmpeg %d × %d", name, ch, len(pcm)/ch, m.Frames, ref.Channels, ref.Samples)
+		}
+		for b := 0; (b+1)*576 <= len(pcm)/ch; b++ {
+			for c := range ch {
+				var sq, peak float64
+				for i := b * 576; i < (b+1)*576; i++ {
+					v := pcm[i*ch+c]
+					sq += v * v
+					peak = math.Max(peak, math.Abs(v))
+				}
+				rms := math.Sqrt(sq / 576)
+				if want := ref.Blocks[b][c]; math.Abs(rms-want[0]) > 2e-5 || math.Abs(peak-want[1]) > 2e-5 {
+					t.Fatalf("%s: block %d channel %d: RMS %.7f peak %.7f, ffmpeg %.7f %.7f", name, b, c, rms, peak, want[0], want[1])
+				}
+			}
+		}
 	}
 }

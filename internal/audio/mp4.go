@@ -154,14 +154,19 @@ func (tr mp4Track) measure(in *source, m *Measurement, next func() ([]byte, erro
 		}
 		return MeterResult{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
-	trim := aacTrim{skip: scaleTo(tr.skip, tr.mediaScale, cfg.SampleRate), keep: -1}
-	if tr.keep >= 0 {
-		trim.keep = scaleTo(tr.keep, tr.movieScale, cfg.SampleRate)
-	}
 	m.Channels, m.SampleRate = cfg.Channels, cfg.SampleRate
-	res, concealed, err := measureAACBlocks(in, cfg, trim, next)
+	res, concealed, err := measureAACBlocks(in, cfg, tr.trim(cfg.SampleRate), next)
 	m.ConcealedFrames = concealed
 	return res, err
+}
+
+// trim is what the edit list cuts from the decode, in samples at rate.
+func (tr mp4Track) trim(rate int) aacTrim {
+	t := aacTrim{skip: scaleTo(tr.skip, tr.mediaScale, rate), keep: -1}
+	if tr.keep >= 0 {
+		t.keep = scaleTo(tr.keep, tr.movieScale, rate)
+	}
+	return t
 }
 
 // scaleTo converts v units of 1/scale s to samples at rate, rounding to the nearest.

@@ -1,6 +1,6 @@
 // Command measure prints what the fake's audio engine measures in a file: format, duration,
 // loudness, true peak and tags, as JSON. It exists to time the engine against ffmpeg (see
-// internal/audio/testdata/bench/mp3bench.sh) and to inspect files by hand.
+// internal/audio/testdata/bench/bench.sh) and to inspect files by hand.
 //
 // Usage:
 //

@@ -119,4 +119,11 @@ ref() { # file
 {
   for f in *.mp3 *.flac *.ogg *.opus *.wav *.m4a *.aac; do ref "$f"; done
 } | jq -s '{ffmpeg: $v, files: .}' --arg v "$(ffmpeg -version | head -1)" >reference.json
+# ffmpeg's decode of the M4A fixtures as block statistics (internal/mp3dec/testdata/blockstats):
+# the tests hold the edit list's trimming to it sample for sample.
+for f in *.m4a; do
+  ch=$(ffprobe -v error -select_streams a:0 -show_entries stream=channels -of csv=p=0 "$f")
+  ffmpeg -hide_banner -loglevel error -i "$f" -f f64le -acodec pcm_f64le - >"$tmp/pcm"
+  go run ../../../mp3dec/testdata/blockstats "$f" "$ch" "$(($(stat -c %s "$tmp/pcm") / 8 / ch))" <"$tmp/pcm"
+done | go run ../../../mp3dec/testdata/blockstats -merge >m4a_blocks.json
 du -ch ./*.mp3 ./*.flac ./*.ogg ./*.opus ./*.wav ./*.m4a ./*.aac | tail -1
