@@ -59,7 +59,8 @@
 //     a request carrying the API key, or of a POST, is not followed: the call returns an
 //     *APIError with the 3xx status, so the key never reaches another origin and a write is
 //     never replayed there.
-//   - Upload measures the audio's duration itself when none is given (WAV, MP3, FLAC, Ogg),
+//   - Upload measures the audio's duration itself when none is given (WAV, MP3, FLAC, Ogg, M4A
+//     and ADTS AAC),
 //     PUTs the bytes with exactly the reserved Content-Type and no service credentials (retried
 //     like a read: the same bytes to the same object), and keeps the signed URL out of errors.
 //   - Unknown response fields are ignored and unknown enum values (a new Status, a new check

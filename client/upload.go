@@ -23,7 +23,8 @@ type UploadParams struct {
 	// so the PUT carries exactly this Content-Type.
 	ContentType string
 	// Duration is the audio's length, sent as duration_ms and the basis of estimated_credits.
-	// Zero measures it from the audio itself (WAV, MP3, FLAC, Ogg Vorbis and Opus).
+	// Zero measures it from the audio itself (WAV, MP3, FLAC, Ogg Vorbis and Opus, M4A and ADTS
+	// AAC).
 	Duration time.Duration
 }
 

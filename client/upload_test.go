@@ -66,6 +66,27 @@ func TestUploadAgainstTheFake(t *testing.T) {
 			t.Fatalf("%s: %+v %v", tt.name, r, err)
 		}
 	}
+	// M4A (moov after the media data, and before it) and ADTS: their durations measured, the
+	// reports measured by the fake.
+	for _, f := range []struct {
+		name, contentType string
+		duration          time.Duration
+	}{
+		{"speech_s44.m4a", "audio/mp4", 3 * time.Second},
+		{"speech_m48_fs.m4a", "audio/mp4", 3 * time.Second},
+		{"tone_m44.aac", "audio/aac", 3042 * time.Millisecond}, // 131 frames of 1024 samples, 3.0418 s, in whole ms
+	} {
+		created, err := c.UploadFile(ctx, filepath.Join("..", "internal", "audio", "testdata", "formats", f.name), client.UploadParams{ContentType: f.contentType})
+		if err != nil || created.Duration != f.duration || !created.Measured {
+			t.Fatalf("%s: %+v %v; want a measured %v", f.name, created, err, f.duration)
+		}
+		if _, err := srv.Advance(time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := c.GetReport(ctx, created.ID); err != nil || r.Status != client.StatusComplete {
+			t.Fatalf("%s: %+v %v", f.name, r, err)
+		}
+	}
 	if _, err := c.Upload(ctx, strings.NewReader("not audio"), client.UploadParams{FileName: "x.wav", ContentType: "audio/wav"}); !errors.Is(err, client.ErrUnknownDuration) {
 		t.Fatalf("unmeasurable audio: %v", err)
 	}

@@ -3,8 +3,8 @@
 //	PODQA_API_KEY=podqa_api_... PODQA_BASE_URL=http://127.0.0.1:8080 \
 //	  go run ./examples/upload episode.wav
 //
-// The duration is measured from the file itself (WAV, MP3, FLAC, Ogg Vorbis, Opus); the MIME type
-// comes from the file's extension unless -type says otherwise.
+// The duration is measured from the file itself (WAV, MP3, FLAC, Ogg Vorbis, Opus, M4A, AAC);
+// the MIME type comes from the file's extension unless -type says otherwise.
 //
 // No audio at hand? -sample FEED_URL first saves an episode of a podcast feed to FILE (the
 // newest, or the one -episode N counts back), such as a feed the fake hosts, whose audio it
