@@ -283,22 +283,3 @@ func (d *Decoder) readPair(r *bitReader) error {
 	}
 	return nil
 }
-
-func (s *Stats) add(o Stats) {
-	s.Frames += o.Frames
-	s.Corrupt += o.Corrupt
-	for i := range s.Windows {
-		s.Windows[i] += o.Windows[i]
-	}
-	for i := range s.Shapes {
-		s.Shapes[i] += o.Shapes[i]
-	}
-	s.MidSide += o.MidSide
-	s.Intensity += o.Intensity
-	s.Noise += o.Noise
-	s.Pulses += o.Pulses
-	s.TNSFilters += o.TNSFilters
-	s.Escapes += o.Escapes
-	s.CommonWindow += o.CommonWindow
-	s.IndependentWindows += o.IndependentWindows
-}

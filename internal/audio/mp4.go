@@ -180,9 +180,8 @@ func scaleTo(v int64, scale uint32, rate int) int64 {
 // maxSample bounds an AAC sample's size: 6144 bits per channel, for two channels, with room.
 const maxSample = 1 << 16
 
-// streamSamples returns the samples of the track from the input, which is at the start of a
-// media data box and moves forward only: the samples must come in file order.
-func streamSamples(in *source, tr mp4Track) func() ([]byte, error) {
+// sampleSource returns the track's samples in file order, each read into one buffer by fetch.
+func sampleSource(tr mp4Track, fetch func(sample []byte, off uint64) error) func() ([]byte, error) {
 	it, err := newMP4Samples(tr.stbl)
 	buf := make([]byte, maxSample)
 	return func() ([]byte, error) {
@@ -193,21 +192,32 @@ func streamSamples(in *source, tr mp4Track) func() ([]byte, error) {
 		if !ok {
 			return nil, io.EOF
 		}
-		pos := in.size()
-		if int64(off) < pos {
-			return nil, fmt.Errorf("%w: MP4 samples out of file order (sample at %d, after %d)", ErrMalformed, off, pos)
-		}
-		if _, err := io.CopyN(io.Discard, in.r, int64(off)-pos); err != nil {
-			return nil, io.EOF // the file is cut short: measure what there was
-		}
 		if size > maxSample {
 			return nil, fmt.Errorf("%w: MP4 sample of %d bytes", ErrMalformed, size)
 		}
-		if _, err := io.ReadFull(in.r, buf[:size]); err != nil {
-			return nil, io.EOF
+		if err := fetch(buf[:size], off); err != nil {
+			return nil, err
 		}
 		return buf[:size], nil
 	}
+}
+
+// streamSamples returns the samples of the track from the input, which is at the start of a
+// media data box and moves forward only: the samples must come in file order.
+func streamSamples(in *source, tr mp4Track) func() ([]byte, error) {
+	return sampleSource(tr, func(sample []byte, off uint64) error {
+		pos := in.size()
+		if int64(off) < pos {
+			return fmt.Errorf("%w: MP4 samples out of file order (sample at %d, after %d)", ErrMalformed, off, pos)
+		}
+		if _, err := io.CopyN(io.Discard, in.r, int64(off)-pos); err != nil {
+			return io.EOF // the file is cut short: measure what there was
+		}
+		if _, err := io.ReadFull(in.r, sample); err != nil {
+			return io.EOF
+		}
+		return nil
+	})
 }
 
 // mp4Spill is a media data box copied to a temporary file because the moov box, which says
@@ -245,28 +255,14 @@ func (s *mp4Spill) close() {
 
 // next returns the samples of the track from the copied media data.
 func (s *mp4Spill) next(tr mp4Track) func() ([]byte, error) {
-	it, err := newMP4Samples(tr.stbl)
-	buf := make([]byte, maxSample)
-	return func() ([]byte, error) {
-		if err != nil {
-			return nil, err
-		}
-		off, size, ok := it.next()
-		if !ok {
-			return nil, io.EOF
-		}
+	return sampleSource(tr, func(sample []byte, off uint64) error {
 		at := int64(off) - s.start
-		if size > maxSample {
-			return nil, fmt.Errorf("%w: MP4 sample of %d bytes", ErrMalformed, size)
+		if at < 0 || at+int64(len(sample)) > s.size {
+			return io.EOF // outside the media data: the file is cut short
 		}
-		if at < 0 || at+int64(size) > s.size {
-			return nil, io.EOF // outside the media data: the file is cut short
-		}
-		if _, err := s.f.ReadAt(buf[:size], at); err != nil {
-			return nil, err
-		}
-		return buf[:size], nil
-	}
+		_, err := s.f.ReadAt(sample, at)
+		return err
+	})
 }
 
 // mp4Samples walks a sample table (stsc, stco or co64, stsz) in chunk order.

@@ -17,15 +17,14 @@ import (
 	"os"
 	"slices"
 	"strconv"
+
+	"github.com/podqa/podqa-go/internal/blockref"
 )
 
 // fileStats is what the tests compare: per block, per channel, [RMS, peak].
 type fileStats struct {
-	Name     string         `json:"name"`
-	Channels int            `json:"channels"`
-	Samples  int            `json:"samples"` // per channel
-	Trimmed  int            `json:"trimmed"` // per channel, in ffmpeg's ordinary decode
-	Blocks   [][][2]float64 `json:"blocks"`
+	Name string `json:"name"`
+	blockref.Stats
 }
 
 func main() {
@@ -78,20 +77,12 @@ func main() {
 	for i := range pcm {
 		pcm[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
 	}
-	s := fileStats{Name: os.Args[1], Channels: ch, Samples: len(pcm) / ch, Trimmed: trimmed}
-	for b := 0; b*576 < s.Samples; b++ {
-		block := make([][2]float64, ch)
-		n := min(576, s.Samples-b*576)
-		for c := range ch {
-			var sq, peak float64
-			for i := b * 576; i < b*576+n; i++ {
-				v := pcm[i*ch+c]
-				sq += v * v
-				peak = math.Max(peak, math.Abs(v))
-			}
-			block[c] = [2]float64{round(math.Sqrt(sq / float64(n))), round(peak)}
+	s := fileStats{Name: os.Args[1], Stats: blockref.Stats{Channels: ch, Samples: len(pcm) / ch, Trimmed: trimmed}}
+	s.Blocks = blockref.Summarise(pcm, ch)
+	for _, block := range s.Blocks {
+		for c := range block {
+			block[c] = [2]float64{round(block[c][0]), round(block[c][1])}
 		}
-		s.Blocks = append(s.Blocks, block)
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(s); err != nil {
 		fail(err)
