@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,43 +104,31 @@ func TestM4ATrimMatchesFFmpeg(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var moov []byte
+		var moovBody []byte
 		for _, b := range mp4Children(data) {
 			if b.typ == "moov" {
-				moov = b.body
+				moovBody = b.body
 			}
 		}
-		m, tr, err := parseMoov(moov)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := aacdec.ParseConfig(tr.asc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		it, err := newMP4Samples(tr.stbl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := newAACPCM(cfg, tr.trim(cfg.SampleRate), func() ([]byte, error) {
-			off, size, ok := it.next()
-			if !ok {
-				return nil, io.EOF
-			}
-			return data[off : off+uint64(size)], nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		// Decoded with the sample tables in memory, and moved to a temporary file.
 		var pcm []float64
-		buf := make([]float64, 4096)
-		for {
-			n, err := p.read(buf)
-			pcm = append(pcm, buf[:n]...)
-			if errors.Is(err, io.EOF) {
-				break
-			}
+		var m Measurement
+		var cfg aacdec.Config
+		for _, inMemory := range []int64{maxTableInMemory, 16} {
+			moov, tables, err := readMoov(bytes.NewReader(moovBody), int64(len(moovBody)), inMemory)
 			if err != nil {
+				t.Fatal(err)
+			}
+			defer tables.close()
+			if (tables != nil) != (inMemory == 16) {
+				t.Fatalf("%s: tables spilled %v with %d bytes in memory", name, tables != nil, inMemory)
+			}
+			got, tr, gotPCM := decodeM4A(t, data, moov, tables)
+			if pcm != nil && (!slices.Equal(gotPCM, pcm) || got.BitRate != m.BitRate || got.BitRate == 0) {
+				t.Fatalf("%s: with the sample tables in a file, %d samples at %d bit/s; in memory %d at %d", name, len(gotPCM), got.BitRate, len(pcm), m.BitRate)
+			}
+			m, pcm = got, gotPCM
+			if cfg, err = aacdec.ParseConfig(tr.asc); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -149,6 +138,45 @@ func TestM4ATrimMatchesFFmpeg(t *testing.T) {
 		}
 		if err := blockref.Compare(pcm, ch, ref, 2e-5); err != nil {
 			t.Fatalf("%s against ffmpeg: %v", name, err)
+		}
+	}
+}
+
+// decodeM4A decodes a whole M4A file's sound track, trimmed by its edit list.
+func decodeM4A(t *testing.T, data, moov []byte, tables *mp4Tables) (Measurement, mp4Track, []float64) {
+	t.Helper()
+	m, tr, err := parseMoov(moov, tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := aacdec.ParseConfig(tr.asc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := newMP4Samples(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newAACPCM(cfg, tr.trim(cfg.SampleRate), func() ([]byte, error) {
+		off, size, ok := it.next()
+		if !ok {
+			return nil, io.EOF
+		}
+		return data[off : off+uint64(size)], nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pcm []float64
+	buf := make([]float64, 4096)
+	for {
+		n, err := p.read(buf)
+		pcm = append(pcm, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			return m, tr, pcm
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }

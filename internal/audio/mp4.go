@@ -11,8 +11,8 @@ import (
 	"github.com/podqa/podqa-go/internal/aacdec"
 )
 
-// maxMoov bounds the moov box read into memory (its sample tables grow with duration, by about
-// 4 bytes per 23 ms AAC frame: a 10-hour file needs about 6 MiB).
+// maxMoov bounds what of a moov box is held in memory: everything but the long sample tables,
+// which go to a temporary file (see readMoov).
 const maxMoov = 64 << 20
 
 // mp4FormatName is ffprobe's format_name for the ISO base media family.
@@ -29,13 +29,14 @@ const mp4FormatName = "mov,mp4,m4a,3gp,3g2,mj2"
 func measureMP4(in *source) (Measurement, error) {
 	var (
 		moov     []byte
+		tables   *mp4Tables
 		m        Measurement
 		tr       mp4Track
 		spill    *mp4Spill
 		res      MeterResult
 		measured bool
 	)
-	defer func() { spill.close() }()
+	defer func() { spill.close(); tables.close() }()
 	for {
 		var hdr [8]byte
 		if _, err := io.ReadFull(in.r, hdr[:]); err != nil {
@@ -63,15 +64,14 @@ func measureMP4(in *source) (Measurement, error) {
 		start := in.size()
 		switch {
 		case typ == "moov" && moov == nil:
-			if body < 0 || body > maxMoov {
-				return Measurement{}, fmt.Errorf("%w: MP4 moov box of %d bytes", ErrMalformed, body)
-			}
-			moov = make([]byte, body)
-			if _, err := io.ReadFull(in.r, moov); err != nil {
-				return Measurement{}, fmt.Errorf("%w: MP4 moov box cut short", ErrMalformed)
+			if body < 0 {
+				return Measurement{}, fmt.Errorf("%w: MP4 moov box without a size", ErrMalformed)
 			}
 			var err error
-			if m, tr, err = parseMoov(moov); err != nil {
+			if moov, tables, err = readMoov(in.r, body, maxTableInMemory); err != nil {
+				return Measurement{}, err
+			}
+			if m, tr, err = parseMoov(moov, tables); err != nil {
 				return Measurement{}, err
 			}
 			if m.CodecName != "aac" {
@@ -139,6 +139,8 @@ func finishMP4(in *source, m Measurement, res MeterResult) (Measurement, error) 
 type mp4Track struct {
 	asc        []byte // the AudioSpecificConfig
 	stbl       []byte
+	trak       int        // the track's ordinal among moov's trak boxes
+	tables     *mp4Tables // where its long sample tables are, if anywhere
 	mediaScale uint32
 	movieScale uint32
 	skip       int64 // the edit list's media time, in the media's timescale
@@ -182,7 +184,7 @@ const maxSample = 1 << 16
 
 // sampleSource returns the track's samples in file order, each read into one buffer by fetch.
 func sampleSource(tr mp4Track, fetch func(sample []byte, off uint64) error) func() ([]byte, error) {
-	it, err := newMP4Samples(tr.stbl)
+	it, err := newMP4Samples(tr)
 	buf := make([]byte, maxSample)
 	return func() ([]byte, error) {
 		if err != nil {
@@ -267,45 +269,53 @@ func (s *mp4Spill) next(tr mp4Track) func() ([]byte, error) {
 
 // mp4Samples walks a sample table (stsc, stco or co64, stsz) in chunk order.
 type mp4Samples struct {
-	sizes   []byte // stsz entries, or nil when every sample has fixedSize
+	sizes   *mp4Entries // nil when every sample has fixedSize
 	fixed   uint32
 	count   uint32
-	chunks  []byte // stco or co64 entries
-	wide    bool   // co64
-	runs    []byte // stsc entries
-	sample  uint32 // the next sample
-	chunk   uint32 // the current chunk
-	inChunk uint32 // samples left in it
+	chunks  *mp4Entries // stco or co64
+	runs    []byte      // stsc entries
+	sample  uint32      // the next sample
+	chunk   uint32      // the current chunk
+	inChunk uint32      // samples left in it
 	off     uint64
 	run     int
 }
 
-// newMP4Samples checks that a sample table's boxes hold the entries they claim.
-func newMP4Samples(stbl []byte) (*mp4Samples, error) {
+// newMP4Samples checks that a track's sample table boxes hold the entries they claim.
+func newMP4Samples(tr mp4Track) (*mp4Samples, error) {
+	stbl := tr.stbl
+	var f *os.File
+	if tr.tables != nil {
+		f = tr.tables.f
+	}
+	spilled := func(typ string) *mp4Section {
+		if sec, ok := tr.tables.section(tr.trak, typ); ok {
+			return &sec
+		}
+		return nil
+	}
 	stsz, ok := mp4Child(stbl, "stsz")
 	if !ok || len(stsz) < 12 {
 		return nil, fmt.Errorf("%w: MP4 track without a sample size table", ErrMalformed)
 	}
 	s := &mp4Samples{fixed: binary.BigEndian.Uint32(stsz[4:]), count: binary.BigEndian.Uint32(stsz[8:])}
 	if s.fixed == 0 {
-		if uint64(len(stsz)-12) < 4*uint64(s.count) {
+		if s.sizes, ok = newMP4Entries(stsz, 12, 4, uint64(s.count), spilled("stsz"), f); !ok {
 			return nil, fmt.Errorf("%w: MP4 stsz claims %d samples in %d bytes", ErrMalformed, s.count, len(stsz))
 		}
-		s.sizes = stsz[12:]
 	}
-	co, ok := mp4Child(stbl, "stco")
+	typ, width := "stco", uint64(4)
+	co, ok := mp4Child(stbl, typ)
 	if !ok {
-		co, ok = mp4Child(stbl, "co64")
-		s.wide = true
+		typ, width = "co64", 8
+		co, ok = mp4Child(stbl, typ)
 	}
-	width := uint64(4)
-	if s.wide {
-		width = 8
+	if ok && len(co) >= 8 {
+		s.chunks, ok = newMP4Entries(co, 8, width, uint64(binary.BigEndian.Uint32(co[4:])), spilled(typ), f)
 	}
-	if !ok || len(co) < 8 || uint64(len(co)-8) < width*uint64(binary.BigEndian.Uint32(co[4:])) {
+	if !ok || len(co) < 8 {
 		return nil, fmt.Errorf("%w: MP4 track without a valid chunk offset table", ErrMalformed)
 	}
-	s.chunks = co[8 : 8+width*uint64(binary.BigEndian.Uint32(co[4:]))]
 	stsc, ok := mp4Child(stbl, "stsc")
 	if !ok || len(stsc) < 8 || uint64(len(stsc)-8) < 12*uint64(binary.BigEndian.Uint32(stsc[4:])) {
 		return nil, fmt.Errorf("%w: MP4 track without a valid sample-to-chunk table", ErrMalformed)
@@ -317,45 +327,34 @@ func newMP4Samples(stbl []byte) (*mp4Samples, error) {
 // next returns the next sample's offset and size, or false after the last.
 func (s *mp4Samples) next() (uint64, uint32, bool) {
 	for s.inChunk == 0 {
-		if s.sample >= s.count || uint64(s.chunk)*s.width() >= uint64(len(s.chunks)) {
+		if s.sample >= s.count || len(s.runs) < 12 {
 			return 0, 0, false
 		}
-		if s.wide {
-			s.off = binary.BigEndian.Uint64(s.chunks[8*s.chunk:])
-		} else {
-			s.off = uint64(binary.BigEndian.Uint32(s.chunks[4*s.chunk:]))
+		off, ok := s.chunks.get(uint64(s.chunk))
+		if !ok {
+			return 0, 0, false
 		}
+		s.off = off
 		// The run of the chunk (first_chunk counts from 1).
 		for s.run+1 < len(s.runs)/12 && binary.BigEndian.Uint32(s.runs[12*(s.run+1):]) <= s.chunk+1 {
 			s.run++
 		}
-		if len(s.runs) >= 12 {
-			s.inChunk = binary.BigEndian.Uint32(s.runs[12*s.run+4:])
-		}
+		s.inChunk = binary.BigEndian.Uint32(s.runs[12*s.run+4:])
 		s.chunk++
-		if len(s.runs) < 12 {
-			return 0, 0, false
-		}
 	}
 	size := s.fixed
 	if s.sizes != nil {
-		size = binary.BigEndian.Uint32(s.sizes[4*s.sample:])
+		v, ok := s.sizes.get(uint64(s.sample))
+		if !ok {
+			return 0, 0, false
+		}
+		size = uint32(v)
 	}
 	off := s.off
 	s.off += uint64(size)
 	s.sample++
 	s.inChunk--
-	if s.sample > s.count {
-		return 0, 0, false
-	}
 	return off, size, true
-}
-
-func (s *mp4Samples) width() uint64 {
-	if s.wide {
-		return 8
-	}
-	return 4
 }
 
 // mp4Box is a box inside a parsed buffer.
@@ -436,16 +435,18 @@ func scaledDuration(v uint64, scale uint32) time.Duration {
 }
 
 // parseMoov reads the first sound track and the metadata of a moov box.
-func parseMoov(moov []byte) (Measurement, mp4Track, error) {
+func parseMoov(moov []byte, tables *mp4Tables) (Measurement, mp4Track, error) {
 	var m Measurement
 	var tr mp4Track
 	mvhd, _ := mp4Child(moov, "mvhd")
 	movieScale, _, _ := fullBoxTimes(mvhd)
 	found := false
+	trak := -1
 	for _, c := range mp4Children(moov) {
 		if c.typ != "trak" {
 			continue
 		}
+		trak++
 		hdlr, ok := mp4Child(c.body, "mdia", "hdlr")
 		if !ok || len(hdlr) < 12 || string(hdlr[8:12]) != "soun" {
 			continue
@@ -456,7 +457,7 @@ func parseMoov(moov []byte) (Measurement, mp4Track, error) {
 			return m, tr, fmt.Errorf("%w: MP4 sound track without a media header", ErrMalformed)
 		}
 		m.Duration = scaledDuration(dur, scale)
-		tr = mp4Track{mediaScale: scale, movieScale: movieScale, keep: -1}
+		tr = mp4Track{mediaScale: scale, movieScale: movieScale, keep: -1, trak: trak, tables: tables}
 		if elst, ok := mp4Child(c.body, "edts", "elst"); ok && movieScale > 0 {
 			if d, ok := editDuration(elst); ok {
 				m.Duration = scaledDuration(d, movieScale)
@@ -491,7 +492,11 @@ func parseMoov(moov []byte) (Measurement, mp4Track, error) {
 			}
 		}
 		if stsz, ok := mp4Child(stbl, "stsz"); ok && dur > 0 {
-			if total, ok := stszTotal(stsz); ok {
+			total, ok := stszTotal(stsz)
+			if sec, spilled := tables.section(trak, "stsz"); spilled {
+				total, ok = sec.sum, true
+			}
+			if ok {
 				m.BitRate = int64(float64(total) * 8 * float64(scale) / float64(dur))
 			}
 		}

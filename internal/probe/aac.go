@@ -96,11 +96,11 @@ type mp4Probe struct {
 	done       bool // a sound track was read
 	info       Info
 	// The current track's boxes.
-	sound            bool
-	mediaScale       uint32
-	mediaDur, editOK uint64
-	edit             uint64
-	hasEdit          bool
+	sound      bool
+	mediaScale uint32
+	mediaDur   uint64
+	edit       uint64
+	hasEdit    bool
 }
 
 // probeMP4 walks an MP4 file's boxes forward, descending into moov and its tracks and reading
