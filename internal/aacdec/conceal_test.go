@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -41,12 +42,23 @@ func TestCorruptFrameIsConcealed(t *testing.T) {
 		name  string
 		frame int
 		mend  func([]byte) []byte
+		says  string
 	}{
-		{"cut short", 5, func(b []byte) []byte { return b[:len(b)/3] }},
-		{"no channel element", 8, func([]byte) []byte { return []byte{0xe0} }},
-		{"reserved codebook", 12, func(b []byte) []byte {
-			return append([]byte{0x20, 0x00, 0x00, 0x00, 0x30}, b[5:]...) // CPE, independent windows, long, max_sfb 0… then garbage
-		}},
+		{"cut short", 5, func(b []byte) []byte { return b[:len(b)/3] }, "past the frame's end"},
+		{"no channel element", 8, func([]byte) []byte { return []byte{0xe0} }, "no channel element"},
+		{"max_sfb beyond the band table", 10, func([]byte) []byte {
+			// A channel pair with a common long window of 63 bands, where 11.025 kHz has 43.
+			return new(bitWriter).put(elemCPE, 3).put(0, 4).put(1, 1).put(0, 1).put(onlyLong, 2).put(0, 1).put(63, 6).buf
+		}, "max_sfb 63 of 43 bands"},
+		{"a section past max_sfb", 14, func([]byte) []byte {
+			// An independent long window of 2 bands whose one section claims 5.
+			return new(bitWriter).put(elemCPE, 3).put(0, 4).put(0, 1).put(100, 8).put(0, 1).put(onlyLong, 2).put(0, 1).
+				put(2, 6).put(0, 1).put(1, 4).put(5, 5).buf
+		}, "section past max_sfb"},
+		{"reserved codebook", 12, func([]byte) []byte {
+			return new(bitWriter).put(elemCPE, 3).put(0, 4).put(0, 1).put(100, 8).put(0, 1).put(onlyLong, 2).put(0, 1).
+				put(2, 6).put(0, 1).put(12, 4).put(2, 5).buf
+		}, "reserved codebook 12"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -61,8 +73,8 @@ func TestCorruptFrameIsConcealed(t *testing.T) {
 					block = tc.mend(bytes.Clone(block))
 				}
 				pcm, err = d.Decode(pcm, block)
-				if i == tc.frame && !errors.Is(err, ErrCorrupt) {
-					t.Fatalf("frame %d: %v, want ErrCorrupt", i, err)
+				if i == tc.frame && (!errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.says)) {
+					t.Fatalf("frame %d: %v, want ErrCorrupt saying %q", i, err, tc.says)
 				}
 				if i != tc.frame && err != nil {
 					t.Fatalf("frame %d: %v", i, err)
