@@ -44,6 +44,8 @@ func TestMP4HostileTables(t *testing.T) {
 		{"esds says 5.1", bytes.Replace(fs, []byte{0x11, 0x88, 0x56, 0xe5}, []byte{0x11, 0xb0, 0x56, 0xe5}, 1), ErrUnsupportedCodec, "channel configuration 6"},
 		{"cut in the media data", fs[:len(fs)*2/3], nil, ""},
 		{"cut in moov", fs[:600], ErrMalformed, "moov"},
+		{"fragmented", bytes.Replace(fs, []byte("udta"), []byte("mvex"), 1), ErrUnsupportedCodec, "fragmented"},
+		{"no samples", patch("stsz", 8, 0), ErrMalformed, "without samples"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

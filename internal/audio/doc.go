@@ -40,7 +40,8 @@
 //     duration kept, so Duration is ffprobe's (ffmpeg 5.1's decode keeps the encoder's padding
 //     at the end; the loudness differs by nothing measurable). Channels and rate come from the
 //     AudioSpecificConfig, tags from ilst, chapters from a Nero chpl box. iTunSMPB gapless
-//     comments are not read: ffmpeg's encoder writes edit lists.
+//     comments are not read: ffmpeg's encoder writes edit lists. Fragmented MP4 (moof boxes)
+//     is ErrUnsupportedCodec.
 //   - ADTS (.aac) with AAC LC, after an ID3v2 tag if one leads it. Nothing is trimmed, as
 //     ffmpeg trims nothing (the stream does not say the encoder's delay); the duration is exact,
 //     from the number of frames (ffprobe estimates it from the bit rate), and the bit rate is

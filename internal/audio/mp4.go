@@ -77,6 +77,10 @@ func measureMP4(in *source) (Measurement, error) {
 			if m.CodecName != "aac" {
 				return Measurement{}, fmt.Errorf("%w: %s audio in MP4", ErrUnsupportedCodec, m.CodecName)
 			}
+			if _, ok := mp4Child(moov, "mvex"); ok {
+				// Fragmented: the samples are described by moof boxes among the media data.
+				return Measurement{}, fmt.Errorf("%w: fragmented MP4 (moof boxes) is not measured", ErrUnsupportedCodec)
+			}
 			if spill != nil { // the media data came first
 				if res, err = tr.measure(in, &m, spill.next(tr)); err != nil {
 					return Measurement{}, err
@@ -120,6 +124,9 @@ func measureMP4(in *source) (Measurement, error) {
 	}
 	if !measured {
 		return Measurement{}, fmt.Errorf("%w: MP4 file without media data", ErrMalformed)
+	}
+	if res.Frames == 0 {
+		return Measurement{}, fmt.Errorf("%w: MP4 sound track without samples", ErrMalformed)
 	}
 	return finishMP4(in, m, res)
 }
