@@ -182,3 +182,19 @@ func decodeM4A(t *testing.T, data, moov []byte, tables *mp4Tables) (Measurement,
 		}
 	}
 }
+
+// TestADTSAfterID3 measures an ADTS stream behind an ID3v2 tag: the same audio, and the tag's
+// title.
+func TestADTSAfterID3(t *testing.T) {
+	t.Parallel()
+	data := readFixture(t, "tone_m44.aac")
+	bare, err := MeasureFile(bytes.NewReader(data), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag := ID3Tag(SynthSpec{Title: "An AAC episode"})
+	m, err := MeasureFile(bytes.NewReader(append(tag, data...)), "")
+	if err != nil || m.FormatName != "aac" || m.Frames != bare.Frames || m.IntegratedLUFS != bare.IntegratedLUFS || m.Title != "An AAC episode" || m.Size != int64(len(tag)+len(data)) {
+		t.Fatalf("%+v %v; want %d frames at %.3f LUFS titled", m, err, bare.Frames, bare.IntegratedLUFS)
+	}
+}
