@@ -43,12 +43,14 @@ type HostedEpisode struct {
 	// BareAudio leaves out the default tags and cover: the audio carries only its title, so the
 	// metadata and cover_image checks fail (as info).
 	BareAudio bool `json:"bare_audio,omitempty"`
-	// Format is "mp3" (MPEG-1 layer III at a constant bit rate, audio/mpeg; 32000, 44100 or
-	// 48000 Hz) or "wav" (16-bit PCM, audio/wav). By default mp3 at those sample rates (the
-	// default 44100 included), else wav. An mp3 episode measures at the loudness and true peak
+	// Format is "mp3" (MPEG layer III at a constant bit rate, audio/mpeg: MPEG-1 at 32000,
+	// 44100 and 48000 Hz, MPEG-2 at 16000, 22050 and 24000, MPEG-2.5 at 8000, 11025 and 12000)
+	// or "wav" (16-bit PCM, audio/wav). By default mp3 at those sample rates (the default 44100
+	// included), else wav. An mp3 episode measures at the loudness and true peak
 	// asked, like a wav one; a true peak its coding cannot meet is refused when it is hosted.
 	Format string `json:"format,omitempty"`
-	// BitRate is an mp3 episode's bit rate in kbit/s, from 32 to 320 (default 128).
+	// BitRate is an mp3 episode's bit rate in kbit/s (default 128): 32 to 320 for MPEG-1, 8 to
+	// 160 at the lower rates.
 	BitRate int `json:"bit_rate,omitempty"`
 }
 

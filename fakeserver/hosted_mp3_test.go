@@ -68,10 +68,11 @@ func TestHostedMP3Episode(t *testing.T) {
 	}
 
 	for name, e := range map[string]HostedEpisode{
-		"unknown format":    {Title: "X", DurationS: 1, Format: "ogg"},
-		"mp3 at 22050 Hz":   {Title: "X", DurationS: 1, Format: "mp3", SampleRate: 22050},
-		"odd bit rate":      {Title: "X", DurationS: 1, Format: "mp3", BitRate: 100},
-		"bit rate with wav": {Title: "X", DurationS: 1, Format: "wav", BitRate: 128},
+		"unknown format":         {Title: "X", DurationS: 1, Format: "ogg"},
+		"mp3 at 96000 Hz":        {Title: "X", DurationS: 1, Format: "mp3", SampleRate: 96000},
+		"320 kbit/s at 22050 Hz": {Title: "X", DurationS: 1, SampleRate: 22050, BitRate: 320},
+		"odd bit rate":           {Title: "X", DurationS: 1, Format: "mp3", BitRate: 100},
+		"bit rate with wav":      {Title: "X", DurationS: 1, Format: "wav", BitRate: 128},
 	} {
 		_, err := srv.AddHostedEpisode(feed.ID, e)
 		var fe *Error

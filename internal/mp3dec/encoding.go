@@ -36,30 +36,20 @@ func QuadCodeA(index int) (length int, code uint8) {
 	return int(quadCodesA.lens[index]), quadCodesA.codes[index]
 }
 
-// LongBandWidths returns the widths, in lines, of the 22 long-block scale-factor bands at an
-// MPEG-1 sample rate (32000, 44100 or 48000); ok is false for another rate.
+// LongBandWidths returns the widths, in lines, of the 22 long-block scale-factor bands at a
+// sample rate of MPEG-1, 2 or 2.5; ok is false for another rate.
 func LongBandWidths(sampleRate int) (widths [22]int, ok bool) {
-	switch sampleRate {
-	case 44100:
-		return longWidths[0], true
-	case 48000:
-		return longWidths[1], true
-	case 32000:
-		return longWidths[2], true
+	if r := rateIndex(sampleRate); r >= 0 {
+		return longWidths[r], true
 	}
 	return widths, false
 }
 
 // ShortBandWidths returns the widths, in lines of one window, of the 13 short-block
-// scale-factor bands at an MPEG-1 sample rate; ok is false for another rate.
+// scale-factor bands at a sample rate of MPEG-1, 2 or 2.5; ok is false for another rate.
 func ShortBandWidths(sampleRate int) (widths [13]int, ok bool) {
-	switch sampleRate {
-	case 44100:
-		return shortWidths[0], true
-	case 48000:
-		return shortWidths[1], true
-	case 32000:
-		return shortWidths[2], true
+	if r := rateIndex(sampleRate); r >= 0 {
+		return shortWidths[r], true
 	}
 	return widths, false
 }

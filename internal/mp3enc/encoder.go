@@ -1,5 +1,6 @@
-// Package mp3enc is an MPEG-1 layer III encoder: constant bit rate, mono or stereo, 32, 44.1
-// and 48 kHz, 32 to 320 kbit/s, short blocks where a granule holds a transient (with start and
+// Package mp3enc is an MPEG audio layer III encoder: constant bit rate, mono or stereo, MPEG-1
+// at 32, 44.1 and 48 kHz (32 to 320 kbit/s), MPEG-2 at 16, 22.05 and 24 kHz and MPEG-2.5 at 8,
+// 11.025 and 12 kHz (8 to 160 kbit/s), short blocks where a granule holds a transient (with start and
 // stop blocks around them) and long blocks elsewhere, no psychoacoustic model. Each granule is
 // quantized as finely as its share of the frame allows. A LAME-style Info frame leads the
 // stream with the encoder delay and padding, so that decoders that honour it (ffmpeg,
@@ -14,15 +15,18 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/podqa/podqa-go/internal/mp3dec"
 )
 
 // Options are the stream's parameters.
 type Options struct {
-	SampleRate int // 32000, 44100 or 48000
+	SampleRate int // 32000, 44100 or 48000 (MPEG-1); 16000, 22050 or 24000 (MPEG-2); 8000, 11025 or 12000 (MPEG-2.5)
 	Channels   int // 1 or 2
-	BitRate    int // kbit/s: 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256 or 320
+	// BitRate is in kbit/s: 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256 or 320 for
+	// MPEG-1; 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144 or 160 for MPEG-2 and 2.5.
+	BitRate int
 }
 
 // ErrOptions is wrapped by New's error for options outside the encoder's range.
@@ -30,7 +34,7 @@ var ErrOptions = errors.New("mp3enc: unsupported options")
 
 const (
 	granule     = 576
-	frameLength = 2 * granule
+	frameLength = 2 * granule // MPEG-1's; MPEG-2 and 2.5 frames hold one granule
 	// decoderDelay is the lag of the standard's synthesis filter bank that decoders add back
 	// to the Info frame's delay (ffmpeg skips delay + 529 samples).
 	decoderDelay = 529
@@ -41,7 +45,25 @@ const (
 	maxIX        = 15 + 8191 // the largest value table 31's linbits carry
 )
 
-var bitRates = [15]int{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}
+// mpegVersion is what the MPEG version decides: MPEG-1 frames hold two granules, MPEG-2 and 2.5
+// (the low sampling frequencies) one, with shorter side information and other bit rates.
+type mpegVersion struct {
+	rates      [3]int // by sampling frequency index
+	bitRates   [15]int
+	granules   int
+	slots      int  // bytes per frame are slots × bit rate (kbit/s) / sample rate
+	headerByte byte // the header's second byte: sync, version, layer III, no CRC
+	sideMono   int  // bytes of side information, mono
+	sideStereo int
+}
+
+var versions = [3]mpegVersion{
+	{[3]int{44100, 48000, 32000}, [15]int{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}, 2, 144000, 0xFB, 17, 32},
+	{[3]int{22050, 24000, 16000}, lsfBitRates, 1, 72000, 0xF3, 9, 17},
+	{[3]int{11025, 12000, 8000}, lsfBitRates, 1, 72000, 0xE3, 9, 17},
+}
+
+var lsfBitRates = [15]int{0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160}
 
 // Encoder writes an MP3 stream of a known number of samples. Write passes interleaved samples
 // in [-1, 1]; Close flushes the last frames. An Encoder is not safe for concurrent use.
@@ -55,6 +77,8 @@ type Encoder struct {
 	sent     int   // audio frames written
 	rateIdx  int
 	freqIdx  int
+	v        *mpegVersion
+	frameLen int // samples per channel in a frame
 	slotRest int // accumulator of the padding slots (44.1 kHz)
 
 	bands [23]int // first line of each long band
@@ -71,6 +95,17 @@ type Encoder struct {
 	closed bool
 }
 
+// BitRates returns the bit rates, in kbit/s, the encoder takes at a sample rate (MPEG-1's or
+// MPEG-2's and 2.5's), or nil for a rate it does not take.
+func BitRates(sampleRate int) []int {
+	for _, v := range versions {
+		if slices.Contains(v.rates[:], sampleRate) {
+			return slices.Clone(v.bitRates[1:])
+		}
+	}
+	return nil
+}
+
 // StreamSize returns the size in bytes of the stream of totalSamples samples per channel, as New
 // and Close write it.
 func StreamSize(o Options, totalSamples int64) (int64, error) {
@@ -85,20 +120,21 @@ func StreamSize(o Options, totalSamples int64) (int64, error) {
 // the Info frame at once.
 func New(w io.Writer, o Options, totalSamples int64) (*Encoder, error) {
 	e := &Encoder{w: w, o: o, total: totalSamples}
-	switch o.SampleRate {
-	case 44100:
-		e.freqIdx = 0
-	case 48000:
-		e.freqIdx = 1
-	case 32000:
-		e.freqIdx = 2
-	default:
+	for vi := range versions {
+		for fi, r := range versions[vi].rates {
+			if r == o.SampleRate {
+				e.v, e.freqIdx = &versions[vi], fi
+			}
+		}
+	}
+	if e.v == nil {
 		return nil, fmt.Errorf("%w: sample rate %d", ErrOptions, o.SampleRate)
 	}
+	e.frameLen = e.v.granules * granule
 	if o.Channels != 1 && o.Channels != 2 {
 		return nil, fmt.Errorf("%w: %d channels", ErrOptions, o.Channels)
 	}
-	for i, r := range bitRates {
+	for i, r := range e.v.bitRates {
 		if r == o.BitRate && r != 0 {
 			e.rateIdx = i
 		}
@@ -122,7 +158,7 @@ func New(w io.Writer, o Options, totalSamples int64) (*Encoder, error) {
 		e.ch[c].push(silence[:], blockLong, &e.short)
 	}
 	lag := int64(encoderDelay + decoderDelay)
-	e.frames = int((totalSamples + lag + frameLength - 1) / frameLength)
+	e.frames = int((totalSamples + lag + int64(e.frameLen) - 1) / int64(e.frameLen))
 	if err := e.writeInfo(); err != nil {
 		return nil, err
 	}
@@ -148,7 +184,7 @@ func (e *Encoder) Write(samples []float64) error {
 		}
 		e.fill++
 		e.written++
-		if e.fill == frameLength {
+		if e.fill == e.frameLen {
 			if err := e.encodeFrame(); err != nil {
 				return err
 			}
@@ -171,7 +207,7 @@ func (e *Encoder) Close() error {
 		for c := range e.o.Channels {
 			clear(e.pcm[c][e.fill:])
 		}
-		e.fill = frameLength
+		e.fill = e.frameLen
 		if err := e.encodeFrame(); err != nil {
 			return err
 		}
@@ -181,7 +217,7 @@ func (e *Encoder) Close() error {
 
 // frameBytes returns the size of the next frame and whether it is padded.
 func (e *Encoder) frameBytes() (int, bool) {
-	num := 144000 * e.o.BitRate
+	num := e.v.slots * e.o.BitRate
 	size := num / e.o.SampleRate
 	e.slotRest += num % e.o.SampleRate
 	if e.slotRest >= e.o.SampleRate {
@@ -193,9 +229,9 @@ func (e *Encoder) frameBytes() (int, bool) {
 
 func (e *Encoder) sideInfoBytes() int {
 	if e.o.Channels == 1 {
-		return 17
+		return e.v.sideMono
 	}
-	return 32
+	return e.v.sideStereo
 }
 
 func (e *Encoder) header(padded bool) [4]byte {
@@ -209,13 +245,13 @@ func (e *Encoder) header(padded bool) [4]byte {
 	}
 	return [4]byte{
 		0xFF,
-		0xFB, // MPEG-1, layer III, no CRC
+		e.v.headerByte,
 		byte(e.rateIdx<<4 | e.freqIdx<<2 | pad<<1),
 		byte(mode<<6 | 1<<2), // original
 	}
 }
 
-// encodeFrame encodes the 1152 samples in pcm as one frame, unless the stream already has all
+// encodeFrame encodes the samples in pcm (two granules, or one for MPEG-2 and 2.5) as one frame, unless the stream already has all
 // its frames (the tail of the announced samples fits in the frames written).
 func (e *Encoder) encodeFrame() error {
 	e.fill = 0
@@ -225,10 +261,11 @@ func (e *Encoder) encodeFrame() error {
 	size, padded := e.frameBytes()
 	nch := e.o.Channels
 	side := e.sideInfoBytes()
-	budget := (size - 4 - side) * 8 / (2 * nch)
+	grs := e.v.granules
+	budget := (size - 4 - side) * 8 / (grs * nch)
 	budget = min(budget, 4095)
 	var gr [2][2]granuleCode
-	for g := range 2 {
+	for g := range grs {
 		next := false
 		for c := range nch {
 			next = e.ch[c].transient(e.pcm[c][g*granule:(g+1)*granule]) || next
@@ -241,21 +278,27 @@ func (e *Encoder) encodeFrame() error {
 		e.attack, e.last = [2]bool{e.attack[1], next}, bt
 	}
 	e.bits.reset()
-	// side information
-	e.bits.put(0, 9) // main_data_begin: no bit reservoir
-	if nch == 1 {
-		e.bits.put(0, 5)
+	// side information; main_data_begin is 0: no bit reservoir
+	mpeg1 := grs == 2
+	if mpeg1 {
+		e.bits.put(0, 9)
+		e.bits.put(0, 5-2*(nch-1)) // private bits
+		e.bits.put(0, 4*nch)       // scfsi
 	} else {
-		e.bits.put(0, 3)
+		e.bits.put(0, 8)
+		e.bits.put(0, nch) // private bits
 	}
-	e.bits.put(0, 4*nch) // scfsi
-	for g := range 2 {
+	for g := range grs {
 		for c := range nch {
 			gc := &gr[g][c]
 			e.bits.put(gc.part23, 12)
 			e.bits.put(gc.bigValues, 9)
 			e.bits.put(gc.globalGain, 8)
-			e.bits.put(0, 4) // scalefac_compress: no scale factors
+			if mpeg1 { // scalefac_compress: no scale factors
+				e.bits.put(0, 4)
+			} else {
+				e.bits.put(0, 9)
+			}
 			if gc.blockType == blockLong {
 				e.bits.put(0, 1) // window_switching_flag
 				for _, t := range gc.tables {
@@ -271,12 +314,14 @@ func (e *Encoder) encodeFrame() error {
 				e.bits.put(gc.tables[1], 5)
 				e.bits.put(0, 9) // subblock_gain of the three windows
 			}
-			e.bits.put(0, 1) // preflag
+			if mpeg1 {
+				e.bits.put(0, 1) // preflag
+			}
 			e.bits.put(0, 1) // scalefac_scale
 			e.bits.put(gc.count1Table, 1)
 		}
 	}
-	for g := range 2 {
+	for g := range grs {
 		for c := range nch {
 			gr[g][c].write(&e.bits)
 		}

@@ -126,6 +126,7 @@ func TestEncodesEveryRateAndLayout(t *testing.T) {
 	t.Parallel()
 	tests := []Options{
 		{44100, 2, 128}, {44100, 1, 64}, {48000, 2, 192}, {48000, 1, 96}, {32000, 2, 128}, {32000, 1, 48}, {44100, 2, 320},
+		{24000, 2, 96}, {22050, 1, 64}, {16000, 1, 32}, {12000, 2, 48}, {11025, 1, 32}, {8000, 1, 24}, {8000, 2, 160},
 	}
 	for _, o := range tests {
 		t.Run("", func(t *testing.T) {
@@ -180,7 +181,7 @@ func TestRandomInputs(t *testing.T) {
 
 func TestRefusals(t *testing.T) {
 	t.Parallel()
-	for _, o := range []Options{{22050, 2, 128}, {44100, 3, 128}, {44100, 2, 100}, {44100, 2, 0}} {
+	for _, o := range []Options{{20000, 2, 128}, {22050, 2, 192}, {44100, 2, 8}, {44100, 3, 128}, {44100, 2, 100}, {44100, 2, 0}} {
 		if _, err := New(io.Discard, o, 10); !errors.Is(err, ErrOptions) {
 			t.Errorf("%+v: %v, want ErrOptions", o, err)
 		}
@@ -236,13 +237,15 @@ func TestEveryBitRateAndRate(t *testing.T) {
 	for i := range pcm {
 		pcm[i] = 0.3 * math.Sin(float64(i)*0.05)
 	}
-	for _, rate := range []int{32000, 44100, 48000} {
-		for _, br := range bitRates[1:] {
-			for _, ch := range []int{1, 2} {
-				o := Options{SampleRate: rate, Channels: ch, BitRate: br}
-				got, err := audio.MeasureFile(bytes.NewReader(encode(t, o, pcm[:3000*ch])), "x.mp3")
-				if err != nil || got.Frames != 3000 {
-					t.Errorf("%+v: %d frames, %v", o, got.Frames, err)
+	for _, v := range versions {
+		for _, rate := range v.rates {
+			for _, br := range v.bitRates[1:] {
+				for _, ch := range []int{1, 2} {
+					o := Options{SampleRate: rate, Channels: ch, BitRate: br}
+					got, err := audio.MeasureFile(bytes.NewReader(encode(t, o, pcm[:3000*ch])), "x.mp3")
+					if err != nil || got.Frames != 3000 {
+						t.Errorf("%+v: %d frames, %v", o, got.Frames, err)
+					}
 				}
 			}
 		}

@@ -17,9 +17,11 @@ import (
 
 var writeStreams = flag.String("write-streams", "", "write the reference cases' streams and inputs to this directory (testdata/gen.sh does)")
 
-// referenceCases are the streams held to ffmpeg: every rate, both layouts, low to high bit rates.
+// referenceCases are the streams held to ffmpeg: every rate of MPEG-1, 2 and 2.5, both layouts,
+// low to high bit rates.
 var referenceCases = []Options{
 	{44100, 2, 128}, {44100, 1, 64}, {48000, 2, 192}, {48000, 1, 96}, {32000, 2, 128}, {32000, 1, 48}, {44100, 2, 320},
+	{24000, 2, 96}, {22050, 1, 64}, {16000, 1, 32}, {12000, 2, 48}, {11025, 1, 32}, {8000, 1, 24},
 }
 
 func caseName(o Options) string {

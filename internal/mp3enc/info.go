@@ -8,8 +8,8 @@ func (e *Encoder) writeInfo() error {
 	// (decoders read the Info frame's own header; its audio is silence).
 	off := 4 + e.sideInfoBytes()
 	rateIdx, size := e.rateIdx, 0
-	for ; rateIdx < len(bitRates); rateIdx++ {
-		if size = 144000 * bitRates[rateIdx] / e.o.SampleRate; size >= off+156 {
+	for ; rateIdx < len(e.v.bitRates); rateIdx++ {
+		if size = e.v.slots * e.v.bitRates[rateIdx] / e.o.SampleRate; size >= off+156 {
 			break
 		}
 	}
@@ -34,7 +34,7 @@ func (e *Encoder) writeInfo() error {
 	frame[tag+9] = 0x00 // revision 0, VBR method unknown (CBR)
 	frame[tag+10] = 0   // lowpass
 	delay := encoderDelay
-	total := int64(e.frames) * frameLength
+	total := int64(e.frames) * int64(e.frameLen)
 	// Decoders drop delay+529 samples at the start and padding-529 at the end of the frames.
 	padding := int(total - e.total - encoderDelay)
 	frame[tag+21] = byte(delay >> 4)
@@ -55,7 +55,7 @@ func (e *Encoder) writeInfo() error {
 func (e *Encoder) streamBytes(infoSize int) int64 {
 	n := int64(infoSize)
 	rest := e.slotRest
-	num := 144000 * e.o.BitRate
+	num := e.v.slots * e.o.BitRate
 	for range e.frames {
 		size := num / e.o.SampleRate
 		rest += num % e.o.SampleRate

@@ -43,8 +43,8 @@ type Episode struct {
 	Tags         *Tags
 	Cover        []byte
 	BareAudio    bool
-	// Format is "mp3" or "wav"; empty chooses mp3 at the sample rates MPEG-1 layer III has (32,
-	// 44.1 and 48 kHz, the default 44.1 included), wav at the others.
+	// Format is "mp3" or "wav"; empty chooses mp3 at the sample rates MPEG layer III has (8 to
+	// 48 kHz: MPEG-1, 2 and 2.5; the default 44.1 included), wav at the others.
 	Format string
 	// BitRate is the MP3's bit rate in kbit/s (default 128); wav takes none.
 	BitRate int
@@ -238,10 +238,10 @@ func mp3PeakOfStart(e Episode) (float64, error) {
 // checkFormat gives e its format and bit rate and checks them against its sample rate.
 func checkFormat(e *Episode) error {
 	rate := cmp.Or(e.SampleRate, 44100)
-	mpeg1 := rate == 32000 || rate == 44100 || rate == 48000
+	bitRates := mp3enc.BitRates(rate)
 	if e.Format == "" {
 		e.Format = "wav"
-		if mpeg1 {
+		if bitRates != nil {
 			e.Format = "mp3"
 		}
 	}
@@ -251,12 +251,12 @@ func checkFormat(e *Episode) error {
 			return core.ErrValidation("bit_rate is for mp3 episodes only.")
 		}
 	case "mp3":
-		if !mpeg1 {
-			return core.ErrValidation("An mp3 episode's sample_rate must be 32000, 44100 or 48000.")
+		if bitRates == nil {
+			return core.ErrValidation("An mp3 episode's sample_rate must be 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100 or 48000.")
 		}
 		e.BitRate = cmp.Or(e.BitRate, DefaultBitRate)
-		if !slices.Contains(BitRates, e.BitRate) {
-			return core.ErrValidation("bit_rate must be one of %v kbit/s.", BitRates)
+		if !slices.Contains(bitRates, e.BitRate) {
+			return core.ErrValidation("bit_rate must be one of %v kbit/s at %d Hz.", bitRates, rate)
 		}
 	default:
 		return core.ErrValidation("format must be \"mp3\" or \"wav\".")
@@ -266,9 +266,6 @@ func checkFormat(e *Episode) error {
 
 // DefaultBitRate is the bit rate of an mp3 episode that names none, in kbit/s.
 const DefaultBitRate = 128
-
-// BitRates are the bit rates an mp3 episode may have, in kbit/s.
-var BitRates = []int{32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}
 
 // audioLength returns the size of e's audio file in bytes.
 func audioLength(e Episode) (int64, error) {

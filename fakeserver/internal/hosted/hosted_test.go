@@ -33,7 +33,7 @@ func TestHostServesItsFeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	audioURL, err := h.AddEpisode(id, Episode{Title: "Two", GUID: "g2", Published: day, DurationS: 1, Channels: 1, SampleRate: 8000, BareAudio: true})
+	audioURL, err := h.AddEpisode(id, Episode{Title: "Two", GUID: "g2", Published: day, DurationS: 1, Channels: 1, SampleRate: 8000, BareAudio: true, Format: "wav"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,10 @@ var servedCases = map[string]Episode{
 	"peaky_mp3_mono":    {Title: "Peaky", DurationS: 20, Format: "mp3", Channels: 1, LoudnessLUFS: ptr(-30.0), TruePeakDB: ptr(-10.0)},
 	"clicky_mp3":        {Title: "Clicky", DurationS: 20, Format: "mp3", LoudnessLUFS: ptr(-16.0), TruePeakDB: ptr(-1.5)},
 	"wav":               {Title: "Wave", DurationS: 20, Format: "wav", LoudnessLUFS: ptr(-18.0), TruePeakDB: ptr(-2.0)},
+	// MPEG-2 and 2.5, chosen by default at their rates.
+	"lsf_22k_mono_64k": {Title: "Lsf", DurationS: 20, SampleRate: 22050, Channels: 1, BitRate: 64, LoudnessLUFS: ptr(-18.0)},
+	"lsf_24k_default":  {Title: "Lsf24", DurationS: 20, SampleRate: 24000, Channels: 2, TruePeakDB: ptr(-3.0)},
+	"mpeg25_8k_24k":    {Title: "Phone", DurationS: 20, SampleRate: 8000, Channels: 1, BitRate: 24, LoudnessLUFS: ptr(-20.0)},
 }
 
 // servedFigures is what testdata/gen.sh stores of ffmpeg 5.1's measurement of a served file.
