@@ -130,7 +130,7 @@ func TestM4ATrimMatchesFFmpeg(t *testing.T) {
 				t.Fatalf("%s: with the sample tables in a file, %d samples at %d bit/s; in memory %d at %d", name, len(gotPCM), got.BitRate, len(pcm), m.BitRate)
 			}
 			m, pcm = got, gotPCM
-			if cfg, err = aacdec.ParseConfig(tr.asc); err != nil {
+			if cfg, err = tr.cfg, tr.cfgErr; err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -151,9 +151,9 @@ func decodeM4A(t *testing.T, data, moov []byte, tables *mp4Tables) (Measurement,
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := aacdec.ParseConfig(tr.asc)
-	if err != nil {
-		t.Fatal(err)
+	cfg := tr.cfg
+	if tr.cfgErr != nil {
+		t.Fatal(tr.cfgErr)
 	}
 	it, err := newMP4Samples(tr)
 	if err != nil {

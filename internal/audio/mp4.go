@@ -144,7 +144,8 @@ func finishMP4(in *source, m Measurement, res MeterResult) (Measurement, error) 
 
 // mp4Track is what the sound track says of how to decode it.
 type mp4Track struct {
-	asc        []byte // the AudioSpecificConfig
+	cfg        aacdec.Config // from the AudioSpecificConfig, parsed once
+	cfgErr     error         // why cfg cannot be decoded, if it cannot
 	stbl       []byte
 	trak       int        // the track's ordinal among moov's trak boxes
 	tables     *mp4Tables // where its long sample tables are, if anywhere
@@ -156,8 +157,8 @@ type mp4Track struct {
 
 // measure decodes and measures the track's samples, which next returns in file order.
 func (tr mp4Track) measure(in *source, m *Measurement, next func() ([]byte, error)) (MeterResult, error) {
-	cfg, err := aacdec.ParseConfig(tr.asc)
-	if err != nil {
+	cfg := tr.cfg
+	if err := tr.cfgErr; err != nil {
 		if errors.Is(err, aacdec.ErrUnsupported) {
 			return MeterResult{}, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
 		}
@@ -488,15 +489,15 @@ func parseMoov(moov []byte, tables *mp4Tables) (Measurement, mp4Track, error) {
 		m.CodecName = mp4Codec(e)
 		// The AudioSpecificConfig is the truth for AAC; stsd often says 2 channels regardless.
 		if asc, ok := esdsConfig(e); ok {
-			tr.asc = asc
-			if ch, rate, ok := aacConfig(asc); ok {
-				if ch > 0 {
-					m.Channels = ch
-				}
-				if rate > 0 {
-					m.SampleRate = rate
-				}
+			tr.cfg, tr.cfgErr = aacdec.ParseConfig(asc)
+			if tr.cfg.Channels > 0 {
+				m.Channels = tr.cfg.Channels
 			}
+			if tr.cfg.SampleRate > 0 {
+				m.SampleRate = tr.cfg.SampleRate
+			}
+		} else {
+			tr.cfgErr = fmt.Errorf("%w: MP4 AAC track without an AudioSpecificConfig", aacdec.ErrMalformed)
 		}
 		if stsz, ok := mp4Child(stbl, "stsz"); ok && dur > 0 {
 			total, ok := stszTotal(stsz)
@@ -631,36 +632,6 @@ func esdsConfig(e mp4Box) ([]byte, bool) {
 	}
 	_, dsi, ok := esdsDescriptors(esds)
 	return dsi, ok && len(dsi) >= 2
-}
-
-var aacRates = [...]int{96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350}
-
-// aacConfig reads channels and rate from an AudioSpecificConfig.
-func aacConfig(b []byte) (channels, rate int, ok bool) {
-	v := uint64(0)
-	for i := range min(len(b), 8) {
-		v |= uint64(b[i]) << (56 - 8*i)
-	}
-	aot := int(v >> 59)
-	v <<= 5
-	if aot == 31 {
-		v <<= 6
-	}
-	fi := int(v >> 60)
-	v <<= 4
-	if fi == 15 {
-		rate = int(v >> 40)
-		v <<= 24
-	} else if fi < len(aacRates) {
-		rate = aacRates[fi]
-	}
-	channels = int(v >> 60)
-	if channels == 7 {
-		channels = 8
-	} else if channels > 7 {
-		channels = 0
-	}
-	return channels, rate, true
 }
 
 // esdsObjectType finds the object type of an esds box's DecoderConfigDescriptor.
