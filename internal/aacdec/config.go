@@ -142,12 +142,16 @@ type ADTSHeader struct {
 // ADTSHeaderSize is the number of bytes ParseADTSHeader needs.
 const ADTSHeaderSize = 7
 
+// IsADTSSync reports whether b starts with an ADTS sync word: twelve ones, then layer 0, which
+// MPEG audio layers I to III never have, so that it tells ADTS from MP3.
+func IsADTSSync(b []byte) bool { return len(b) >= 2 && b[0] == 0xff && b[1]&0xf6 == 0xf0 }
+
 // ParseADTSHeader reads an ADTS header from the start of b. Errors wrap ErrMalformed when b does
 // not start with a valid header, or ErrUnsupported for a valid header of a stream the decoder
 // does not decode.
 func ParseADTSHeader(b []byte) (ADTSHeader, error) {
 	var h ADTSHeader
-	if len(b) < ADTSHeaderSize || b[0] != 0xff || b[1]&0xf6 != 0xf0 {
+	if len(b) < ADTSHeaderSize || !IsADTSSync(b) {
 		return h, fmt.Errorf("%w: no ADTS sync word", ErrMalformed)
 	}
 	r := &bitReader{buf: b[:ADTSHeaderSize]}

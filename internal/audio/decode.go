@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podqa/podqa-go/internal/aacdec"
 	"github.com/podqa/podqa-go/internal/mpegaudio"
 )
 
@@ -183,11 +184,11 @@ func sniff(head []byte, nameHint string) string {
 		// An ID3v2 tag is MP3's convention; FLAC and ADTS files may carry one too.
 		if n, ok := id3Size(head); ok && n+4 <= len(head) && string(head[n:n+4]) == "fLaC" {
 			return "flac"
-		} else if ok && n+2 <= len(head) && isADTSSync(head[n:]) {
+		} else if ok && n+2 <= len(head) && aacdec.IsADTSSync(head[n:]) {
 			return "aac"
 		}
 		return "mp3"
-	case isADTSSync(head):
+	case aacdec.IsADTSSync(head):
 		return "aac"
 	}
 	if off := findMPEGSync(head); off == 0 || (off > 0 && (ext == ".mp3" || ext == ".mpga" || ext == ".mpeg")) {
@@ -195,10 +196,6 @@ func sniff(head []byte, nameHint string) string {
 	}
 	return ""
 }
-
-// isADTSSync reports whether b starts with an ADTS sync word: twelve ones, then layer 0, which
-// MPEG audio layers I to III never have.
-func isADTSSync(b []byte) bool { return len(b) >= 2 && b[0] == 0xff && b[1]&0xf6 == 0xf0 }
 
 // isMP4Box reports whether a box type is one an MP4 file starts with.
 func isMP4Box(t string) bool {

@@ -11,9 +11,6 @@ import (
 // mp4Format is ffprobe's format_name for the ISO base media family.
 const mp4Format = "mov,mp4,m4a,3gp,3g2,mj2"
 
-// isADTS reports whether b starts with an ADTS sync word (layer 0, which MPEG audio never has).
-func isADTS(b []byte) bool { return len(b) >= 2 && b[0] == 0xff && b[1]&0xf6 == 0xf0 }
-
 // isMP4 reports whether b starts with a box an MP4 file starts with.
 func isMP4(b []byte) bool {
 	if len(b) < 8 {

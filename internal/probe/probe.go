@@ -49,6 +49,8 @@ import (
 	"io"
 	"math"
 	"time"
+
+	"github.com/podqa/podqa-go/internal/aacdec"
 )
 
 // Info is what Probe learns from an audio file's headers and framing.
@@ -110,7 +112,7 @@ func Probe(r io.Reader) (Info, error) {
 		return probeOgg(rd)
 	case isMP4(b):
 		return probeMP4(rd)
-	case isADTS(b):
+	case aacdec.IsADTSSync(b):
 		return probeADTS(rd)
 	case hasPrefix(b, "ID3"):
 		for {
@@ -132,7 +134,7 @@ func Probe(r io.Reader) (Info, error) {
 		if hasPrefix(b, "fLaC") {
 			return probeFLAC(rd)
 		}
-		if isADTS(b) {
+		if aacdec.IsADTSSync(b) {
 			return probeADTS(rd)
 		}
 		return probeMP3(rd, true)
