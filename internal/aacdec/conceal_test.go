@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -147,5 +148,51 @@ func TestSBRInTheStreamIsRefused(t *testing.T) {
 	out, err := d.Decode(nil, block)
 	if !errors.Is(err, ErrUnsupported) || len(out) != 0 || !bytes.Contains([]byte(err.Error()), []byte("HE-AAC")) {
 		t.Fatalf("%d samples, %v; want ErrUnsupported naming HE-AAC", len(out), err)
+	}
+}
+
+// withCRC rewrites an ADTS frame as a protected one: protection_absent cleared, the frame two
+// bytes longer, a CRC word (not checked by decoders that skip it, as this one does) after the
+// header.
+func withCRC(f []byte) []byte {
+	n := len(f) + 2
+	h := bytes.Clone(f[:ADTSHeaderSize])
+	h[1] &^= 1
+	h[3] = h[3]&^3 | byte(n>>11)
+	h[4] = byte(n >> 3)
+	h[5] = h[5]&0x1f | byte(n&7)<<5
+	return append(append(h, 0xbe, 0xef), f[ADTSHeaderSize:]...)
+}
+
+// TestADTSWithCRC: frames that carry a CRC word decode to the same samples as without it.
+func TestADTSWithCRC(t *testing.T) {
+	t.Parallel()
+	fs := frames(t, "testdata/s24_stereo_low.aac")
+	var plain, protected []byte
+	for _, f := range fs {
+		plain = append(plain, f...)
+		protected = append(protected, withCRC(f)...)
+	}
+	h, err := ParseADTSHeader(protected)
+	if err != nil || h.HeaderLength != 9 || h.FrameLength != len(fs[0])+2 {
+		t.Fatalf("%+v %v", h, err)
+	}
+	want, _ := decodeADTS(t, plain)
+	got, _ := decodeADTS(t, protected)
+	if !slices.Equal(got, want) {
+		t.Fatal("the protected stream decodes differently")
+	}
+}
+
+// TestADTSSeveralBlocksRefused: a stream whose frames hold more than one raw data block is
+// refused by name, before any output.
+func TestADTSSeveralBlocksRefused(t *testing.T) {
+	t.Parallel()
+	fs := frames(t, "testdata/s8_mono.aac")
+	stream := bytes.Join(fs, nil)
+	stream[6] |= 1 // number_of_raw_data_blocks_in_frame: 2
+	_, _, err := NewADTSReader(bytes.NewReader(stream)).Next()
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "2 raw data blocks") {
+		t.Fatalf("%v, want ErrUnsupported naming 2 raw data blocks", err)
 	}
 }

@@ -198,3 +198,64 @@ func TestADTSAfterID3(t *testing.T) {
 		t.Fatalf("%+v %v; want %d frames at %.3f LUFS titled", m, err, bare.Frames, bare.IntegratedLUFS)
 	}
 }
+
+// mp4TestBox makes a box of a type and body.
+func mp4TestBox(typ string, parts ...[]byte) []byte {
+	body := bytes.Join(parts, nil)
+	b := binary.BigEndian.AppendUint32(nil, uint32(8+len(body)))
+	return append(append(b, typ...), body...)
+}
+
+// TestMP4SampleTable walks a hand-made sample table with 64-bit chunk offsets (co64, which
+// ffmpeg writes only past 4 GiB) and two runs of samples per chunk, its tables kept in memory
+// and moved to a file: the same samples at the same offsets either way.
+func TestMP4SampleTable(t *testing.T) {
+	t.Parallel()
+	u32 := func(vs ...uint32) []byte {
+		var b []byte
+		for _, v := range vs {
+			b = binary.BigEndian.AppendUint32(b, v)
+		}
+		return b
+	}
+	far := uint64(1)<<33 + 10
+	co64 := u32(0, 3)
+	for _, off := range []uint64{1000, 5000, far} {
+		co64 = binary.BigEndian.AppendUint64(co64, off)
+	}
+	stbl := mp4TestBox("stbl",
+		mp4TestBox("stsz", u32(0, 0, 5, 10, 20, 30, 40, 50)),
+		mp4TestBox("stsc", u32(0, 2, 1, 2, 1, 3, 1, 1)), // chunks 1–2: two samples; from 3: one
+		mp4TestBox("co64", co64))
+	moovBody := mp4TestBox("trak", mp4TestBox("mdia", mp4TestBox("minf", stbl)))
+	want := [][2]uint64{{1000, 10}, {1010, 20}, {5000, 30}, {5030, 40}, {far, 50}}
+	for _, inMemory := range []int64{maxTableInMemory, 16} {
+		moov, tables, err := readMoov(bytes.NewReader(moovBody), int64(len(moovBody)), inMemory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tables.close()
+		if (tables != nil) != (inMemory == 16) {
+			t.Fatalf("tables spilled: %v, with %d bytes in memory", tables != nil, inMemory)
+		}
+		box, ok := mp4Child(moov, "trak", "mdia", "minf", "stbl")
+		if !ok {
+			t.Fatal("no stbl in the moov read")
+		}
+		it, err := newMP4Samples(mp4Track{stbl: box, trak: 0, tables: tables})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][2]uint64
+		for {
+			off, size, ok := it.next()
+			if !ok {
+				break
+			}
+			got = append(got, [2]uint64{off, uint64(size)})
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("in memory %d: samples %v, want %v", inMemory, got, want)
+		}
+	}
+}
