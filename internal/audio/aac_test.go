@@ -219,16 +219,16 @@ func TestMP4SampleTable(t *testing.T) {
 		return b
 	}
 	far := uint64(1)<<33 + 10
-	co64 := u32(0, 3)
-	for _, off := range []uint64{1000, 5000, far} {
+	co64 := u32(0, 4)
+	for _, off := range []uint64{1000, 5000, far, far + 1000} {
 		co64 = binary.BigEndian.AppendUint64(co64, off)
 	}
 	stbl := mp4TestBox("stbl",
-		mp4TestBox("stsz", u32(0, 0, 5, 10, 20, 30, 40, 50)),
+		mp4TestBox("stsz", u32(0, 0, 6, 10, 20, 30, 40, 50, 60)),
 		mp4TestBox("stsc", u32(0, 2, 1, 2, 1, 3, 1, 1)), // chunks 1–2: two samples; from 3: one
 		mp4TestBox("co64", co64))
 	moovBody := mp4TestBox("trak", mp4TestBox("mdia", mp4TestBox("minf", stbl)))
-	want := [][2]uint64{{1000, 10}, {1010, 20}, {5000, 30}, {5030, 40}, {far, 50}}
+	want := [][2]uint64{{1000, 10}, {1010, 20}, {5000, 30}, {5030, 40}, {far, 50}, {far + 1000, 60}}
 	for _, inMemory := range []int64{maxTableInMemory, 16} {
 		moov, tables, err := readMoov(bytes.NewReader(moovBody), int64(len(moovBody)), inMemory)
 		if err != nil {
