@@ -45,16 +45,10 @@ func (s *Server) handleSeedReports(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleAutomatedReporting(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Enabled *bool `json:"enabled"`
-	}
-	if !decodeBody(w, r, &body) {
+	enabled, ok := decodeEnabled(w, r)
+	if !ok {
 		return
 	}
-	if body.Enabled == nil {
-		writeError(w, core.ErrValidation("enabled is required."))
-		return
-	}
-	err := s.SetAutomatedReporting(r.PathValue("id"), *body.Enabled)
-	respond(w, http.StatusOK, map[string]any{"series_id": r.PathValue("id"), "automated_reporting": *body.Enabled}, err)
+	err := s.SetAutomatedReporting(r.PathValue("id"), enabled)
+	respond(w, http.StatusOK, map[string]any{"series_id": r.PathValue("id"), "automated_reporting": enabled}, err)
 }

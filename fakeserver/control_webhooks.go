@@ -44,17 +44,11 @@ func (s *Server) handleListEndpoints(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handlePatchEndpoint(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Enabled *bool `json:"enabled"`
-	}
-	if !decodeBody(w, r, &body) {
+	enabled, ok := decodeEnabled(w, r)
+	if !ok {
 		return
 	}
-	if body.Enabled == nil {
-		writeError(w, core.ErrValidation("enabled is required."))
-		return
-	}
-	ep, err := s.SetWebhookEndpointEnabled(r.PathValue("id"), *body.Enabled)
+	ep, err := s.SetWebhookEndpointEnabled(r.PathValue("id"), enabled)
 	respond(w, http.StatusOK, ep, err)
 }
 

@@ -372,3 +372,29 @@ func TestControlAPIWebhooks(t *testing.T) {
 		t.Fatal("test event to a deleted endpoint")
 	}
 }
+
+// TestControlEnabledIsRequired: the control calls that switch something on or off refuse a
+// body without "enabled", or with it null, and change nothing.
+func TestControlEnabledIsRequired(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t)
+	ep, err := srv.CreateWebhookEndpoint(context.Background(), seed.WorkspaceID, WebhookEndpointSpec{URL: "http://127.0.0.1:1/hook", Events: []string{"report.completed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := jsonHeader(admin(srv))
+	for _, path := range []string{"/_fake/webhook-endpoints/" + ep.ID, "/_fake/series/0b0e3c4e-0000-4000-8000-000000000000/automated-reporting"} {
+		method := map[bool]string{true: "PATCH", false: "PUT"}[strings.Contains(path, "webhook-endpoints")]
+		for _, body := range []string{`{}`, `{"enabled":null}`} {
+			status, _, b := call(t, srv, method, path, h, body)
+			// The handler's check, or the control contract's before it, names the field.
+			if status != http.StatusBadRequest || errorCode(t, b) != "validation_error" || !strings.Contains(string(b), "enabled") {
+				t.Errorf("%s %s %s: %d %s", method, path, body, status, b)
+			}
+		}
+	}
+	eps, err := srv.WebhookEndpoints(seed.WorkspaceID)
+	if err != nil || len(eps) != 1 || !eps[0].Enabled {
+		t.Fatalf("endpoints after refused calls: %+v %v", eps, err)
+	}
+}

@@ -40,6 +40,22 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
+// decodeEnabled reads a control body of one required field, {"enabled": bool}; on false the
+// answer has been written.
+func decodeEnabled(w http.ResponseWriter, r *http.Request) (bool, bool) {
+	var body struct {
+		Enabled *bool `json:"enabled"`
+	}
+	if !decodeBody(w, r, &body) {
+		return false, false
+	}
+	if body.Enabled == nil {
+		writeError(w, core.ErrValidation("enabled is required."))
+		return false, false
+	}
+	return *body.Enabled, true
+}
+
 func jsonProblem(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
