@@ -60,6 +60,10 @@ func (e *LeaseHeldError) Is(target error) bool { return target == ErrLeaseHeld }
 // Every TTL is measured on the store's clock (the database server's), so the pollers' clocks
 // never decide. Subpackages pollerpg (PostgreSQL) and pollerredis (Redis) implement it; so does
 // MemoryLeaseStore, for pollers sharing one process.
+//
+// AcquireLease and RenewLease refuse a ttl that is not positive, or below the store's
+// resolution (a millisecond for Redis), with an error wrapping ErrInvalidOption, and change
+// nothing: a lease of no time would end the moment it was granted or renewed.
 type LeaseStore interface {
 	Store
 	// AcquireLease gives holder the lease for ttl when it is free or expired, with a new

@@ -118,6 +118,9 @@ func NewMemoryLeaseStore(opts ...MemoryLeaseStoreOption) *MemoryLeaseStore {
 
 // AcquireLease implements LeaseStore.
 func (m *MemoryLeaseStore) AcquireLease(_ context.Context, holder string, ttl time.Duration) (Lease, error) {
+	if ttl <= 0 {
+		return Lease{}, fmt.Errorf("%w: lease TTL %v is not positive", ErrInvalidOption, ttl)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
@@ -140,6 +143,9 @@ func (m *MemoryLeaseStore) held(l Lease) bool {
 
 // RenewLease implements LeaseStore.
 func (m *MemoryLeaseStore) RenewLease(_ context.Context, l Lease, ttl time.Duration) error {
+	if ttl <= 0 {
+		return fmt.Errorf("%w: lease TTL %v is not positive", ErrInvalidOption, ttl)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.held(l) {

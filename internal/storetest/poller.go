@@ -202,6 +202,21 @@ func Poller(t *testing.T, h PollerHarness) {
 				t.Fatalf("%d won, %d held; want 1 and 7", won, lost)
 			}
 		}},
+		{"a lease of no time is refused and changes nothing", false, func(t *testing.T, s poller.LeaseStore) {
+			for _, bad := range []time.Duration{0, -time.Second} {
+				if _, err := s.AcquireLease(ctx, "b", bad); !errors.Is(err, poller.ErrInvalidOption) {
+					t.Fatalf("AcquireLease(ttl %v) = %v, want ErrInvalidOption", bad, err)
+				}
+			}
+			a := acquire(t, s, "a", ttl)
+			for _, bad := range []time.Duration{0, -time.Second} {
+				if err := s.RenewLease(ctx, a, bad); !errors.Is(err, poller.ErrInvalidOption) {
+					t.Fatalf("RenewLease(ttl %v) = %v, want ErrInvalidOption", bad, err)
+				}
+			}
+			held(t, s, "b", "a")
+			must(t, s.SaveFenced(ctx, a, state))
+		}},
 		{"an invalid state is refused by SaveFenced", true, func(t *testing.T, s poller.LeaseStore) {
 			a := acquire(t, s, "a", ttl)
 			if err := s.SaveFenced(ctx, a, poller.State{Watermark: "soon"}); err == nil || errors.Is(err, poller.ErrLeaseLost) {

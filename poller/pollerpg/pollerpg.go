@@ -167,6 +167,9 @@ func (s *Store) AcquireLease(ctx context.Context, holder string, ttl time.Durati
 
 // RenewLease implements poller.LeaseStore in one statement.
 func (s *Store) RenewLease(ctx context.Context, l poller.Lease, ttl time.Duration) error {
+	if ttl < time.Microsecond {
+		return fmt.Errorf("%w: pollerpg: lease TTL %v is under a microsecond", poller.ErrInvalidOption, ttl)
+	}
 	tag, err := s.pool.Exec(ctx, s.renewSQL, s.name, l.Holder, l.Token, ttl.Microseconds())
 	if err != nil {
 		return fmt.Errorf("pollerpg: renew the lease: %w", err)

@@ -141,6 +141,10 @@ func (s *Store) AcquireLease(ctx context.Context, holder string, ttl time.Durati
 
 // RenewLease implements poller.LeaseStore in one script call.
 func (s *Store) RenewLease(ctx context.Context, l poller.Lease, ttl time.Duration) error {
+	// PEXPIRE with 0 would delete the lease and report it renewed.
+	if ttl < time.Millisecond {
+		return fmt.Errorf("%w: pollerredis: lease TTL %v is under a millisecond", poller.ErrInvalidOption, ttl)
+	}
 	n, err := renewScript.Run(ctx, s.rdb, []string{s.lease}, l.Holder, strconv.FormatInt(l.Token, 10), ttl.Milliseconds()).Int()
 	if err != nil {
 		return fmt.Errorf("pollerredis: renew the lease: %w", err)
