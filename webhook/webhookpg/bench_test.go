@@ -16,19 +16,34 @@ func BenchmarkClaimComplete(b *testing.B) {
 	storetest.BenchClaimComplete(b, newStore(b, servicetest.Postgres(b)))
 }
 
-// BenchmarkBareInsert is the floor: one INSERT … ON CONFLICT DO NOTHING on the same server, into
-// a table of the same shape.
-func BenchmarkBareInsert(b *testing.B) {
+// BenchmarkBareInsert is the issue's floor: one INSERT … ON CONFLICT DO NOTHING on the same
+// server, into a table of the same shape, committed as the server is configured (synchronously).
+func BenchmarkBareInsert(b *testing.B) { benchBareInserts(b, false) }
+
+// BenchmarkBareInsertPair is the floor of a claim then a durable completion: one bare INSERT
+// committed asynchronously (as Claim commits), then one committed synchronously.
+func BenchmarkBareInsertPair(b *testing.B) { benchBareInserts(b, true) }
+
+func benchBareInserts(b *testing.B, pair bool) {
 	pool := servicetest.Postgres(b)
 	ctx := context.Background()
 	table := pgx.Identifier{servicetest.Name("podqa_bench_")}.Sanitize()
 	if _, err := pool.Exec(ctx, `CREATE TABLE `+table+` (id text PRIMARY KEY, token text, expires_at timestamptz NOT NULL)`); err != nil {
 		b.Fatal(err)
 	}
+	insert := `INSERT INTO ` + table + ` (id, expires_at) VALUES ($1, clock_timestamp()) ON CONFLICT DO NOTHING`
+	insertAsync := `WITH cfg AS (SELECT set_config('synchronous_commit', 'off', true) AS v)
+INSERT INTO ` + table + ` (id, expires_at) SELECT $1, clock_timestamp() FROM cfg ON CONFLICT DO NOTHING`
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := pool.Exec(ctx, `INSERT INTO `+table+` (id, expires_at) VALUES ($1, clock_timestamp()) ON CONFLICT DO NOTHING`, "msg_"+strconv.Itoa(i)); err != nil {
+		if pair {
+			if _, err := pool.Exec(ctx, insertAsync, "msg_"+strconv.Itoa(i)); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+		if _, err := pool.Exec(ctx, insert, "msg_"+strconv.Itoa(i)); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -20,17 +20,25 @@ func BenchmarkClaim(b *testing.B) {
 	storetest.BenchClaim(b, newStore(b, servicetest.Redis(b)))
 }
 
-// BenchmarkBareSetNX is the floor: one SET key value NX PX on the same server.
-func BenchmarkBareSetNX(b *testing.B) {
+// BenchmarkBareSetNX is the floor: one SET key value NX PX on the same server.
+func BenchmarkBareSetNX(b *testing.B) { benchBareSetNX(b, 1) }
+
+// BenchmarkBareSetNXTwice is two bare SET NX one after the other: the floor of any protocol
+// that, like Claim then Complete, must hear the server between two steps.
+func BenchmarkBareSetNXTwice(b *testing.B) { benchBareSetNX(b, 2) }
+
+func benchBareSetNX(b *testing.B, times int) {
 	rdb := servicetest.Redis(b)
 	prefix := servicetest.Name("podqa-bench:") + ":"
 	ctx := context.Background()
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if err := rdb.SetNX(ctx, prefix+"msg_"+strconv.Itoa(i), "d", time.Minute).Err(); err != nil {
-			b.Fatal(err)
+		for range times {
+			if err := rdb.SetNX(ctx, prefix+"msg_"+strconv.Itoa(i), "d", time.Minute).Err(); err != nil {
+				b.Fatal(err)
+			}
+			i++
 		}
-		i++
 	}
 }
