@@ -72,9 +72,11 @@
 //     (one round trip), during polls and, in Run, between them.
 //   - Run on a replica that does not hold it waits until the holder's lease would expire and
 //     tries again: a holder that stops or dies is taken over within one TTL.
-//   - A holder that cannot renew (refused, or the store unreachable for two thirds of the TTL,
-//     timed on its monotonic clock) cancels its poll at once, before the store could give the
-//     lease to another: it stops before saving.
+//   - A holder that cannot renew (refused, or the store unreachable or slow; it retries every
+//     sixth of the TTL) cancels its poll, at the latest two thirds of the TTL after it sent its
+//     last request that succeeded (the acquisition or a renewal), timed on its monotonic clock:
+//     before the store could give the lease to another, however late that answer came. It stops
+//     before saving.
 //   - Every save is fenced: SaveFenced writes only while the lease's token is still the
 //     store's and unexpired, in the same statement or script, so a stale holder's save is
 //     refused (ErrLeaseLost) and never applied. The token grows each time the lease changes

@@ -83,9 +83,10 @@ type LeaseStore interface {
 type leaseConfig struct {
 	ttl    time.Duration
 	holder string
-	// wait waits on the wall clock (the lease's TTL is the store's real time, whatever the
-	// poller's Clock); tests replace it.
-	wait func(ctx context.Context, d time.Duration) error
+	// clock times the lease: renewals, and how long the poller may go on when they fail. It
+	// is the wall clock (the lease's TTL runs in the store's real time, whatever the poller's
+	// Clock, and Go's wall readings carry the monotonic clock); tests replace it.
+	clock client.Clock
 }
 
 func defaultLeaseConfig() leaseConfig {
@@ -93,7 +94,7 @@ func defaultLeaseConfig() leaseConfig {
 	return leaseConfig{
 		ttl:    DefaultLeaseTTL,
 		holder: host + "/" + strconv.Itoa(os.Getpid()) + "/" + uuid.NewString()[:8],
-		wait:   client.SystemClock{}.Sleep,
+		clock:  client.SystemClock{},
 	}
 }
 
@@ -135,6 +136,9 @@ type hold struct {
 // differs from the last lease this poller held, the state is reloaded before the next poll:
 // another poller may have moved it.
 func (p *Poller) takeLease(ctx context.Context, ls LeaseStore) (*hold, error) {
+	// The store granted the lease at some moment after this one: counting from here, the
+	// poller's own deadline falls before the store's expiry however slow the answer was.
+	sent := p.cfg.lease.clock.Now()
 	l, err := ls.AcquireLease(ctx, p.cfg.lease.holder, p.cfg.lease.ttl)
 	if err != nil {
 		if errors.Is(err, ErrLeaseHeld) {
@@ -148,37 +152,54 @@ func (p *Poller) takeLease(ctx context.Context, ls LeaseStore) (*hold, error) {
 	}
 	hctx, cancel := context.WithCancelCause(ctx)
 	h := &hold{lease: l, ctx: hctx, cancel: cancel, done: make(chan struct{})}
-	go p.renew(ls, h, time.Now())
+	go p.renew(ls, h, sent)
 	return h, nil
 }
 
 // renew renews h every third of the TTL until h ends. A renewal the store refuses ends h at
-// once; renewals that fail otherwise (the store unreachable) end it once two thirds of the TTL
-// passed since the start of the last renewal that succeeded, before the store can hand the
-// lease to another poller. Durations are measured on the monotonic clock, so skew between the
-// pollers' clocks does not matter.
+// once. When renewals fail otherwise (the store unreachable or slow), renew tries again every
+// sixth of the TTL, and ends h once two thirds of the TTL have passed since the start of the
+// last exchange that succeeded (the acquisition, or a renewal): the store cannot hand the lease
+// to another poller before a whole TTL has passed since then, so the third left over is the
+// margin for the poller's and the store's clocks running at slightly different rates. Only
+// durations are measured, on the poller's monotonic clock, so an offset between the pollers'
+// and the store's clocks does not matter.
 func (p *Poller) renew(ls LeaseStore, h *hold, lastOK time.Time) {
 	defer close(h.done)
-	every := p.cfg.lease.ttl / 3
+	clk, ttl := p.cfg.lease.clock, p.cfg.lease.ttl
+	var lastErr error
+	wait := ttl / 3
 	for {
-		if err := p.cfg.lease.wait(h.ctx, every); err != nil {
+		deadline := lastOK.Add(2 * ttl / 3)
+		left := deadline.Sub(clk.Now())
+		if left <= 0 {
+			if lastErr == nil {
+				lastErr = errors.New("the lease was granted too late to be used")
+			}
+			h.cancel(fmt.Errorf("%w: could not renew it in time: %w", ErrLeaseLost, lastErr))
 			return
 		}
-		start := time.Now()
-		rctx, cancel := context.WithTimeout(h.ctx, every)
-		err := ls.RenewLease(rctx, h.lease, p.cfg.lease.ttl)
+		if err := clk.Sleep(h.ctx, min(wait, left)); err != nil {
+			return
+		}
+		left = deadline.Sub(clk.Now())
+		if left <= 0 {
+			continue // out of time: the check above ends h
+		}
+		start := clk.Now()
+		rctx, cancel := context.WithTimeout(h.ctx, min(ttl/3, left))
+		err := ls.RenewLease(rctx, h.lease, ttl)
 		cancel()
 		switch {
 		case err == nil:
-			lastOK = start
+			lastOK, lastErr, wait = start, nil, ttl/3
 		case errors.Is(err, ErrLeaseLost):
 			h.cancel(ErrLeaseLost)
 			return
 		case h.ctx.Err() != nil:
 			return
-		case time.Since(lastOK) >= 2*p.cfg.lease.ttl/3:
-			h.cancel(fmt.Errorf("%w: could not renew it: %w", ErrLeaseLost, err))
-			return
+		default:
+			lastErr, wait = err, ttl/6
 		}
 	}
 }

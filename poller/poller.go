@@ -183,7 +183,7 @@ func (p *Poller) Run(ctx context.Context, h Handler) error {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				if err := p.cfg.lease.wait(ctx, p.standBy(ctx, err)); err != nil {
+				if err := p.cfg.lease.clock.Sleep(ctx, p.standBy(ctx, err)); err != nil {
 					return err
 				}
 				continue
