@@ -85,6 +85,8 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		args     []string
 		exitCode int
 		want     []string
+		// wantStderr: what stderr must contain, for the programs that fail on purpose.
+		wantStderr []string
 	}{
 		{name: "quickstart", program: "quickstart", want: []string{"workspace: Demo (personal, " + seed.WorkspaceID + ")", "available (plan 12000, "}},
 		{name: "report-from-feed passing", program: "report-from-feed", args: []string{"-episode", "1", feed.FeedURL}, want: []string{"Pilot: COMPLETE", "verdict: PASSED"}},
@@ -95,13 +97,26 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		}},
 		{name: "upload -sample past the oldest", program: "upload", args: []string{"-sample", feed.FeedURL, "-episode", "2", filepath.Join(t.TempDir(), "none.mp3")}, exitCode: 1},
 		{name: "testing", program: "testing", args: []string{feed.FeedURL}, exitCode: 1, want: []string{"Too quiet: FAILED", "loudness_lufs: "}},
+		// A de-duplication store that cannot be reached stops the receiver at start (nothing
+		// listens on loopback port 1), instead of answering every delivery 500.
+		{name: "webhook-receiver, redis unreachable", program: "webhook-receiver", args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "redis://127.0.0.1:1/0"}, exitCode: 1,
+			wantStderr: []string{"webhook-receiver: -dedup-url: ", "127.0.0.1:1"}},
+		{name: "webhook-receiver, postgres unreachable", program: "webhook-receiver", args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "postgres://podqa@127.0.0.1:1/podqa?sslmode=disable&connect_timeout=5"}, exitCode: 1,
+			wantStderr: []string{"webhook-receiver: webhookpg: creating table ", "127.0.0.1"}},
+		{name: "webhook-receiver, not a store URL", program: "webhook-receiver", args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "mysql://127.0.0.1/db"}, exitCode: 1,
+			wantStderr: []string{`-dedup-url "mysql://127.0.0.1/db": want a redis://, rediss://, postgres:// or postgresql:// URL`}},
 	}
 	// The programs that create reports run side by side; the readers run once they are done.
 	t.Run("writers", func(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				t.Parallel()
-				runExample(t, bin, srv.URL(), seed.APIKey, tt.program, tt.args, tt.exitCode, tt.want)
+				_, stderr := runExample(t, bin, srv.URL(), seed.APIKey, tt.program, tt.args, tt.exitCode, tt.want)
+				for _, w := range tt.wantStderr {
+					if !strings.Contains(stderr, w) {
+						t.Errorf("%s: stderr lacks %q:\n%s", tt.program, w, stderr)
+					}
+				}
 			})
 		}
 	})
@@ -115,7 +130,7 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		" PASSED Pilot (updated ", " FAILED Too quiet (updated ", " PASSED Local take (updated ", "delivered 6, watermark ",
 	})
 	runExample(t, bin, srv.URL(), seed.APIKey, "poller", []string{"-once", "-state", state}, 0, []string{"delivered 0, watermark "})
-	out := runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
+	out, _ := runExample(t, bin, srv.URL(), seed.APIKey, "graphql", nil, 0, []string{
 		"belongs to a UserType", "Example Show (", "newest complete reports:", "checks passed", "loudness_lufs",
 		"explicit_flag", "metadata",
 	})
@@ -156,15 +171,16 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 	})
 }
 
-// runExample runs one example program against the fake and checks its exit status and output.
-func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []string, exitCode int, want []string) string {
+// runExample runs one example program against the fake, checks its exit status and that its
+// standard output contains each of want, and returns both outputs.
+func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []string, exitCode int, want []string) (stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(bin, program), args...)
 	cmd.Env = append(os.Environ(), "PODQA_API_KEY="+apiKey, "PODQA_BASE_URL="+baseURL)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var outBuf, errBuf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &outBuf, &errBuf
 	err := cmd.Run()
 	code := 0
 	if exit, ok := err.(*exec.ExitError); ok {
@@ -173,14 +189,14 @@ func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []strin
 		t.Fatal(err)
 	}
 	if code != exitCode {
-		t.Fatalf("%s: exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", program, code, exitCode, stdout.String(), stderr.String())
+		t.Fatalf("%s: exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", program, code, exitCode, outBuf.String(), errBuf.String())
 	}
 	for _, w := range want {
-		if !strings.Contains(stdout.String(), w) {
-			t.Errorf("%s: stdout lacks %q:\n%s\nstderr:\n%s", program, w, stdout.String(), stderr.String())
+		if !strings.Contains(outBuf.String(), w) {
+			t.Errorf("%s: stdout lacks %q:\n%s\nstderr:\n%s", program, w, outBuf.String(), errBuf.String())
 		}
 	}
-	return stdout.String()
+	return outBuf.String(), errBuf.String()
 }
 
 // testWebhookReceiver starts the receiver, which subscribes itself, has the fake finish a report

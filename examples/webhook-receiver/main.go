@@ -69,6 +69,12 @@ func openDedup(ctx context.Context, url string) (webhook.DedupStore, func(), err
 			return nil, nil, fmt.Errorf("-dedup-url: %w", err)
 		}
 		rdb := redis.NewClient(opt)
+		// The client connects lazily: ask now, so that a wrong URL stops the program here
+		// rather than failing every delivery with 500.
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			rdb.Close()
+			return nil, nil, fmt.Errorf("-dedup-url: %w", err)
+		}
 		s, err := webhookredis.New(rdb)
 		if err != nil {
 			rdb.Close()
