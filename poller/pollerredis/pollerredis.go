@@ -9,6 +9,13 @@
 // trip: AcquireLease, RenewLease, ReleaseLease and SaveFenced are each one Lua script (atomic on
 // the server), Load one GET, Save one SET. Nothing needs creating beforehand.
 //
+// Run Redis with maxmemory-policy noeviction (its default). Under another policy, memory
+// pressure may evict the lease, and another poller could take it while its holder still polls,
+// until the holder's next renewal (a third of the TTL) finds it gone: the holder's saves are
+// refused, but reports may be delivered twice. Without persistence a restart of Redis forgets
+// the state: the pollers start again from WithStartWatermark or WithStartTime, or stop with
+// poller.ErrNoWatermark without one.
+//
 // With Redis Cluster the three keys must share a slot: keep a hash tag ({…}) in the prefix, as
 // the default does. A stored state that is not a valid document is an error wrapping
 // poller.ErrCorruptState.

@@ -13,6 +13,12 @@
 //   - Complete is one SET key "d" PX doneTTL.
 //   - Release is one script that deletes the key only while it still holds the caller's token.
 //
+// The store knows only what Redis keeps. Without persistence a restart of Redis forgets every
+// completion, and under an eviction policy other than noeviction (Redis's default) memory
+// pressure may drop claims and completions; either way the next redelivery of an id already
+// processed runs its callback again. Run it with append-only persistence (appendfsync everysec
+// loses at most about a second) and maxmemory-policy noeviction.
+//
 // Nothing needs creating beforehand. A key holding anything else (written by another program
 // under the same prefix) is an error wrapping webhook.ErrDedupStore, never read as free. With
 // Redis Cluster each id's key lives on its own slot; nothing spans two keys.
