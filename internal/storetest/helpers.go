@@ -60,6 +60,36 @@ func BenchClaim(b *testing.B, s webhook.DedupStore) {
 	}
 }
 
+// BenchClaimDuplicate measures the Claim of a redelivery on s: an id already done (done true)
+// or claimed by another holder (done false), among 64 such ids.
+func BenchClaimDuplicate(b *testing.B, s webhook.DedupStore, done bool) {
+	ctx := context.Background()
+	want := webhook.InProgress
+	if done {
+		want = webhook.AlreadyDone
+	}
+	const ids = 64
+	for i := range ids {
+		id := "dup_" + strconv.Itoa(i)
+		if st, _, err := s.Claim(ctx, id, time.Hour); err != nil || st != webhook.Claimed {
+			b.Fatal(st, err)
+		}
+		if done {
+			if err := s.Complete(ctx, id); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if st, _, err := s.Claim(ctx, "dup_"+strconv.Itoa(i%ids), time.Hour); err != nil || st != want {
+			b.Fatal(st, err)
+		}
+		i++
+	}
+}
+
 // BenchClaimComplete measures one delivery's de-duplication on s: Claim, then Complete.
 func BenchClaimComplete(b *testing.B, s webhook.DedupStore) {
 	ctx := context.Background()

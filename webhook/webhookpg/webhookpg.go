@@ -17,7 +17,7 @@
 //
 // Claims commit asynchronously (synchronous_commit off for the claim's own transaction only):
 // a claim is a short-lived lock, and waiting for its WAL flush cost as much as the rest of the
-// claim. If the PostgreSQL server crashes within its WAL writer's delay (200 ms by default) of a
+// claim. So do the claims of redeliveries, which write nothing but a row lock. If the PostgreSQL server crashes within its WAL writer's delay (200 ms by default) of a
 // claim, the claim may be lost as if it had expired, so a copy of that delivery arriving right
 // after the crash could run the callback a second time. Completions and releases commit as the
 // server is configured (synchronously by default): a completion, once Complete returned, is never
@@ -83,17 +83,20 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error
 	}
 	t := pgtable.Quote(s.table)
 	// The claim commits asynchronously (set_config(…, true) lasts until this statement's
-	// transaction commits): see the package documentation.
+	// transaction commits): see the package documentation. The insert reads its row from cfg
+	// so that set_config runs whatever the outcome: a duplicate writes too (ON CONFLICT DO
+	// UPDATE locks the existing row even when its WHERE is false), and would otherwise wait
+	// for a WAL flush.
 	s.claimSQL = `WITH cfg AS (
 	SELECT set_config('synchronous_commit', 'off', true) AS v
 ), claim AS (
 	INSERT INTO ` + t + ` AS d (id, token, expires_at)
-	VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 microsecond')
+	SELECT $1, $2, clock_timestamp() + $3::bigint * interval '1 microsecond' FROM cfg
 	ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
 	WHERE d.expires_at <= clock_timestamp()
 	RETURNING 1
 )
-SELECT 1 FROM claim, cfg
+SELECT 1 FROM claim
 UNION ALL
 SELECT CASE WHEN token IS NULL THEN 2 ELSE 3 END FROM ` + t + `
 WHERE id = $1 AND expires_at > clock_timestamp() AND NOT EXISTS (SELECT 1 FROM claim)`

@@ -10,6 +10,13 @@ import (
 	"github.com/podqa/podqa-go/internal/storetest"
 )
 
+// BenchmarkClaimDuplicate is the Claim of a redelivery: of an id already done, and of one
+// another instance holds.
+func BenchmarkClaimDuplicate(b *testing.B) {
+	b.Run("done", func(b *testing.B) { storetest.BenchClaimDuplicate(b, newStore(b, servicetest.Redis(b)), true) })
+	b.Run("held", func(b *testing.B) { storetest.BenchClaimDuplicate(b, newStore(b, servicetest.Redis(b)), false) })
+}
+
 // BenchmarkClaimComplete is one delivery's de-duplication: Claim, then Complete.
 func BenchmarkClaimComplete(b *testing.B) {
 	storetest.BenchClaimComplete(b, newStore(b, servicetest.Redis(b)))
