@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/internal/aacdec"
+	"github.com/podqa/podqa-go/internal/mp4desc"
 )
 
 // maxMoov bounds what of a moov box is held in memory: everything but the long sample tables,
@@ -486,7 +487,7 @@ func parseMoov(moov []byte, tables *mp4Tables) (Measurement, mp4Track, error) {
 		e := entries[0]
 		m.Channels = int(binary.BigEndian.Uint16(e.body[16:]))
 		m.SampleRate = int(binary.BigEndian.Uint32(e.body[24:]) >> 16)
-		m.CodecName = mp4Codec(e)
+		m.CodecName = mp4desc.Codec(e.typ, esdsBody(e))
 		// The AudioSpecificConfig is the truth for AAC; stsd often says 2 channels regardless.
 		if asc, ok := esdsConfig(e); ok {
 			tr.cfg, tr.cfgErr = aacdec.ParseConfig(asc)
@@ -590,111 +591,19 @@ func editDuration(b []byte) (uint64, bool) {
 	return total, found && total > 0
 }
 
-// mp4Codec names a sample entry's codec as ffprobe does.
-func mp4Codec(e mp4Box) string {
-	switch e.typ {
-	case "mp4a":
-		// The esds object type says which MPEG audio codec it is.
-		if esds, ok := mp4Child(e.body[28:], "esds"); ok {
-			if ot, ok := esdsObjectType(esds); ok {
-				switch ot {
-				case 0x40, 0x66, 0x67, 0x68:
-					return "aac"
-				case 0x69, 0x6B:
-					return "mp3"
-				}
-				return fmt.Sprintf("mp4a object type 0x%02x", ot)
-			}
-		}
-		return "aac"
-	case "alac":
-		return "alac"
-	case "Opus":
-		return "opus"
-	case "fLaC":
-		return "flac"
-	case "ac-3":
-		return "ac3"
-	case "ec-3":
-		return "eac3"
+// esdsBody returns the body of an mp4a sample entry's esds box, or nil.
+func esdsBody(e mp4Box) []byte {
+	if e.typ != "mp4a" || len(e.body) < 28 {
+		return nil
 	}
-	return e.typ
+	esds, _ := mp4Child(e.body[28:], "esds")
+	return esds
 }
 
 // esdsConfig returns the DecoderSpecificInfo of an mp4a entry's esds box.
 func esdsConfig(e mp4Box) ([]byte, bool) {
-	if e.typ != "mp4a" || len(e.body) < 28 {
-		return nil, false
-	}
-	esds, ok := mp4Child(e.body[28:], "esds")
-	if !ok {
-		return nil, false
-	}
-	_, dsi, ok := esdsDescriptors(esds)
+	_, dsi, ok := mp4desc.ESDS(esdsBody(e))
 	return dsi, ok && len(dsi) >= 2
-}
-
-// esdsObjectType finds the object type of an esds box's DecoderConfigDescriptor.
-func esdsObjectType(b []byte) (byte, bool) {
-	ot, _, ok := esdsDescriptors(b)
-	return ot, ok
-}
-
-// esdsDescriptors walks an esds box's descriptors for the object type and the
-// DecoderSpecificInfo.
-func esdsDescriptors(b []byte) (objectType byte, dsi []byte, ok bool) {
-	if len(b) < 4 {
-		return 0, nil, false
-	}
-	b = b[4:] // version and flags
-	for len(b) >= 2 {
-		tag := b[0]
-		i := 1
-		n := 0
-		for ; i < len(b) && i <= 4; i++ {
-			n = n<<7 | int(b[i]&0x7F)
-			if b[i]&0x80 == 0 {
-				i++
-				break
-			}
-		}
-		body := b[i:]
-		switch tag {
-		case 3: // ES_Descriptor: ES_ID, flags, then optional fields
-			if len(body) < 3 {
-				return objectType, dsi, ok
-			}
-			flags := body[2]
-			off := 3
-			if flags&0x80 != 0 {
-				off += 2
-			}
-			if flags&0x40 != 0 && off < len(body) {
-				off += 1 + int(body[off])
-			}
-			if flags&0x20 != 0 {
-				off += 2
-			}
-			if off > len(body) {
-				return objectType, dsi, ok
-			}
-			b = body[off:]
-		case 4: // DecoderConfigDescriptor, whose children follow its 13 bytes
-			if len(body) < 13 {
-				return objectType, dsi, ok
-			}
-			objectType, ok = body[0], true
-			b = body[13:min(n, len(body))]
-		case 5:
-			return objectType, body[:min(n, len(body))], ok
-		default:
-			if n > len(body) {
-				return objectType, dsi, ok
-			}
-			b = body[n:]
-		}
-	}
-	return objectType, dsi, ok
 }
 
 // stszTotal sums a stsz box's sample sizes.

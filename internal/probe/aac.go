@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/internal/aacdec"
+	"github.com/podqa/podqa-go/internal/mp4desc"
 )
 
 // mp4Format is ffprobe's format_name for the ISO base media family.
@@ -229,10 +230,11 @@ func (p *mp4Probe) leaf(typ string, b []byte) {
 		if size < 36 || size > len(entry) {
 			return
 		}
-		p.info.Codec = sampleEntryCodec(string(entry[4:8]))
+		esds := esdsBox(entry[36:size])
+		p.info.Codec = mp4desc.Codec(string(entry[4:8]), esds)
 		p.info.Channels = int(binary.BigEndian.Uint16(entry[24:]))
 		p.info.SampleRate = int(binary.BigEndian.Uint32(entry[32:]) >> 16)
-		if asc := esdsConfig(entry[36:size]); asc != nil {
+		if _, asc, _ := mp4desc.ESDS(esds); asc != nil {
 			// The AudioSpecificConfig is the truth; stsd often says 2 channels regardless.
 			if c, err := aacdec.ParseConfig(asc); c.SampleRate > 0 && (err == nil || errors.Is(err, aacdec.ErrUnsupported)) {
 				p.info.SampleRate = c.SampleRate
@@ -244,72 +246,15 @@ func (p *mp4Probe) leaf(typ string, b []byte) {
 	}
 }
 
-// sampleEntryCodec names a sound sample entry's codec as ffprobe does.
-func sampleEntryCodec(typ string) string {
-	switch typ {
-	case "mp4a":
-		return "aac"
-	case "alac", "flac", "opus":
-		return typ
-	case "fLaC":
-		return "flac"
-	case "Opus":
-		return "opus"
-	case "ac-3":
-		return "ac3"
-	case "ec-3":
-		return "eac3"
-	}
-	return ""
-}
-
-// esdsConfig finds the DecoderSpecificInfo (tag 5) in an mp4a entry's esds box, or nil.
-func esdsConfig(children []byte) []byte {
+// esdsBox returns the body of the esds box among a sample entry's child boxes, or nil.
+func esdsBox(children []byte) []byte {
 	for len(children) >= 8 {
 		n := int(binary.BigEndian.Uint32(children))
 		if n < 8 || n > len(children) {
 			return nil
 		}
-		if string(children[4:8]) == "esds" && n > 12 {
-			b := children[12:n]
-			// Descriptors: tag, a length of 1 to 4 bytes of 7 bits, body. The ES and decoder
-			// config descriptors contain the one wanted; step into them past their fixed fields.
-			for len(b) >= 2 {
-				tag := b[0]
-				i, size := 1, 0
-				for ; i < len(b) && i <= 4; i++ {
-					size = size<<7 | int(b[i]&0x7f)
-					if b[i]&0x80 == 0 {
-						i++
-						break
-					}
-				}
-				b = b[min(i, len(b)):]
-				switch tag {
-				case 3:
-					if len(b) < 3 {
-						return nil
-					}
-					skip := 3
-					if b[2]&0x80 != 0 {
-						skip += 2
-					}
-					if b[2]&0x40 != 0 && len(b) > skip {
-						skip += 1 + int(b[skip])
-					}
-					if b[2]&0x20 != 0 {
-						skip += 2
-					}
-					b = b[min(skip, len(b)):]
-				case 4:
-					b = b[min(13, len(b)):]
-				case 5:
-					return b[:min(size, len(b))]
-				default:
-					b = b[min(size, len(b)):]
-				}
-			}
-			return nil
+		if string(children[4:8]) == "esds" {
+			return children[8:n]
 		}
 		children = children[n:]
 	}

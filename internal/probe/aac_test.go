@@ -111,3 +111,30 @@ func TestProbeAACErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeMP4ObjectType: an mp4a track is named by its esds object type, as ffprobe and the
+// audio engine name it (internal/mp4desc): ffmpeg's M4A with the type patched to MP3 (0x6B)
+// probes as "mp3".
+func TestProbeMP4ObjectType(t *testing.T) {
+	t.Parallel()
+	data := aacFixture(t, "speech_s44.m4a")
+	at := bytes.Index(data, []byte("esds"))
+	if at < 0 {
+		t.Fatal("no esds box in the fixture")
+	}
+	dcd := bytes.Index(data[at:], []byte{0x04, 0x80, 0x80, 0x80}) // ffmpeg writes 4-byte lengths
+	if dcd < 0 || data[at+dcd+5] != 0x40 {
+		t.Fatal("no AAC DecoderConfigDescriptor found in the fixture's esds")
+	}
+	for _, tt := range []struct {
+		objectType byte
+		want       string
+	}{{0x40, "aac"}, {0x6B, "mp3"}, {0x69, "mp3"}} {
+		patched := bytes.Clone(data)
+		patched[at+dcd+5] = tt.objectType
+		got, err := Probe(bytes.NewReader(patched))
+		if err != nil || got.Codec != tt.want {
+			t.Errorf("object type 0x%02x: %+v, %v; want codec %q", tt.objectType, got, err, tt.want)
+		}
+	}
+}
