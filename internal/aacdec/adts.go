@@ -117,8 +117,7 @@ func (a *ADTSReader) cut(h ADTSHeader) bool {
 
 // agrees reports whether h describes the same stream as the first frame's header.
 func (a *ADTSReader) agrees(h ADTSHeader) bool {
-	f := a.first
-	return h.ObjectType == f.ObjectType && h.rateIndex == f.rateIndex && h.Channels == f.Channels && h.Blocks == f.Blocks
+	return h.SameStream(*a.first) && h.Blocks == a.first.Blocks
 }
 
 // followed reports whether the frame h starts ends where another valid header or the stream
@@ -132,5 +131,5 @@ func (a *ADTSReader) followed(h ADTSHeader) bool {
 		return true // the stream ends with this frame, or within the next header
 	}
 	g, err := ParseADTSHeader(next[h.FrameLength:])
-	return err == nil && g.ObjectType == h.ObjectType && g.rateIndex == h.rateIndex && g.Channels == h.Channels
+	return err == nil && g.SameStream(h)
 }

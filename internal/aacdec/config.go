@@ -139,6 +139,13 @@ type ADTSHeader struct {
 	Blocks int
 }
 
+// SameStream reports whether h and o describe frames of one stream: the same object type,
+// sampling rate and channel configuration. A header that differs is a stray sync word or the
+// start of another stream.
+func (h ADTSHeader) SameStream(o ADTSHeader) bool {
+	return h.ObjectType == o.ObjectType && h.SampleRate == o.SampleRate && h.Channels == o.Channels
+}
+
 // ADTSHeaderSize is the number of bytes ParseADTSHeader needs.
 const ADTSHeaderSize = 7
 

@@ -105,3 +105,28 @@ func TestParseADTSHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestSameStream: frames belong to one stream when object type, rate and channels agree; the
+// frame length, CRC and block count may differ.
+func TestSameStream(t *testing.T) {
+	t.Parallel()
+	base := ADTSHeader{Config: Config{ObjectType: 2, SampleRate: 44100, Channels: 2}, FrameLength: 300, HeaderLength: 7, Blocks: 1}
+	tests := []struct {
+		name string
+		edit func(h *ADTSHeader)
+		want bool
+	}{
+		{"identical", func(*ADTSHeader) {}, true},
+		{"another length, a CRC, two blocks", func(h *ADTSHeader) { h.FrameLength, h.HeaderLength, h.Blocks = 12, 9, 2 }, true},
+		{"another object type", func(h *ADTSHeader) { h.ObjectType = 1 }, false},
+		{"another rate", func(h *ADTSHeader) { h.SampleRate = 48000 }, false},
+		{"another channel configuration", func(h *ADTSHeader) { h.Channels = 1 }, false},
+	}
+	for _, tt := range tests {
+		o := base
+		tt.edit(&o)
+		if got := o.SameStream(base); got != tt.want || base.SameStream(o) != got {
+			t.Errorf("%s: SameStream = %v, want %v (both ways)", tt.name, got, tt.want)
+		}
+	}
+}

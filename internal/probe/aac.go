@@ -42,7 +42,7 @@ func probeADTS(r *reader) (Info, error) {
 		h, herr := aacdec.ParseADTSHeader(b)
 		ok := herr == nil || errors.Is(herr, aacdec.ErrUnsupported) && h.SampleRate > 0 && h.FrameLength >= h.HeaderLength
 		if ok && locked {
-			ok = sameStream(h, first)
+			ok = h.SameStream(first)
 		}
 		var frame []byte
 		if ok {
@@ -54,7 +54,7 @@ func probeADTS(r *reader) (Info, error) {
 			}
 			if !locked && len(frame) >= h.FrameLength+aacdec.ADTSHeaderSize {
 				next, nerr := aacdec.ParseADTSHeader(frame[h.FrameLength:])
-				ok = (nerr == nil || errors.Is(nerr, aacdec.ErrUnsupported)) && sameStream(next, h)
+				ok = (nerr == nil || errors.Is(nerr, aacdec.ErrUnsupported)) && next.SameStream(h)
 			}
 		}
 		if !ok {
@@ -79,10 +79,6 @@ func probeADTS(r *reader) (Info, error) {
 		return Info{}, err
 	}
 	return Info{Format: "aac", Codec: "aac", Duration: d, SampleRate: first.SampleRate, Channels: first.Channels}, nil
-}
-
-func sameStream(a, b aacdec.ADTSHeader) bool {
-	return a.ObjectType == b.ObjectType && a.SampleRate == b.SampleRate && a.Channels == b.Channels
 }
 
 // maxLeafBox bounds the boxes probeMP4 reads whole (headers and sample descriptions).
