@@ -117,14 +117,7 @@ func TestM4ATrimMatchesFFmpeg(t *testing.T) {
 		var m Measurement
 		var cfg aacdec.Config
 		for _, inMemory := range []int64{maxTableInMemory, 16} {
-			moov, tables, err := readMoov(bytes.NewReader(moovBody), int64(len(moovBody)), inMemory)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tables.close()
-			if (tables != nil) != (inMemory == 16) {
-				t.Fatalf("%s: tables spilled %v with %d bytes in memory", name, tables != nil, inMemory)
-			}
+			moov, tables := readTestMoov(t, name, moovBody, inMemory)
 			got, tr, gotPCM := decodeM4A(t, data, moov, tables)
 			if pcm != nil && (!slices.Equal(gotPCM, pcm) || got.BitRate != m.BitRate || got.BitRate == 0) {
 				t.Fatalf("%s: with the sample tables in a file, %d samples at %d bit/s; in memory %d at %d", name, len(gotPCM), got.BitRate, len(pcm), m.BitRate)
@@ -230,14 +223,7 @@ func TestMP4SampleTable(t *testing.T) {
 	moovBody := mp4TestBox("trak", mp4TestBox("mdia", mp4TestBox("minf", stbl)))
 	want := [][2]uint64{{1000, 10}, {1010, 20}, {5000, 30}, {5030, 40}, {far, 50}, {far + 1000, 60}}
 	for _, inMemory := range []int64{maxTableInMemory, 16} {
-		moov, tables, err := readMoov(bytes.NewReader(moovBody), int64(len(moovBody)), inMemory)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tables.close()
-		if (tables != nil) != (inMemory == 16) {
-			t.Fatalf("tables spilled: %v, with %d bytes in memory", tables != nil, inMemory)
-		}
+		moov, tables := readTestMoov(t, "TestMP4SampleTable", moovBody, inMemory)
 		box, ok := mp4Child(moov, "trak", "mdia", "minf", "stbl")
 		if !ok {
 			t.Fatal("no stbl in the moov read")
@@ -258,4 +244,19 @@ func TestMP4SampleTable(t *testing.T) {
 			t.Fatalf("in memory %d: samples %v, want %v", inMemory, got, want)
 		}
 	}
+}
+
+// readTestMoov reads moovBody with inMemory bytes of sample tables held in memory (16: spilled
+// to a temporary file, closed when the test ends) and checks that the tables went where asked.
+func readTestMoov(t *testing.T, name string, moovBody []byte, inMemory int64) ([]byte, *mp4Tables) {
+	t.Helper()
+	moov, tables, err := readMoov(bytes.NewReader(moovBody), int64(len(moovBody)), inMemory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tables.close() })
+	if (tables != nil) != (inMemory == 16) {
+		t.Fatalf("%s: tables spilled %v with %d bytes in memory", name, tables != nil, inMemory)
+	}
+	return moov, tables
 }
