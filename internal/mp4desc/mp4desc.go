@@ -80,7 +80,7 @@ func ESDS(b []byte) (objectType byte, dsi []byte, ok bool) {
 			}
 			b = body[off:]
 		case 4: // DecoderConfigDescriptor, whose children follow its 13 bytes
-			if len(body) < 13 {
+			if len(body) < 13 || n < 13 {
 				return objectType, dsi, ok
 			}
 			objectType, ok = body[0], true

@@ -47,6 +47,8 @@ func TestESDS(t *testing.T) {
 		{"version and flags only", []byte{0, 0, 0, 0}, 0, false, nil},
 		{"cut inside the decoder config", plain[:14], 0, false, nil},
 		{"cut inside the DSI", plain[:len(plain)-4], 0x40, true, asc[:1]},
+		// Found by FuzzESDS: the length says less than the descriptor's fixed 13 bytes.
+		{"a decoder config whose length is under its fixed fields", []byte("0000\x03000\x00\x04\x000000000000000"), 0, false, nil},
 		{"an ES descriptor too short for its flags", append([]byte{0, 0, 0, 0}, desc(3, 1, 0, 1)...), 0, false, nil},
 	}
 	for _, tt := range tests {

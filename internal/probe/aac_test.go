@@ -137,4 +137,11 @@ func TestProbeMP4ObjectType(t *testing.T) {
 			t.Errorf("object type 0x%02x: %+v, %v; want codec %q", tt.objectType, got, err, tt.want)
 		}
 	}
+	// A decoder config whose length says less than its fixed 13 bytes (found by FuzzESDS)
+	// probes without a panic; the track is then named from its sample entry alone.
+	short := bytes.Clone(data)
+	copy(short[at+dcd+1:], []byte{0x80, 0x80, 0x80, 0x00})
+	if got, err := Probe(bytes.NewReader(short)); err != nil || got.Codec != "aac" {
+		t.Errorf("decoder config of length 0: %+v, %v; want codec aac", got, err)
+	}
 }
