@@ -22,6 +22,7 @@ func TestMemoryStoreContract(t *testing.T) {
 		},
 		Elapse: func(_ *testing.T, d time.Duration) { clock.Advance(d) },
 		Short:  time.Second,
+		Twin:   func(_ *testing.T, s webhook.DedupStore) webhook.DedupStore { return s },
 	})
 }
 
@@ -32,5 +33,5 @@ func TestMemoryStoreReceivers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	storetest.Receivers(t, s, 1000)
+	storetest.Receivers(t, func(*testing.T) webhook.DedupStore { return s }, 1000)
 }

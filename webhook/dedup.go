@@ -50,7 +50,11 @@ func (s ClaimStatus) String() string {
 //     (measured on the store's clock: the database server's for a shared store), Claimed.
 //  2. The callback runs.
 //  3. On success, Complete(id) marks the id done for the store's retention (30 hours by
-//     default, the sender's whole retry ladder), whoever holds the claim.
+//     default, the sender's whole retry ladder), whoever holds the claim. It may return
+//     before the mark is written (the shared stores write completions behind, in batches,
+//     and answer AlreadyDone for a queued id at once; flush them before the process exits):
+//     the Handler answers 200 whatever Complete's outcome, so waiting for the write would
+//     only lengthen the sender's wait.
 //  4. On failure, Release(id, token) drops the claim if it is still the one with token (an
 //     expired claim since taken by another holder is left alone), so that the sender's retry
 //     is processed in full.

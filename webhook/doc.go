@@ -93,7 +93,10 @@
 //   - The default MemoryStore remembers ids for 30 hours (the whole retry ladder with margin),
 //     at most 100,000 of them, forgetting the oldest first; its clock is the Verifier's.
 //   - If the callback succeeded but the store cannot complete the id, 200 is still answered
-//     (the event is handled) and the error goes to the WithErrorHook hook.
+//     (the event is handled) and the error goes to the WithErrorHook hook. Since the answer
+//     does not depend on it, the shared stores write completions behind: the 200 waits for
+//     the claim's round trip only, and a failed write reaches the store's own error hook;
+//     flush the store after the server's Shutdown.
 //
 // # Changes before v1.0.0
 //

@@ -60,8 +60,32 @@ func main() {
 	}
 }
 
-// openDedup returns the shared store a -dedup-url names, and what closes its connections.
+// sharedStore is a shared de-duplication store: it writes completions behind the handler, so
+// they are flushed before the program exits.
+type sharedStore interface {
+	webhook.DedupStore
+	Flush(ctx context.Context) error
+}
+
+// openDedup returns the shared store a -dedup-url names, and what flushes it and closes its
+// connections, to call once the server has shut down.
 func openDedup(ctx context.Context, url string) (webhook.DedupStore, func(), error) {
+	store, closeConn, err := dialDedup(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := store.Flush(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "webhook-receiver: writing the last completions:", err)
+		}
+		closeConn()
+	}, nil
+}
+
+// dialDedup connects to the store a -dedup-url names; the func closes the connections.
+func dialDedup(ctx context.Context, url string) (sharedStore, func(), error) {
 	switch {
 	case strings.HasPrefix(url, "redis://"), strings.HasPrefix(url, "rediss://"):
 		opt, err := redis.ParseURL(url)

@@ -26,6 +26,9 @@ type DedupHarness struct {
 	// Short is the shortest TTL the engine is tested with: claims and completions given it
 	// expire once Elapse(Short) returned.
 	Short time.Duration
+	// Twin returns another instance on s's state, as a second process would open it (s itself
+	// for a store that lives in one process).
+	Twin func(t *testing.T, s webhook.DedupStore) webhook.DedupStore
 }
 
 // Dedup runs the DedupStore contract.
@@ -56,6 +59,13 @@ func Dedup(t *testing.T, h DedupHarness) {
 			t.Fatal(err)
 		}
 	}
+	// complete completes id and waits until the completion is written, for what follows to
+	// depend on the store's shared state rather than on the instance's queue.
+	complete := func(t *testing.T, s webhook.DedupStore, id string) {
+		t.Helper()
+		must(t, s.Complete(ctx, id))
+		flush(t, s)
+	}
 	tests := []struct {
 		name string
 		run  func(t *testing.T, s webhook.DedupStore)
@@ -64,10 +74,46 @@ func Dedup(t *testing.T, h DedupHarness) {
 			tok := expect(t, s, "msg_1", webhook.Claimed)
 			expect(t, s, "msg_1", webhook.InProgress)
 			expect(t, s, "msg_2", webhook.Claimed) // ids are independent
-			must(t, s.Complete(ctx, "msg_1"))
+			complete(t, s, "msg_1")
 			expect(t, s, "msg_1", webhook.AlreadyDone)
 			must(t, s.Release(ctx, "msg_1", tok)) // after completion: nothing to release
 			expect(t, s, "msg_1", webhook.AlreadyDone)
+			expect(t, h.Twin(t, s), "msg_1", webhook.AlreadyDone)
+			expect(t, h.Twin(t, s), "msg_2", webhook.InProgress)
+		}},
+		{"a completion is done at once on its instance, and everywhere once written", func(t *testing.T, s webhook.DedupStore) {
+			tok := expect(t, s, "msg", webhook.Claimed)
+			must(t, s.Complete(ctx, "msg"))
+			// Whether or not the write has landed: this instance knows, and the release that
+			// a panicking caller might still make does not free the id.
+			expect(t, s, "msg", webhook.AlreadyDone)
+			must(t, s.Release(ctx, "msg", tok))
+			expect(t, s, "msg", webhook.AlreadyDone)
+			flush(t, s)
+			expect(t, h.Twin(t, s), "msg", webhook.AlreadyDone)
+			expect(t, s, "msg", webhook.AlreadyDone)
+		}},
+		{"many completions at once are all written", func(t *testing.T, s webhook.DedupStore) {
+			const n = 300
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					id := fmt.Sprint("many-", i)
+					if st, _, err := s.Claim(ctx, id, time.Minute); err != nil || st != webhook.Claimed {
+						t.Errorf("Claim(%q) = %v, %v", id, st, err)
+						return
+					}
+					if err := s.Complete(ctx, id); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+			flush(t, s)
+			twin := h.Twin(t, s)
+			for i := range n {
+				expect(t, twin, fmt.Sprint("many-", i), webhook.AlreadyDone)
+			}
 		}},
 		{"release gives the id back, only with its token", func(t *testing.T, s webhook.DedupStore) {
 			tok := expect(t, s, "msg", webhook.Claimed)
@@ -82,8 +128,9 @@ func Dedup(t *testing.T, h DedupHarness) {
 		}},
 		{"complete without a claim", func(t *testing.T, s webhook.DedupStore) {
 			must(t, s.Complete(ctx, "msg"))
-			must(t, s.Complete(ctx, "msg"))
+			complete(t, s, "msg")
 			expect(t, s, "msg", webhook.AlreadyDone)
+			expect(t, h.Twin(t, s), "msg", webhook.AlreadyDone)
 		}},
 		{"claims expire; a stale release leaves the new claim alone", func(t *testing.T, s webhook.DedupStore) {
 			st, stale := claim(t, s, "msg", h.Short)
@@ -99,7 +146,7 @@ func Dedup(t *testing.T, h DedupHarness) {
 		}},
 		{"completions expire after the done TTL", func(t *testing.T, _ webhook.DedupStore) {
 			s := h.New(t, h.Short)
-			must(t, s.Complete(ctx, "msg"))
+			complete(t, s, "msg")
 			expect(t, s, "msg", webhook.AlreadyDone)
 			h.Elapse(t, h.Short)
 			expect(t, s, "msg", webhook.Claimed)
@@ -134,8 +181,8 @@ func Dedup(t *testing.T, h DedupHarness) {
 				tok := expect(t, s, id, webhook.Claimed)
 				must(t, s.Release(ctx, id, tok))
 				expect(t, s, id, webhook.Claimed)
-				must(t, s.Complete(ctx, id))
-				expect(t, s, id, webhook.AlreadyDone)
+				complete(t, s, id)
+				expect(t, h.Twin(t, s), id, webhook.AlreadyDone)
 			}
 		}},
 		{"a non-positive TTL is refused", func(t *testing.T, s webhook.DedupStore) {
@@ -152,4 +199,45 @@ func Dedup(t *testing.T, h DedupHarness) {
 			tt.run(t, h.New(t, time.Hour))
 		})
 	}
+}
+
+// flush waits until s, if it writes completions behind (Flusher), has written them.
+func flush(t testing.TB, s webhook.DedupStore) {
+	t.Helper()
+	if f, ok := s.(Flusher); ok {
+		if err := f.Flush(context.Background()); err != nil {
+			t.Fatalf("Flush: %v", err)
+		}
+	}
+}
+
+// QueuedCompletion checks the window between Complete and the write of the completion, on a
+// store s whose writes are held until release is called, and twin, another instance on its
+// state: meanwhile s answers AlreadyDone and a Release by the claim's holder leaves the claim
+// for the completion, while twin sees the claim (InProgress); once released and flushed, twin
+// sees the id done.
+func QueuedCompletion(t *testing.T, s, twin webhook.DedupStore, release func()) {
+	ctx := context.Background()
+	want := func(s webhook.DedupStore, who string, status webhook.ClaimStatus) {
+		t.Helper()
+		if st, _, err := s.Claim(ctx, "msg", time.Minute); err != nil || st != status {
+			t.Fatalf("%s: Claim = %v, %v; want %v", who, st, err, status)
+		}
+	}
+	st, tok, err := s.Claim(ctx, "msg", time.Minute)
+	if err != nil || st != webhook.Claimed {
+		t.Fatalf("Claim = %v, %v", st, err)
+	}
+	if err := s.Complete(ctx, "msg"); err != nil {
+		t.Fatal(err)
+	}
+	want(s, "the completing instance, write held", webhook.AlreadyDone)
+	if err := s.Release(ctx, "msg", tok); err != nil {
+		t.Fatal(err)
+	}
+	want(twin, "another instance, write held", webhook.InProgress)
+	want(s, "the completing instance after Release, write held", webhook.AlreadyDone)
+	release()
+	flush(t, s)
+	want(twin, "another instance, written", webhook.AlreadyDone)
 }

@@ -16,15 +16,17 @@ import (
 	"github.com/podqa/podqa-go/webhook"
 )
 
-// Receivers is the proof for a shared DedupStore: three webhook.NewHandler instances on
-// store behind a small load-balancing front. The fake delivers one report.completed per report
+// Receivers is the proof for a shared DedupStore: three webhook.NewHandler instances,
+// each on its own store from open (as three processes would open one shared state; a store
+// that lives in one process returns itself), behind a small load-balancing front. The fake delivers one report.completed per report
 // (n reports, completing one per fake second); the front passes each delivery to one instance
 // and, at the same moment, a copy to the next one (as a retrying proxy or an at-least-once
 // sender would), and answers the fake with the first instance's status, so that the fake
 // retries what was refused. Every 50th event's callback fails once, on whichever instance runs
 // it first. It checks that every event's callback succeeded exactly once, that each failed one
-// was processed by a later attempt, once, and that every delivery ended succeeded.
-func Receivers(t *testing.T, store webhook.DedupStore, n int) {
+// was processed by a later attempt, once, that every delivery ended succeeded, and that once
+// the stores are flushed a fourth instance finds every webhook-id done.
+func Receivers(t *testing.T, open func(t *testing.T) webhook.DedupStore, n int) {
 	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateURLs(true))
 	ctx := context.Background()
 
@@ -79,7 +81,10 @@ func Receivers(t *testing.T, store webhook.DedupStore, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stores := make([]webhook.DedupStore, len(instances))
 	for i := range instances {
+		store := open(t)
+		stores[i] = store
 		h, err := webhook.NewHandler(ep.Secret, func(ctx context.Context, e webhook.Event) error {
 			if e.Report == nil {
 				return errors.New("not a report event")
@@ -165,6 +170,15 @@ func Receivers(t *testing.T, store webhook.DedupStore, n int) {
 	for _, d := range log {
 		if d.Status != "succeeded" {
 			t.Fatalf("the fake's log: %+v", d)
+		}
+	}
+	for _, s := range stores {
+		flush(t, s)
+	}
+	after := open(t)
+	for id := range last {
+		if st, _, err := after.Claim(ctx, id, time.Minute); err != nil || st != webhook.AlreadyDone {
+			t.Fatalf("delivery %s after the run: Claim = %v, %v; want already done", id, st, err)
 		}
 	}
 	if ranOn[0] == 0 || ranOn[1] == 0 || ranOn[2] == 0 {

@@ -29,6 +29,9 @@ func TestClaimCommitsAsynchronously(t *testing.T) {
 	if err := s.Complete(ctx, "done"); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := s.Claim(ctx, "expired", time.Microsecond); err != nil {
 		t.Fatal(err)
 	}

@@ -7,21 +7,27 @@
 // (webhook.DefaultDedupTTL, 30 hours, by default). New creates the table and its index if they
 // do not exist, under an advisory lock so that instances starting together do not collide.
 // Every expiry is computed and compared by the server (clock_timestamp()), so the receivers'
-// clocks never decide. Each call is one statement, one round trip:
+// clocks never decide. Each call is one statement, one round trip, or none:
 //
 //   - Claim: INSERT … ON CONFLICT (id) DO UPDATE … WHERE the row expired, in a CTE whose
 //     outer SELECT reads the existing row when the insert did nothing (a second statement is
 //     needed only when a concurrent claim committed after the statement's snapshot).
-//   - Complete: INSERT … ON CONFLICT (id) DO UPDATE SET token = NULL and the done expiry.
+//   - Complete queues the id and returns at once: a goroutine writes the completions queued
+//     meanwhile in one INSERT … SELECT … FROM unnest($1) ON CONFLICT (id) DO UPDATE SET token =
+//     NULL and the done expiry, so a burst of deliveries shares one commit. The sender's 200
+//     does not wait for it; a duplicate reaching another instance meanwhile finds the claim
+//     and is answered 409, to retry later. Flush waits for the queue: call it after the HTTP
+//     server's Shutdown. A process that dies first loses only what a synchronous Complete
+//     would have lost: the claims expire, and a later copy of those deliveries runs again.
 //   - Release: DELETE … WHERE id and token match.
 //
-// Claims commit asynchronously (synchronous_commit off for the claim's own transaction only):
-// a claim is a short-lived lock, and waiting for its WAL flush cost as much as the rest of the
-// claim. So do the claims of redeliveries, which write nothing but a row lock. If the PostgreSQL server crashes within its WAL writer's delay (200 ms by default) of a
-// claim, the claim may be lost as if it had expired, so a copy of that delivery arriving right
-// after the crash could run the callback a second time. Completions and releases commit as the
-// server is configured (synchronously by default): a completion, once Complete returned, is never
-// lost.
+// Claims commit asynchronously (synchronous_commit off for the claim's own transaction only): a
+// claim is a short-lived lock, and waiting for its WAL flush cost as much as the rest of the claim.
+// So do the claims of redeliveries, which write nothing but a row lock. If the PostgreSQL server
+// crashes within its WAL writer's delay (200 ms by default) of a claim, the claim may be lost as if
+// it had expired, so a copy of that delivery arriving right after the crash could run the callback
+// a second time. Completions and releases commit as the server is configured (synchronously by
+// default): a completion, once written (Flush returned), is never lost.
 //
 // Expired rows are not read as claims or completions but stay until Sweep deletes them; call
 // it now and then (hourly, say) from one instance.
@@ -38,6 +44,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podqa/podqa-go/internal/pgtable"
+	"github.com/podqa/podqa-go/internal/writebehind"
 	"github.com/podqa/podqa-go/webhook"
 )
 
@@ -49,6 +56,8 @@ type Store struct {
 	pool    *pgxpool.Pool
 	table   string
 	doneTTL time.Duration
+	onError func(error)
+	q       *writebehind.Queue
 
 	claimSQL, stateSQL, completeSQL, releaseSQL, sweepSQL string
 }
@@ -63,6 +72,11 @@ func WithTable(name string) Option { return func(s *Store) { s.table = name } }
 // WithDoneTTL sets how long a completed id is remembered (webhook.DefaultDedupTTL by default);
 // keep it above the sender's 28-hour retry ladder. It must be at least a microsecond.
 func WithDoneTTL(d time.Duration) Option { return func(s *Store) { s.doneTTL = d } }
+
+// WithErrorHook sets a function called with the error of each failed write of completions
+// (from the goroutine that writes them; see Complete). Such errors are also returned by the
+// next Flush.
+func WithErrorHook(hook func(error)) Option { return func(s *Store) { s.onError = hook } }
 
 // New returns a store on pool, the application's own pool (the store never closes it), and
 // creates the table if it does not exist. It fails with webhook.ErrInvalidOption for a nil
@@ -101,8 +115,10 @@ UNION ALL
 SELECT CASE WHEN token IS NULL THEN 2 ELSE 3 END FROM ` + t + `
 WHERE id = $1 AND expires_at > clock_timestamp() AND NOT EXISTS (SELECT 1 FROM claim)`
 	s.stateSQL = `SELECT CASE WHEN token IS NULL THEN 2 ELSE 3 END FROM ` + t + ` WHERE id = $1 AND expires_at > clock_timestamp()`
+	// The ids of one batch are distinct (writebehind never queues a key twice): ON CONFLICT
+	// cannot update a row twice in one statement.
 	s.completeSQL = `INSERT INTO ` + t + ` (id, token, expires_at)
-VALUES ($1, NULL, clock_timestamp() + $2::bigint * interval '1 microsecond')
+SELECT id, NULL, clock_timestamp() + $2::bigint * interval '1 microsecond' FROM unnest($1::text[]) AS ids(id)
 ON CONFLICT (id) DO UPDATE SET token = NULL, expires_at = EXCLUDED.expires_at`
 	s.releaseSQL = `DELETE FROM ` + t + ` WHERE id = $1 AND token = $2`
 	s.sweepSQL = `DELETE FROM ` + t + ` WHERE expires_at <= clock_timestamp()`
@@ -115,6 +131,7 @@ ON CONFLICT (id) DO UPDATE SET token = NULL, expires_at = EXCLUDED.expires_at`
 	if err != nil {
 		return nil, fmt.Errorf("webhookpg: creating table %s: %w", t, err)
 	}
+	s.q = writebehind.New(s.writeDone, s.onError, 0)
 	return s, nil
 }
 
@@ -122,6 +139,9 @@ ON CONFLICT (id) DO UPDATE SET token = NULL, expires_at = EXCLUDED.expires_at`
 func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (webhook.ClaimStatus, string, error) {
 	if ttl < time.Microsecond {
 		return 0, "", fmt.Errorf("%w: webhookpg: claim TTL %v is under a microsecond", webhook.ErrInvalidOption, ttl)
+	}
+	if s.q.Pending(id) {
+		return webhook.AlreadyDone, "", nil
 	}
 	token := webhook.NewClaimToken()
 	// A claim committed by another session after this statement's snapshot makes the insert
@@ -151,16 +171,34 @@ func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (webhoo
 	return 0, "", fmt.Errorf("%w: webhookpg: claim %q: the row kept changing under five attempts", webhook.ErrDedupStore, id)
 }
 
-// Complete implements webhook.DedupStore.
+// Complete implements webhook.DedupStore. It queues the completion and returns: a goroutine
+// writes the completions queued meanwhile in one statement, committed as the server is
+// configured (synchronously by default). Until the write lands this store answers AlreadyDone
+// for id, and other instances still see the claim it replaces (InProgress). Call Flush before
+// the process exits. It waits only when more than 4,096 completions are pending, for ctx at most.
 func (s *Store) Complete(ctx context.Context, id string) error {
-	if _, err := s.pool.Exec(ctx, s.completeSQL, id, s.doneTTL.Microseconds()); err != nil {
-		return fmt.Errorf("webhookpg: complete %q: %w", id, err)
+	return s.q.Add(ctx, id)
+}
+
+// Flush waits until every completion queued before it is written, or for ctx, and returns the
+// errors of the writes that failed since the previous Flush.
+func (s *Store) Flush(ctx context.Context) error {
+	return s.q.Flush(ctx)
+}
+
+func (s *Store) writeDone(ctx context.Context, ids []string) error {
+	if _, err := s.pool.Exec(ctx, s.completeSQL, ids, s.doneTTL.Microseconds()); err != nil {
+		return fmt.Errorf("webhookpg: complete %d ids (%q first): %w", len(ids), ids[0], err)
 	}
 	return nil
 }
 
-// Release implements webhook.DedupStore.
+// Release implements webhook.DedupStore. The completion of id, if queued, wins: the claim it
+// replaces is left for it.
 func (s *Store) Release(ctx context.Context, id, token string) error {
+	if s.q.Pending(id) {
+		return nil
+	}
 	if _, err := s.pool.Exec(ctx, s.releaseSQL, id, token); err != nil {
 		return fmt.Errorf("webhookpg: release %q: %w", id, err)
 	}

@@ -27,9 +27,17 @@ func newStore(t testing.TB, pool *pgxpool.Pool, opts ...webhookpg.Option) *webho
 func TestContract(t *testing.T) {
 	t.Parallel()
 	pool := servicetest.Postgres(t)
+	var twins sync.Map // store → its options, to open a twin on the same state
 	storetest.Dedup(t, storetest.DedupHarness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
-			return newStore(t, pool, webhookpg.WithDoneTTL(doneTTL))
+			opts := []webhookpg.Option{webhookpg.WithTable(servicetest.Name("podqa_test_")), webhookpg.WithDoneTTL(doneTTL)}
+			s := newStore(t, pool, opts...)
+			twins.Store(s, opts)
+			return s
+		},
+		Twin: func(t *testing.T, s webhook.DedupStore) webhook.DedupStore {
+			opts, _ := twins.Load(s)
+			return newStore(t, pool, opts.([]webhookpg.Option)...)
 		},
 		Elapse: func(t *testing.T, d time.Duration) { servicetest.PostgresElapse(t, pool, d) },
 		Short:  300 * time.Millisecond,
@@ -63,6 +71,9 @@ func TestCreateConcurrently(t *testing.T) {
 	if err := s.Complete(ctx, "old"); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
 	servicetest.PostgresElapse(t, pool, 2*time.Millisecond)
 	if n, err := s.Sweep(ctx); err != nil || n != 1 {
 		t.Fatalf("Sweep = %d, %v; want 1 expired row deleted", n, err)
@@ -79,9 +90,18 @@ func TestServerDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newStore(t, pool)
+	hooked := make(chan error, 1)
+	s := newStore(t, pool, webhookpg.WithErrorHook(func(err error) {
+		select {
+		case hooked <- err:
+		default:
+		}
+	}))
 	pool.Close() // the store's pool is gone: every call fails as with the server down
 	storetest.DedupStoreDown(t, s)
+	if err := <-hooked; err == nil {
+		t.Fatal("the error hook got nil")
+	}
 }
 
 func TestNewErrors(t *testing.T) {
@@ -106,9 +126,11 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
-// TestReceivers: three receivers on one PostgreSQL store behind a duplicating front (see
-// storetest.Receivers).
+// TestReceivers: three receivers, each with its own store on one table, behind a duplicating
+// front (see storetest.Receivers).
 func TestReceivers(t *testing.T) {
 	t.Parallel()
-	storetest.Receivers(t, newStore(t, servicetest.Postgres(t)), 1000)
+	pool := servicetest.Postgres(t)
+	table := webhookpg.WithTable(servicetest.Name("podqa_test_"))
+	storetest.Receivers(t, func(t *testing.T) webhook.DedupStore { return newStore(t, pool, table) }, 1000)
 }

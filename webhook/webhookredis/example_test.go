@@ -2,9 +2,11 @@ package webhookredis_test
 
 import (
 	"context"
+	"errors"
 	"log"
 	"net/http"
 	"os"
+	"os/signal"
 
 	"github.com/redis/go-redis/v9"
 
@@ -13,7 +15,8 @@ import (
 )
 
 // Every instance of the receiver builds the same store on the application's own client; a
-// delivery's callback then runs on one instance only.
+// delivery's callback then runs on one instance only. At shutdown, Flush writes the
+// completions still queued.
 func Example() {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer rdb.Close()
@@ -27,5 +30,18 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	log.Fatal(http.ListenAndServe("127.0.0.1:8000", h))
+	srv := &http.Server{Addr: "127.0.0.1:8000", Handler: h}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Shutdown(context.Background())
+	}()
+	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		log.Fatal(err)
+	}
+	// The handlers have returned; write the completions they queued before exiting.
+	if err := store.Flush(context.Background()); err != nil {
+		log.Print(err)
+	}
 }

@@ -6,11 +6,16 @@
 // ("c:" and a random token) that expires after the claim TTL, or "d" once the callback succeeded,
 // kept for the done TTL (webhook.DefaultDedupTTL, 30 hours, by default). Expiry is Redis's own
 // (PX), measured on the server's clock, so the receivers' clocks never decide. Each call is one
-// round trip:
+// round trip or none:
 //
 //   - Claim is one SET key "c:<token>" NX PX ttl GET: nil means claimed, "d" already done,
 //     anything else starting "c:" in progress elsewhere (Redis 7.0 or later, for NX with GET).
-//   - Complete is one SET key "d" PX doneTTL.
+//   - Complete queues the id and returns at once: a goroutine writes the completions queued
+//     meanwhile, SET key "d" PX doneTTL each, in one pipelined round trip. The sender's 200
+//     does not wait for it; a duplicate reaching another instance meanwhile finds the claim
+//     and is answered 409, to retry later. Flush waits for the queue: call it after the HTTP
+//     server's Shutdown. A process that dies first loses only what a synchronous Complete
+//     would have lost: the claims expire, and a later copy of those deliveries runs again.
 //   - Release is one script that deletes the key only while it still holds the caller's token.
 //
 // The store knows only what Redis keeps. Without persistence a restart of Redis forgets every
@@ -33,6 +38,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/podqa/podqa-go/internal/writebehind"
 	"github.com/podqa/podqa-go/webhook"
 )
 
@@ -52,6 +58,8 @@ type Store struct {
 	rdb     redis.UniversalClient
 	prefix  string
 	doneTTL time.Duration
+	onError func(error)
+	q       *writebehind.Queue
 }
 
 // Option configures New.
@@ -64,6 +72,11 @@ func WithKeyPrefix(p string) Option { return func(s *Store) { s.prefix = p } }
 // WithDoneTTL sets how long a completed id is remembered (webhook.DefaultDedupTTL by default);
 // keep it above the sender's 28-hour retry ladder. It must be at least a millisecond.
 func WithDoneTTL(d time.Duration) Option { return func(s *Store) { s.doneTTL = d } }
+
+// WithErrorHook sets a function called with the error of each failed write of completions
+// (from the goroutine that writes them; see Complete). Such errors are also returned by the
+// next Flush.
+func WithErrorHook(hook func(error)) Option { return func(s *Store) { s.onError = hook } }
 
 // New returns a store on rdb, the application's own client (a *redis.Client, a cluster or
 // failover client); the store never closes it. It does not contact Redis.
@@ -80,6 +93,7 @@ func New(rdb redis.UniversalClient, opts ...Option) (*Store, error) {
 	case s.doneTTL < time.Millisecond:
 		return nil, fmt.Errorf("%w: webhookredis: WithDoneTTL(%v) is under a millisecond", webhook.ErrInvalidOption, s.doneTTL)
 	}
+	s.q = writebehind.New(s.writeDone, s.onError, 0)
 	return s, nil
 }
 
@@ -87,6 +101,9 @@ func New(rdb redis.UniversalClient, opts ...Option) (*Store, error) {
 func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (webhook.ClaimStatus, string, error) {
 	if ttl < time.Millisecond {
 		return 0, "", fmt.Errorf("%w: webhookredis: claim TTL %v is under a millisecond", webhook.ErrInvalidOption, ttl)
+	}
+	if s.q.Pending(id) {
+		return webhook.AlreadyDone, "", nil
 	}
 	token := webhook.NewClaimToken()
 	old, err := s.rdb.SetArgs(ctx, s.prefix+id, claimPrefix+token, redis.SetArgs{Mode: "NX", TTL: ttl, Get: true}).Result()
@@ -103,16 +120,40 @@ func (s *Store) Claim(ctx context.Context, id string, ttl time.Duration) (webhoo
 	return 0, "", fmt.Errorf("%w: webhookredis: key %q holds %q, neither a claim nor a completion", webhook.ErrDedupStore, s.prefix+id, truncate(old))
 }
 
-// Complete implements webhook.DedupStore in one SET … PX.
+// Complete implements webhook.DedupStore. It queues the completion and returns: a goroutine
+// writes the completions queued meanwhile, one SET … PX each, in one pipelined round trip. Until
+// the write lands this store answers AlreadyDone for id, and other instances still see the claim
+// it replaces (InProgress). Call Flush before the process exits. It waits only when more than
+// 4,096 completions are pending, for ctx at most.
 func (s *Store) Complete(ctx context.Context, id string) error {
-	if err := s.rdb.Set(ctx, s.prefix+id, done, s.doneTTL).Err(); err != nil {
-		return fmt.Errorf("webhookredis: complete %q: %w", id, err)
+	return s.q.Add(ctx, id)
+}
+
+// Flush waits until every completion queued before it is written, or for ctx, and returns the
+// errors of the writes that failed since the previous Flush.
+func (s *Store) Flush(ctx context.Context) error {
+	return s.q.Flush(ctx)
+}
+
+func (s *Store) writeDone(ctx context.Context, ids []string) error {
+	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, id := range ids {
+			p.Set(ctx, s.prefix+id, done, s.doneTTL)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("webhookredis: complete %d ids (%q first): %w", len(ids), ids[0], err)
 	}
 	return nil
 }
 
-// Release implements webhook.DedupStore in one script call.
+// Release implements webhook.DedupStore in one script call. The completion of id, if queued,
+// wins: the claim it replaces is left for it.
 func (s *Store) Release(ctx context.Context, id, token string) error {
+	if s.q.Pending(id) {
+		return nil
+	}
 	if err := releaseScript.Run(ctx, s.rdb, []string{s.prefix + id}, claimPrefix+token).Err(); err != nil {
 		return fmt.Errorf("webhookredis: release %q: %w", id, err)
 	}

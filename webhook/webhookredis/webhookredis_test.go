@@ -3,6 +3,7 @@ package webhookredis_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,9 +26,17 @@ func newStore(t testing.TB, rdb redis.UniversalClient, opts ...webhookredis.Opti
 func TestContract(t *testing.T) {
 	t.Parallel()
 	rdb := servicetest.Redis(t)
+	var twins sync.Map // store → its options, to open a twin on the same state
 	storetest.Dedup(t, storetest.DedupHarness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
-			return newStore(t, rdb, webhookredis.WithDoneTTL(doneTTL))
+			opts := []webhookredis.Option{webhookredis.WithKeyPrefix(servicetest.Name("podqa-test:") + ":"), webhookredis.WithDoneTTL(doneTTL)}
+			s := newStore(t, rdb, opts...)
+			twins.Store(s, opts)
+			return s
+		},
+		Twin: func(t *testing.T, s webhook.DedupStore) webhook.DedupStore {
+			opts, _ := twins.Load(s)
+			return newStore(t, rdb, opts.([]webhookredis.Option)...)
 		},
 		Elapse: func(t *testing.T, d time.Duration) { servicetest.RedisElapse(t, rdb, d) },
 		Short:  300 * time.Millisecond,
@@ -57,7 +66,16 @@ func TestServerDown(t *testing.T) {
 	t.Parallel()
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: time.Second})
 	defer rdb.Close()
-	storetest.DedupStoreDown(t, newStore(t, rdb))
+	hooked := make(chan error, 1)
+	storetest.DedupStoreDown(t, newStore(t, rdb, webhookredis.WithErrorHook(func(err error) {
+		select {
+		case hooked <- err:
+		default:
+		}
+	})))
+	if err := <-hooked; err == nil {
+		t.Fatal("the error hook got nil")
+	}
 }
 
 // TestForeignValue: a key under the prefix that is neither a claim nor a completion is an
@@ -79,9 +97,11 @@ func TestForeignValue(t *testing.T) {
 	}
 }
 
-// TestReceivers: three receivers on one Redis store behind a duplicating front (see
-// storetest.Receivers).
+// TestReceivers: three receivers, each with its own store on one key prefix, behind a
+// duplicating front (see storetest.Receivers).
 func TestReceivers(t *testing.T) {
 	t.Parallel()
-	storetest.Receivers(t, newStore(t, servicetest.Redis(t)), 1000)
+	rdb := servicetest.Redis(t)
+	prefix := webhookredis.WithKeyPrefix(servicetest.Name("podqa-test:") + ":")
+	storetest.Receivers(t, func(t *testing.T) webhook.DedupStore { return newStore(t, rdb, prefix) }, 1000)
 }

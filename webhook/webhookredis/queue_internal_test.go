@@ -1,0 +1,32 @@
+package webhookredis
+
+import (
+	"context"
+	"testing"
+
+	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/internal/writebehind"
+)
+
+// TestQueuedCompletion: between Complete and its write, this instance knows the id is done
+// and keeps the claim from Release; another instance sees the claim.
+func TestQueuedCompletion(t *testing.T) {
+	t.Parallel()
+	rdb := servicetest.Redis(t)
+	prefix := WithKeyPrefix(servicetest.Name("podqa-test:") + ":")
+	s, err := New(rdb, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin, err := New(rdb, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := make(chan struct{})
+	s.q = writebehind.New(func(ctx context.Context, ids []string) error {
+		<-gate
+		return s.writeDone(ctx, ids)
+	}, nil, 0)
+	storetest.QueuedCompletion(t, s, twin, func() { close(gate) })
+}
