@@ -3,7 +3,9 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -118,6 +120,46 @@ func BenchClaimComplete(b *testing.B, s webhook.DedupStore) {
 		}
 		b.StopTimer()
 	}
+}
+
+// BenchParallel runs op, each time with a fresh id, from 4 × GOMAXPROCS goroutines at once, as a
+// receiver under a burst of deliveries; flush, if not nil, runs once at the end, timed.
+func BenchParallel(b *testing.B, op func(ctx context.Context, id string) error, flush func(ctx context.Context) error) {
+	ctx := context.Background()
+	var next atomic.Int64
+	b.ReportAllocs()
+	b.SetParallelism(4)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := op(ctx, "msg_"+strconv.FormatInt(next.Add(1), 10)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	if flush != nil {
+		if err := flush(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchClaimCompleteParallel is BenchClaimComplete under BenchParallel.
+func BenchClaimCompleteParallel(b *testing.B, s webhook.DedupStore) {
+	var flush func(context.Context) error
+	if f, ok := s.(Flusher); ok {
+		flush = f.Flush
+	}
+	BenchParallel(b, func(ctx context.Context, id string) error {
+		st, _, err := s.Claim(ctx, id, time.Minute)
+		if err != nil {
+			return err
+		}
+		if st != webhook.Claimed {
+			return fmt.Errorf("claim %s: %v", id, st)
+		}
+		return s.Complete(ctx, id)
+	}, flush)
 }
 
 // Flusher is a DedupStore that writes completions behind its callers (webhookpg,

@@ -57,6 +57,25 @@ INSERT INTO ` + table + ` (id, expires_at) SELECT $1, clock_timestamp() FROM cfg
 	}
 }
 
+// BenchmarkClaimCompleteParallel is BenchmarkClaimComplete from many goroutines at once.
+func BenchmarkClaimCompleteParallel(b *testing.B) {
+	storetest.BenchClaimCompleteParallel(b, newStore(b, servicetest.Postgres(b)))
+}
+
+// BenchmarkBareInsertParallel is BenchmarkBareInsert from as many goroutines.
+func BenchmarkBareInsertParallel(b *testing.B) {
+	pool := servicetest.Postgres(b)
+	table := pgx.Identifier{servicetest.Name("podqa_bench_")}.Sanitize()
+	if _, err := pool.Exec(context.Background(), `CREATE TABLE `+table+` (id text PRIMARY KEY, token text, expires_at timestamptz NOT NULL)`); err != nil {
+		b.Fatal(err)
+	}
+	insert := `INSERT INTO ` + table + ` (id, expires_at) VALUES ($1, clock_timestamp()) ON CONFLICT DO NOTHING`
+	storetest.BenchParallel(b, func(ctx context.Context, id string) error {
+		_, err := pool.Exec(ctx, insert, id)
+		return err
+	}, nil)
+}
+
 // BenchmarkClaim is Claim alone (committed asynchronously), to split BenchmarkClaimComplete.
 func BenchmarkClaim(b *testing.B) {
 	storetest.BenchClaim(b, newStore(b, servicetest.Postgres(b)))

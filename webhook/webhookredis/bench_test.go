@@ -22,6 +22,20 @@ func BenchmarkClaimComplete(b *testing.B) {
 	storetest.BenchClaimComplete(b, newStore(b, servicetest.Redis(b)))
 }
 
+// BenchmarkClaimCompleteParallel is BenchmarkClaimComplete from many goroutines at once.
+func BenchmarkClaimCompleteParallel(b *testing.B) {
+	storetest.BenchClaimCompleteParallel(b, newStore(b, servicetest.Redis(b)))
+}
+
+// BenchmarkBareSetNXParallel is BenchmarkBareSetNX from as many goroutines.
+func BenchmarkBareSetNXParallel(b *testing.B) {
+	rdb := servicetest.Redis(b)
+	prefix := servicetest.Name("podqa-bench:") + ":"
+	storetest.BenchParallel(b, func(ctx context.Context, id string) error {
+		return rdb.SetNX(ctx, prefix+id, "d", time.Minute).Err()
+	}, nil)
+}
+
 // BenchmarkClaim is Claim alone, to split BenchmarkClaimComplete.
 func BenchmarkClaim(b *testing.B) {
 	storetest.BenchClaim(b, newStore(b, servicetest.Redis(b)))
