@@ -120,6 +120,13 @@ func BenchClaimComplete(b *testing.B, s webhook.DedupStore) {
 		}
 		b.StopTimer()
 	}
+	// The completions landed: the first and the last id read as done (nothing is queued now,
+	// so the store asks its server).
+	for _, id := range []string{"msg_0", "msg_" + strconv.Itoa(i-1)} {
+		if st, _, err := s.Claim(ctx, id, time.Minute); err != nil || st != webhook.AlreadyDone {
+			b.Fatalf("after the run, Claim(%q) = %v, %v; want already done", id, st, err)
+		}
+	}
 }
 
 // BenchParallel runs op, each time with a fresh id, from 4 × GOMAXPROCS goroutines at once, as a
