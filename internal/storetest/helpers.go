@@ -120,18 +120,25 @@ func BenchClaimComplete(b *testing.B, s webhook.DedupStore) {
 		}
 		b.StopTimer()
 	}
-	// The completions landed: the first and the last id read as done (nothing is queued now,
-	// so the store asks its server).
-	for _, id := range []string{"msg_0", "msg_" + strconv.Itoa(i-1)} {
-		if st, _, err := s.Claim(ctx, id, time.Minute); err != nil || st != webhook.AlreadyDone {
+	readBack(b, s, "msg_0", "msg_"+strconv.Itoa(i-1))
+}
+
+// readBack checks, after a benchmark's run and its flush, that the completions landed: ids
+// read as done (nothing is queued now, so the store asks its server). A store that looked fast
+// by never writing fails here.
+func readBack(b *testing.B, s webhook.DedupStore, ids ...string) {
+	b.Helper()
+	for _, id := range ids {
+		if st, _, err := s.Claim(context.Background(), id, time.Minute); err != nil || st != webhook.AlreadyDone {
 			b.Fatalf("after the run, Claim(%q) = %v, %v; want already done", id, st, err)
 		}
 	}
 }
 
-// BenchParallel runs op, each time with a fresh id, from 4 × GOMAXPROCS goroutines at once, as a
-// receiver under a burst of deliveries; flush, if not nil, runs once at the end, timed.
-func BenchParallel(b *testing.B, op func(ctx context.Context, id string) error, flush func(ctx context.Context) error) {
+// BenchParallel runs op, each time with a fresh id ("msg_1" to "msg_<n>"), from 4 × GOMAXPROCS
+// goroutines at once, as a receiver under a burst of deliveries; flush, if not nil, runs once
+// at the end, timed. It returns n.
+func BenchParallel(b *testing.B, op func(ctx context.Context, id string) error, flush func(ctx context.Context) error) int64 {
 	ctx := context.Background()
 	var next atomic.Int64
 	b.ReportAllocs()
@@ -149,6 +156,7 @@ func BenchParallel(b *testing.B, op func(ctx context.Context, id string) error, 
 			b.Fatal(err)
 		}
 	}
+	return next.Load()
 }
 
 // BenchClaimCompleteParallel is BenchClaimComplete under BenchParallel.
@@ -157,7 +165,7 @@ func BenchClaimCompleteParallel(b *testing.B, s webhook.DedupStore) {
 	if f, ok := s.(Flusher); ok {
 		flush = f.Flush
 	}
-	BenchParallel(b, func(ctx context.Context, id string) error {
+	n := BenchParallel(b, func(ctx context.Context, id string) error {
 		st, _, err := s.Claim(ctx, id, time.Minute)
 		if err != nil {
 			return err
@@ -167,6 +175,8 @@ func BenchClaimCompleteParallel(b *testing.B, s webhook.DedupStore) {
 		}
 		return s.Complete(ctx, id)
 	}, flush)
+	b.StopTimer()
+	readBack(b, s, "msg_1", "msg_"+strconv.FormatInt(n, 10))
 }
 
 // Flusher is a DedupStore that writes completions behind its callers (webhookpg,
