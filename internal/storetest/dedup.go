@@ -215,7 +215,8 @@ func flush(t testing.TB, s webhook.DedupStore) {
 // store s whose writes are held until release is called, and twin, another instance on its
 // state: meanwhile s answers AlreadyDone and a Release by the claim's holder leaves the claim
 // for the completion, while twin sees the claim (InProgress); once released and flushed, twin
-// sees the id done.
+// sees the id done. Two more ids completed while the first write is held are written together
+// after it, so the engine's write of several ids in one round trip is exercised every time.
 func QueuedCompletion(t *testing.T, s, twin webhook.DedupStore, release func()) {
 	ctx := context.Background()
 	want := func(s webhook.DedupStore, who string, status webhook.ClaimStatus) {
@@ -237,7 +238,17 @@ func QueuedCompletion(t *testing.T, s, twin webhook.DedupStore, release func()) 
 	}
 	want(twin, "another instance, write held", webhook.InProgress)
 	want(s, "the completing instance after Release, write held", webhook.AlreadyDone)
+	for _, id := range []string{"msg_b", "msg_c"} { // queued behind the held write: one batch
+		if err := s.Complete(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
 	release()
 	flush(t, s)
 	want(twin, "another instance, written", webhook.AlreadyDone)
+	for _, id := range []string{"msg_b", "msg_c"} {
+		if st, _, err := twin.Claim(ctx, id, time.Minute); err != nil || st != webhook.AlreadyDone {
+			t.Fatalf("another instance, %s written in one batch: Claim = %v, %v; want already done", id, st, err)
+		}
+	}
 }

@@ -16,16 +16,16 @@ import (
 	"github.com/podqa/podqa-go/webhook"
 )
 
-// Receivers is the proof for a shared DedupStore: three webhook.NewHandler instances,
-// each on its own store from open (as three processes would open one shared state; a store
-// that lives in one process returns itself), behind a small load-balancing front. The fake delivers one report.completed per report
-// (n reports, completing one per fake second); the front passes each delivery to one instance
-// and, at the same moment, a copy to the next one (as a retrying proxy or an at-least-once
-// sender would), and answers the fake with the first instance's status, so that the fake
-// retries what was refused. Every 50th event's callback fails once, on whichever instance runs
-// it first. It checks that every event's callback succeeded exactly once, that each failed one
-// was processed by a later attempt, once, that every delivery ended succeeded, and that once
-// the stores are flushed a fourth instance finds every webhook-id done.
+// Receivers is the proof for a shared DedupStore: three webhook.NewHandler instances, each
+// on its own store from open (as three processes would open one shared state; a store that lives in
+// one process returns itself), behind a small load-balancing front. The fake delivers one
+// report.completed per report (n reports, completing one per fake second); the front passes each
+// delivery to one instance and, at the same moment, a copy to the next one (as a retrying proxy or
+// an at-least-once sender would), and answers the fake with the first instance's status, so that
+// the fake retries what was refused. Every 50th event's callback fails once, on whichever instance
+// runs it first. It checks that every event's callback succeeded exactly once, that each failed one
+// was processed by a later attempt, once, that every delivery ended succeeded, and that once the
+// stores are flushed a fourth instance finds every webhook-id done.
 func Receivers(t *testing.T, open func(t *testing.T) webhook.DedupStore, n int) {
 	srv, seed := fakeserver.NewTest(t, fakeserver.WithPrivateURLs(true))
 	ctx := context.Background()
