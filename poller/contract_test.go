@@ -10,12 +10,13 @@ import (
 	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/poller"
+	"github.com/podqa/podqa-go/poller/pollertest"
 )
 
 func TestMemoryStoreContract(t *testing.T) {
 	t.Parallel()
 	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	storetest.Poller(t, storetest.PollerHarness{
+	pollertest.TestStore(t, pollertest.Harness{
 		New: func(*testing.T) poller.Store { return poller.NewMemoryLeaseStore(poller.WithLeaseClock(clock)) },
 		// Corrupt is nil: a MemoryStore holds decoded states only, so none can be corrupt.
 		Elapse: func(_ *testing.T, d time.Duration) { clock.Advance(d) },
@@ -25,7 +26,7 @@ func TestMemoryStoreContract(t *testing.T) {
 
 func TestFileStoreContract(t *testing.T) {
 	t.Parallel()
-	storetest.Poller(t, storetest.PollerHarness{
+	pollertest.TestStore(t, pollertest.Harness{
 		New: func(t *testing.T) poller.Store {
 			s, err := poller.NewFileStore(filepath.Join(t.TempDir(), "state.json"))
 			if err != nil {

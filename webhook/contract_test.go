@@ -7,12 +7,13 @@ import (
 	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/webhook"
+	"github.com/podqa/podqa-go/webhook/webhooktest"
 )
 
 func TestMemoryStoreContract(t *testing.T) {
 	t.Parallel()
 	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
-	storetest.Dedup(t, storetest.DedupHarness{
+	webhooktest.TestDedupStore(t, webhooktest.Harness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
 			s, err := webhook.NewMemoryStore(webhook.WithDedupTTL(doneTTL), webhook.WithDedupClock(clock))
 			if err != nil {

@@ -1,8 +1,10 @@
+// Package storetest holds what the SDK's own stores share beyond the exported contract suites
+// (webhook/webhooktest, poller/pollertest): the multi-instance proofs against the fake
+// (Receivers, Pollers), the round-trip count of the lease calls, and the benchmarks' bodies.
 package storetest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync/atomic"
@@ -11,48 +13,8 @@ import (
 
 	"github.com/podqa/podqa-go/poller"
 	"github.com/podqa/podqa-go/webhook"
+	"github.com/podqa/podqa-go/webhook/webhooktest"
 )
-
-// DedupStoreDown checks that every call of a store whose server is unreachable fails (for a
-// store that writes completions behind, Flush returns the failed write), and that a Handler on
-// it answers 500 (HandlerStoreDown).
-func DedupStoreDown(t *testing.T, s webhook.DedupStore) {
-	ctx := context.Background()
-	if _, _, err := s.Claim(ctx, "msg", time.Minute); err == nil {
-		t.Fatal("Claim succeeded with the server down")
-	}
-	err := s.Complete(ctx, "msg")
-	if f, ok := s.(Flusher); ok && err == nil {
-		err = f.Flush(ctx)
-	}
-	if err == nil {
-		t.Fatal("Complete succeeded with the server down")
-	}
-	if err := s.Release(ctx, "msg", "tok"); err == nil {
-		t.Fatal("Release succeeded with the server down")
-	}
-	HandlerStoreDown(t, s)
-}
-
-// PollerStoreDown checks that every call of a LeaseStore whose server is unreachable is an
-// error, never a lease answer (ErrLeaseLost, ErrLeaseHeld) that would be taken for one.
-func PollerStoreDown(t *testing.T, s poller.LeaseStore) {
-	ctx := context.Background()
-	l := poller.Lease{Holder: "a", Token: 1}
-	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
-	for name, err := range map[string]error{
-		"Load":         func() error { _, err := s.Load(ctx); return err }(),
-		"Save":         s.Save(ctx, st),
-		"AcquireLease": func() error { _, err := s.AcquireLease(ctx, "a", time.Second); return err }(),
-		"RenewLease":   s.RenewLease(ctx, l, time.Second),
-		"SaveFenced":   s.SaveFenced(ctx, l, st),
-		"ReleaseLease": s.ReleaseLease(ctx, l),
-	} {
-		if err == nil || errors.Is(err, poller.ErrLeaseLost) || errors.Is(err, poller.ErrLeaseHeld) {
-			t.Errorf("%s with the server down: %v", name, err)
-		}
-	}
-}
 
 // BenchClaim measures Claim alone on s, a fresh id each time.
 func BenchClaim(b *testing.B, s webhook.DedupStore) {
@@ -113,7 +75,7 @@ func BenchClaimComplete(b *testing.B, s webhook.DedupStore) {
 		}
 	}
 	// A store that writes completions behind is timed until they are all written.
-	if f, ok := s.(Flusher); ok {
+	if f, ok := s.(webhooktest.Flusher); ok {
 		b.StartTimer()
 		if err := f.Flush(ctx); err != nil {
 			b.Fatal(err)
@@ -162,7 +124,7 @@ func BenchParallel(b *testing.B, op func(ctx context.Context, id string) error, 
 // BenchClaimCompleteParallel is BenchClaimComplete under BenchParallel.
 func BenchClaimCompleteParallel(b *testing.B, s webhook.DedupStore) {
 	var flush func(context.Context) error
-	if f, ok := s.(Flusher); ok {
+	if f, ok := s.(webhooktest.Flusher); ok {
 		flush = f.Flush
 	}
 	n := BenchParallel(b, func(ctx context.Context, id string) error {
@@ -177,12 +139,6 @@ func BenchClaimCompleteParallel(b *testing.B, s webhook.DedupStore) {
 	}, flush)
 	b.StopTimer()
 	readBack(b, s, "msg_1", "msg_"+strconv.FormatInt(n, 10))
-}
-
-// Flusher is a DedupStore that writes completions behind its callers (webhookpg,
-// webhookredis).
-type Flusher interface {
-	Flush(ctx context.Context) error
 }
 
 // BenchLease measures RenewLease (save false) or SaveFenced (save true) on s.

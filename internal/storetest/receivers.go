@@ -14,6 +14,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/webhook"
+	"github.com/podqa/podqa-go/webhook/webhooktest"
 )
 
 // Receivers is the proof for a shared DedupStore: three webhook.NewHandler instances, each
@@ -173,7 +174,7 @@ func Receivers(t *testing.T, open func(t *testing.T) webhook.DedupStore, n int) 
 		}
 	}
 	for _, s := range stores {
-		flush(t, s)
+		webhooktest.Flush(t, s)
 	}
 	after := open(t)
 	for id := range last {

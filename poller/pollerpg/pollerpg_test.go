@@ -14,6 +14,7 @@ import (
 	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/poller"
 	"github.com/podqa/podqa-go/poller/pollerpg"
+	"github.com/podqa/podqa-go/poller/pollertest"
 )
 
 func TestContract(t *testing.T) {
@@ -22,7 +23,7 @@ func TestContract(t *testing.T) {
 	ctx := context.Background()
 	table := servicetest.Name("podqa_test_")
 	names := map[poller.Store]string{}
-	storetest.Poller(t, storetest.PollerHarness{
+	pollertest.TestStore(t, pollertest.Harness{
 		New: func(t *testing.T) poller.Store {
 			name := servicetest.Name("p")
 			s, err := pollerpg.New(ctx, pool, pollerpg.WithTable(table), pollerpg.WithName(name))
@@ -62,7 +63,7 @@ func TestServerDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool.Close()
-	storetest.PollerStoreDown(t, s)
+	pollertest.TestStoreDown(t, s)
 }
 
 func TestNewErrors(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/poller"
 	"github.com/podqa/podqa-go/poller/pollerredis"
+	"github.com/podqa/podqa-go/poller/pollertest"
 )
 
 func newStore(t testing.TB, rdb redis.UniversalClient) (*pollerredis.Store, string) {
@@ -29,7 +30,7 @@ func TestContract(t *testing.T) {
 	t.Parallel()
 	rdb := servicetest.Redis(t)
 	prefixes := map[poller.Store]string{}
-	storetest.Poller(t, storetest.PollerHarness{
+	pollertest.TestStore(t, pollertest.Harness{
 		New: func(t *testing.T) poller.Store {
 			s, p := newStore(t, rdb)
 			prefixes[s] = p
@@ -63,7 +64,7 @@ func TestServerDown(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: time.Second})
 	defer rdb.Close()
 	s, _ := newStore(t, rdb)
-	storetest.PollerStoreDown(t, s)
+	pollertest.TestStoreDown(t, s)
 }
 
 // TestPollers: three pollers on one Redis store against the fake with 5,000 reports, with and

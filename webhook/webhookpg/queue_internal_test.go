@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/internal/writebehind"
+	"github.com/podqa/podqa-go/webhook/webhooktest"
 )
 
 // TestQueuedCompletion: between Complete and its write, this instance knows the id is done
@@ -29,5 +29,5 @@ func TestQueuedCompletion(t *testing.T) {
 		<-gate
 		return s.writeDone(ctx, ids)
 	}, nil, 0)
-	storetest.QueuedCompletion(t, s, twin, func() { close(gate) })
+	webhooktest.TestQueuedCompletion(t, s, twin, func() { close(gate) })
 }

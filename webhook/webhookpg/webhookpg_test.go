@@ -13,6 +13,7 @@ import (
 	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/webhook"
 	"github.com/podqa/podqa-go/webhook/webhookpg"
+	"github.com/podqa/podqa-go/webhook/webhooktest"
 )
 
 func newStore(t testing.TB, pool *pgxpool.Pool, opts ...webhookpg.Option) *webhookpg.Store {
@@ -28,7 +29,7 @@ func TestContract(t *testing.T) {
 	t.Parallel()
 	pool := servicetest.Postgres(t)
 	var twins sync.Map // store → its options, to open a twin on the same state
-	storetest.Dedup(t, storetest.DedupHarness{
+	webhooktest.TestDedupStore(t, webhooktest.Harness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
 			opts := []webhookpg.Option{webhookpg.WithTable(servicetest.Name("podqa_test_")), webhookpg.WithDoneTTL(doneTTL)}
 			s := newStore(t, pool, opts...)
@@ -98,7 +99,7 @@ func TestServerDown(t *testing.T) {
 		}
 	}))
 	pool.Close() // the store's pool is gone: every call fails as with the server down
-	storetest.DedupStoreDown(t, s)
+	webhooktest.TestStoreDown(t, s)
 	if err := <-hooked; err == nil {
 		t.Fatal("the error hook got nil")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/webhook"
 	"github.com/podqa/podqa-go/webhook/webhookredis"
+	"github.com/podqa/podqa-go/webhook/webhooktest"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -27,7 +28,7 @@ func TestContract(t *testing.T) {
 	t.Parallel()
 	rdb := servicetest.Redis(t)
 	var twins sync.Map // store → its options, to open a twin on the same state
-	storetest.Dedup(t, storetest.DedupHarness{
+	webhooktest.TestDedupStore(t, webhooktest.Harness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
 			opts := []webhookredis.Option{webhookredis.WithKeyPrefix(servicetest.Name("podqa-test:") + ":"), webhookredis.WithDoneTTL(doneTTL)}
 			s := newStore(t, rdb, opts...)
@@ -67,7 +68,7 @@ func TestServerDown(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: time.Second})
 	defer rdb.Close()
 	hooked := make(chan error, 1)
-	storetest.DedupStoreDown(t, newStore(t, rdb, webhookredis.WithErrorHook(func(err error) {
+	webhooktest.TestStoreDown(t, newStore(t, rdb, webhookredis.WithErrorHook(func(err error) {
 		select {
 		case hooked <- err:
 		default:

@@ -1,4 +1,4 @@
-package storetest
+package webhooktest
 
 import (
 	"context"
@@ -15,10 +15,32 @@ import (
 	"github.com/podqa/podqa-go/webhook"
 )
 
-// HandlerStoreDown checks that a Handler on a store whose server is down answers a valid
-// delivery 500 (so that the sender retries) without running the callback, and reports an error
-// wrapping webhook.ErrDedupStore.
-func HandlerStoreDown(t *testing.T, store webhook.DedupStore) {
+// TestStoreDown checks a store s whose server is unreachable: every call fails (for a
+// Flusher, Complete or the Flush after it), and a Handler on s answers a valid delivery 500
+// (so that the sender retries) without running the callback, and reports an error wrapping
+// webhook.ErrDedupStore.
+func TestStoreDown(t *testing.T, s webhook.DedupStore) {
+	t.Helper()
+	ctx := context.Background()
+	if _, _, err := s.Claim(ctx, "msg", time.Minute); err == nil {
+		t.Fatal("Claim succeeded with the server down")
+	}
+	err := s.Complete(ctx, "msg")
+	if f, ok := s.(Flusher); ok && err == nil {
+		err = f.Flush(ctx)
+	}
+	if err == nil {
+		t.Fatal("Complete succeeded with the server down")
+	}
+	if err := s.Release(ctx, "msg", "tok"); err == nil {
+		t.Fatal("Release succeeded with the server down")
+	}
+	handlerStoreDown(t, s)
+}
+
+// handlerStoreDown checks that a Handler on store, whose server is down, answers 500.
+func handlerStoreDown(t *testing.T, store webhook.DedupStore) {
+	t.Helper()
 	const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 	ran := false
 	var hooked error

@@ -1,8 +1,14 @@
-// Package storetest holds the contract tests every store of the SDK passes: one table for the
-// de-duplication stores (webhook.MemoryStore, webhookpg, webhookredis) and one for the poller
-// stores (poller.MemoryStore, poller.FileStore, pollerpg, pollerredis), so that every engine is
-// held to the same behaviour.
-package storetest
+// Package webhooktest checks a webhook.DedupStore against the contract the Handler relies on:
+// the table of cases that webhook.MemoryStore, webhookpg and webhookredis pass, for a custom
+// store's own test to run with a constructor.
+//
+//	func TestMyStore(t *testing.T) {
+//		webhooktest.TestDedupStore(t, webhooktest.Harness{New: ..., Elapse: ..., Short: time.Second})
+//	}
+//
+// A store shared between processes also gives Harness.Twin, so that the cases check what a
+// second process sees; a store reaching a server can check its failures with TestStoreDown.
+package webhooktest
 
 import (
 	"context"
@@ -15,24 +21,37 @@ import (
 	"github.com/podqa/podqa-go/webhook"
 )
 
-// DedupHarness makes fresh, empty stores of one kind for the dedup contract.
-type DedupHarness struct {
+// Harness makes fresh, empty stores of one kind for TestDedupStore.
+type Harness struct {
 	// New returns an empty store (its own table or key prefix) remembering completions for
-	// doneTTL.
+	// doneTTL. Required.
 	New func(t *testing.T, doneTTL time.Duration) webhook.DedupStore
 	// Elapse returns once at least d has passed on the store's clock: a manual clock is
-	// advanced, a server's clock is waited for.
+	// advanced, a server's clock is waited for. Required.
 	Elapse func(t *testing.T, d time.Duration)
-	// Short is the shortest TTL the engine is tested with: claims and completions given it
-	// expire once Elapse(Short) returned.
+	// Short is the shortest TTL the store is tested with: claims and completions given it
+	// expire once Elapse(Short) returned. Required (positive).
 	Short time.Duration
-	// Twin returns another instance on s's state, as a second process would open it (s itself
-	// for a store that lives in one process).
+	// Twin returns another instance on s's state, as a second process would open it. nil for
+	// a store that lives in one process: s itself is used.
 	Twin func(t *testing.T, s webhook.DedupStore) webhook.DedupStore
 }
 
-// Dedup runs the DedupStore contract.
-func Dedup(t *testing.T, h DedupHarness) {
+// TestDedupStore runs the DedupStore contract on stores made by h, each case in a subtest on a
+// fresh store: claims exclusive among concurrent callers and released only with their token,
+// completions seen at once by their instance and by every twin once written, claims and
+// completions expiring after their TTLs, any id text, and a non-positive TTL refused. A store
+// that writes completions behind its callers implements Flusher, and each case flushes before
+// it looks at a twin.
+func TestDedupStore(t *testing.T, h Harness) {
+	t.Helper()
+	if h.New == nil || h.Elapse == nil || h.Short <= 0 {
+		t.Fatalf("webhooktest.Harness needs New, Elapse and a positive Short; got New set %v, Elapse set %v, Short %v",
+			h.New != nil, h.Elapse != nil, h.Short)
+	}
+	if h.Twin == nil {
+		h.Twin = func(_ *testing.T, s webhook.DedupStore) webhook.DedupStore { return s }
+	}
 	ctx := context.Background()
 	claim := func(t *testing.T, s webhook.DedupStore, id string, ttl time.Duration) (webhook.ClaimStatus, string) {
 		t.Helper()
@@ -64,7 +83,7 @@ func Dedup(t *testing.T, h DedupHarness) {
 	complete := func(t *testing.T, s webhook.DedupStore, id string) {
 		t.Helper()
 		must(t, s.Complete(ctx, id))
-		flush(t, s)
+		Flush(t, s)
 	}
 	tests := []struct {
 		name string
@@ -89,7 +108,7 @@ func Dedup(t *testing.T, h DedupHarness) {
 			expect(t, s, "msg", webhook.AlreadyDone)
 			must(t, s.Release(ctx, "msg", tok))
 			expect(t, s, "msg", webhook.AlreadyDone)
-			flush(t, s)
+			Flush(t, s)
 			expect(t, h.Twin(t, s), "msg", webhook.AlreadyDone)
 			expect(t, s, "msg", webhook.AlreadyDone)
 		}},
@@ -109,7 +128,7 @@ func Dedup(t *testing.T, h DedupHarness) {
 				})
 			}
 			wg.Wait()
-			flush(t, s)
+			Flush(t, s)
 			twin := h.Twin(t, s)
 			for i := range n {
 				expect(t, twin, fmt.Sprint("many-", i), webhook.AlreadyDone)
@@ -201,23 +220,32 @@ func Dedup(t *testing.T, h DedupHarness) {
 	}
 }
 
-// flush waits until s, if it writes completions behind (Flusher), has written them.
-func flush(t testing.TB, s webhook.DedupStore) {
-	t.Helper()
+// Flusher is implemented by a DedupStore that writes completions behind its callers (as
+// webhookpg and webhookredis do): Flush returns once every completion made before the call is written, or
+// with the error of a write that failed.
+type Flusher interface {
+	Flush(ctx context.Context) error
+}
+
+// Flush waits until s, if it is a Flusher, has written its completions; a failed write fails
+// the test.
+func Flush(tb testing.TB, s webhook.DedupStore) {
+	tb.Helper()
 	if f, ok := s.(Flusher); ok {
 		if err := f.Flush(context.Background()); err != nil {
-			t.Fatalf("Flush: %v", err)
+			tb.Fatalf("Flush: %v", err)
 		}
 	}
 }
 
-// QueuedCompletion checks the window between Complete and the write of the completion, on a
+// TestQueuedCompletion checks the window between Complete and the write of the completion, on a
 // store s whose writes are held until release is called, and twin, another instance on its
 // state: meanwhile s answers AlreadyDone and a Release by the claim's holder leaves the claim
 // for the completion, while twin sees the claim (InProgress); once released and flushed, twin
 // sees the id done. Two more ids completed while the first write is held are written together
 // after it, so the engine's write of several ids in one round trip is exercised every time.
-func QueuedCompletion(t *testing.T, s, twin webhook.DedupStore, release func()) {
+func TestQueuedCompletion(t *testing.T, s, twin webhook.DedupStore, release func()) {
+	t.Helper()
 	ctx := context.Background()
 	want := func(s webhook.DedupStore, who string, status webhook.ClaimStatus) {
 		t.Helper()
@@ -244,7 +272,7 @@ func QueuedCompletion(t *testing.T, s, twin webhook.DedupStore, release func()) 
 		}
 	}
 	release()
-	flush(t, s)
+	Flush(t, s)
 	want(twin, "another instance, written", webhook.AlreadyDone)
 	for _, id := range []string{"msg_b", "msg_c"} {
 		if st, _, err := twin.Claim(ctx, id, time.Minute); err != nil || st != webhook.AlreadyDone {

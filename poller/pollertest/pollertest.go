@@ -1,4 +1,13 @@
-package storetest
+// Package pollertest checks a poller.Store, and a poller.LeaseStore, against the contract the
+// Poller relies on: the table of cases that poller.MemoryStore, poller.FileStore, pollerpg and
+// pollerredis pass, for a custom store's own test to run with a constructor.
+//
+//	func TestMyStore(t *testing.T) {
+//		pollertest.TestStore(t, pollertest.Harness{New: ..., Corrupt: ..., Elapse: ..., Short: time.Second})
+//	}
+//
+// A store reaching a server can check its failures with TestStoreDown.
+package pollertest
 
 import (
 	"context"
@@ -13,22 +22,33 @@ import (
 	"github.com/podqa/podqa-go/poller"
 )
 
-// PollerHarness makes fresh, empty poller stores of one kind for the poller contract.
-type PollerHarness struct {
-	// New returns an empty store (its own file, table row or key prefix).
+// Harness makes fresh, empty stores of one kind for TestStore.
+type Harness struct {
+	// New returns an empty store (its own file, table row or key prefix). Required.
 	New func(t *testing.T) poller.Store
 	// Corrupt stores bytes that are not a state document where s keeps its state. nil for a
 	// store that keeps no encoded state (MemoryStore, which also keeps any state it is given,
 	// valid or not, for tests): the cases about encoding are then not run.
 	Corrupt func(t *testing.T, s poller.Store, data []byte)
-	// Elapse returns once at least d has passed on the store's clock (leases only).
+	// Elapse returns once at least d has passed on the store's clock: a manual clock is
+	// advanced, a server's clock is waited for. Required when New makes LeaseStores.
 	Elapse func(t *testing.T, d time.Duration)
-	// Short is the shortest lease TTL the engine is tested with (leases only).
+	// Short is the shortest lease TTL the store is tested with: a lease given it has expired
+	// once Elapse(Short) returned. Required (positive) when New makes LeaseStores.
 	Short time.Duration
 }
 
-// Poller runs the Store contract, and the LeaseStore contract when the stores are LeaseStores.
-func Poller(t *testing.T, h PollerHarness) {
+// TestStore runs the Store contract on stores made by h, each case in a subtest on a fresh
+// store: the zero state when empty, a save read back as saved, and (with Corrupt) an invalid
+// state refused and a corrupt one reported as poller.ErrCorruptState. When the stores are
+// LeaseStores it runs the lease contract too: one holder at a time among concurrent
+// acquirers, tokens that grow with every hand-over, an expired holder fenced out of renewals
+// and saves, and a lease of no time refused.
+func TestStore(t *testing.T, h Harness) {
+	t.Helper()
+	if h.New == nil {
+		t.Fatal("pollertest.Harness needs New")
+	}
 	ctx := context.Background()
 	state := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00", Seen: []poller.SeenReport{
 		{ID: "0b0f1a52-7a3e-4c1e-9d55-3f6b2a1c9e01", UpdatedAt: "2026-01-05T09:00:00.500000+00:00"},
@@ -96,6 +116,9 @@ func Poller(t *testing.T, h PollerHarness) {
 
 	if _, ok := h.New(t).(poller.LeaseStore); !ok {
 		return
+	}
+	if h.Elapse == nil || h.Short <= 0 {
+		t.Fatalf("pollertest.Harness for a LeaseStore needs Elapse and a positive Short; got Elapse set %v, Short %v", h.Elapse != nil, h.Short)
 	}
 	const ttl = time.Minute
 	acquire := func(t *testing.T, s poller.LeaseStore, holder string, ttl time.Duration) poller.Lease {
