@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/internal/audio"
@@ -157,7 +159,7 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 	t.Run("webhook-receiver two instances on postgres", func(t *testing.T) {
 		// A schema of its own, so that the default table of an earlier run is not shared.
 		schema := servicetest.Name("podqa_example_")
-		if _, err := servicetest.Postgres(t).Exec(context.Background(), `CREATE SCHEMA `+schema); err != nil {
+		if _, err := servicetest.Postgres(t, pgxpool.New).Exec(context.Background(), `CREATE SCHEMA `+schema); err != nil {
 			t.Fatal(err)
 		}
 		u, err := url.Parse(servicetest.PostgresURL(t))

@@ -1,30 +1,26 @@
-// Package pgtable creates the tables of the SDK's PostgreSQL stores (webhookpg, pollerpg).
+// Package pgtable creates the tables of the SDK's PostgreSQL stores (webhookpg, pollerpg). It
+// does not import pgx, so that the SDK's module does not require it: the stores, in their own
+// modules, pass their pgx transaction in.
 package pgtable
 
-import (
-	"context"
-	"strings"
+import "context"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-)
+// Execer runs one statement: a pgx.Tx (of any pgx version) is one.
+type Execer[Result any] interface {
+	Exec(ctx context.Context, sql string, args ...any) (Result, error)
+}
 
-// Quote returns name, optionally schema-qualified ("schema.table"), quoted as an identifier
-// part by part.
-func Quote(name string) string { return pgx.Identifier(strings.Split(name, ".")).Sanitize() }
-
-// Create runs ddl (CREATE … IF NOT EXISTS statements) in one transaction under an advisory
-// lock keyed by table, so that instances starting together do not collide on the catalog.
-func Create(ctx context.Context, pool *pgxpool.Pool, table string, ddl ...string) error {
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "podqa-go:"+table); err != nil {
+// Create runs ddl (CREATE … IF NOT EXISTS statements) in tx under an advisory lock keyed by
+// table, so that instances starting together do not collide on the catalog. tx must be one
+// transaction, for the lock to last until the statements are committed.
+func Create[Result any](ctx context.Context, tx Execer[Result], table string, ddl ...string) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "podqa-go:"+table); err != nil {
+		return err
+	}
+	for _, stmt := range ddl {
+		if _, err := tx.Exec(ctx, stmt); err != nil {
 			return err
 		}
-		for _, stmt := range ddl {
-			if _, err := tx.Exec(ctx, stmt); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }

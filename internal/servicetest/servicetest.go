@@ -12,9 +12,6 @@ import (
 	"os"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/redis/go-redis/v9"
 )
 
 // Variables naming the servers.
@@ -34,7 +31,7 @@ func url(tb testing.TB, env string) string {
 	if u := os.Getenv(env); u != "" {
 		return u
 	}
-	msg := env + " is not set; run against throwaway servers with: eval \"$(bash .ci/services start)\" && go test -race ./webhook/... ./poller/..."
+	msg := env + " is not set; run against throwaway servers with: eval \"$(bash .ci/services start)\" && go test -race work"
 	if os.Getenv("CI") == "true" {
 		tb.Fatal(msg + " (CI=true: the shared-store proofs must run)")
 	}
@@ -42,10 +39,15 @@ func url(tb testing.TB, env string) string {
 	return ""
 }
 
-// Postgres returns a pool on the test server, closed when the test ends.
-func Postgres(tb testing.TB) *pgxpool.Pool {
+// Postgres returns a pool on the test server made by open (pgxpool.New in a store's test),
+// pinged, and closed when the test ends. It is generic so that this module does not require
+// pgx: the stores that use it live in their own modules.
+func Postgres[P interface {
+	Ping(context.Context) error
+	Close()
+}](tb testing.TB, open func(ctx context.Context, url string) (P, error)) P {
 	tb.Helper()
-	pool, err := pgxpool.New(context.Background(), PostgresURL(tb))
+	pool, err := open(context.Background(), PostgresURL(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -56,14 +58,19 @@ func Postgres(tb testing.TB) *pgxpool.Pool {
 	return pool
 }
 
-// Redis returns a client of the test server, closed when the test ends.
-func Redis(tb testing.TB) *redis.Client {
+// Redis returns a client of the test server made by parse and newClient (redis.ParseURL and
+// redis.NewClient in a store's test), pinged, and closed when the test ends. Like Postgres, it
+// leaves go-redis to the stores' modules.
+func Redis[Status interface{ Err() error }, Options any, Client interface {
+	Ping(context.Context) Status
+	Close() error
+}](tb testing.TB, parse func(url string) (Options, error), newClient func(Options) Client) Client {
 	tb.Helper()
-	opt, err := redis.ParseURL(RedisURL(tb))
+	opt, err := parse(RedisURL(tb))
 	if err != nil {
 		tb.Fatalf("%s: %v", RedisEnv, err)
 	}
-	rdb := redis.NewClient(opt)
+	rdb := newClient(opt)
 	tb.Cleanup(func() { _ = rdb.Close() })
 	if err := rdb.Ping(context.Background()).Err(); err != nil {
 		tb.Fatalf("%s: %v", RedisEnv, err)
@@ -79,50 +86,27 @@ func Name(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
-// PostgresElapse returns once the server's clock_timestamp() is at least d past its value at
-// the call: the TTLs under test are the server's, so only its clock can say they ran out.
-func PostgresElapse(tb testing.TB, pool *pgxpool.Pool, d time.Duration) {
+// Elapse returns once the server's clock is at least d past its value at the call: the TTLs
+// under test are the server's, so only its clock can say they ran out. now reads the server's
+// clock; wait blocks on the server for about the time given (PostgreSQL: pg_sleep; Redis:
+// WAIT for a replica that does not exist, which returns after its timeout).
+func Elapse(tb testing.TB, d time.Duration, now func(context.Context) (time.Time, error), wait func(context.Context, time.Duration) error) {
 	tb.Helper()
 	ctx := context.Background()
-	var start time.Time
-	if err := pool.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&start); err != nil {
-		tb.Fatal(err)
-	}
-	// The server sleeps until the instant, then the loop confirms it on the server's clock.
-	for {
-		var left float64
-		if err := pool.QueryRow(ctx, `SELECT extract(epoch FROM ($1::timestamptz - clock_timestamp()))`, start.Add(d)).Scan(&left); err != nil {
-			tb.Fatal(err)
-		}
-		if left < 0 {
-			return
-		}
-		if _, err := pool.Exec(ctx, `SELECT pg_sleep($1)`, left+0.001); err != nil {
-			tb.Fatal(err)
-		}
-	}
-}
-
-// RedisElapse returns once the server's TIME is at least d past its value at the call.
-func RedisElapse(tb testing.TB, rdb redis.UniversalClient, d time.Duration) {
-	tb.Helper()
-	ctx := context.Background()
-	start, err := rdb.Time(ctx).Result()
+	start, err := now(ctx)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for {
-		now, err := rdb.Time(ctx).Result()
+		at, err := now(ctx)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		left := start.Add(d).Sub(now)
+		left := start.Add(d).Sub(at)
 		if left < 0 {
 			return
 		}
-		// Block on the server for the time left: WAIT for a replica that does not exist
-		// returns after its timeout, on the server's clock.
-		if err := rdb.Do(ctx, "WAIT", 1, left.Milliseconds()+1).Err(); err != nil {
+		if err := wait(ctx, left+time.Millisecond); err != nil {
 			tb.Fatal(err)
 		}
 	}

@@ -15,6 +15,9 @@
 //   - ReleaseLease: UPDATE … SET holder = NULL WHERE name, holder and token match.
 //
 // A stored state that is not a valid document is an error wrapping poller.ErrCorruptState.
+//
+// The package is a module of its own (go get github.com/podqa/podqa-go/poller/pollerpg), so that
+// only programs that use it have pgx in their module graph.
 package pollerpg
 
 import (
@@ -69,7 +72,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error
 	case s.name == "":
 		return nil, fmt.Errorf("%w: pollerpg: empty row name", poller.ErrInvalidOption)
 	}
-	t := pgtable.Quote(s.table)
+	t := pgx.Identifier(strings.Split(s.table, ".")).Sanitize()
 	s.loadSQL = `SELECT state FROM ` + t + ` WHERE name = $1`
 	s.saveSQL = `INSERT INTO ` + t + ` (name, state) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET state = EXCLUDED.state`
 	s.acquireSQL = `WITH got AS (
@@ -91,13 +94,15 @@ WHERE name = $1 AND holder IS NOT NULL AND holder <> $2 AND expires_at > clock_t
 WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()`
 	s.releaseSQL = `UPDATE ` + t + ` SET holder = NULL, expires_at = NULL WHERE name = $1 AND holder = $2 AND token = $3`
 	s.fencedSQL = `UPDATE ` + t + ` SET state = $4 WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > clock_timestamp()`
-	err := pgtable.Create(ctx, pool, t, `CREATE TABLE IF NOT EXISTS `+t+` (
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		return pgtable.Create(ctx, tx, t, `CREATE TABLE IF NOT EXISTS `+t+` (
 	name text PRIMARY KEY,
 	state text,
 	holder text,
 	token bigint NOT NULL DEFAULT 0,
 	expires_at timestamptz
 )`)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("pollerpg: creating table %s: %w", t, err)
 	}

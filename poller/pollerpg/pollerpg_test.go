@@ -19,7 +19,7 @@ import (
 
 func TestContract(t *testing.T) {
 	t.Parallel()
-	pool := servicetest.Postgres(t)
+	pool := servicetest.Postgres(t, pgxpool.New)
 	ctx := context.Background()
 	table := servicetest.Name("podqa_test_")
 	names := map[poller.Store]string{}
@@ -44,7 +44,7 @@ ON CONFLICT (name) DO UPDATE SET state = EXCLUDED.state`, names[s], text); err !
 				t.Fatal(err)
 			}
 		},
-		Elapse: func(t *testing.T, d time.Duration) { servicetest.PostgresElapse(t, pool, d) },
+		Elapse: func(t *testing.T, d time.Duration) { postgresElapse(t, pool, d) },
 		Short:  300 * time.Millisecond,
 	})
 }
@@ -91,7 +91,7 @@ func TestNewErrors(t *testing.T) {
 // and without the lease holder dying mid-page (see storetest.Pollers).
 func TestPollers(t *testing.T) {
 	t.Parallel()
-	pool := servicetest.Postgres(t)
+	pool := servicetest.Postgres(t, pgxpool.New)
 	table := servicetest.Name("podqa_test_")
 	for _, kill := range []bool{false, true} {
 		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
@@ -106,4 +106,17 @@ func TestPollers(t *testing.T) {
 			}, time.Second, 5000, kill)
 		})
 	}
+}
+
+// postgresElapse returns once at least d has passed on the server's clock_timestamp(): the
+// TTLs under test are the server's.
+func postgresElapse(tb testing.TB, pool *pgxpool.Pool, d time.Duration) {
+	tb.Helper()
+	servicetest.Elapse(tb, d, func(ctx context.Context) (now time.Time, err error) {
+		err = pool.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&now)
+		return now, err
+	}, func(ctx context.Context, d time.Duration) error {
+		_, err := pool.Exec(ctx, `SELECT pg_sleep($1)`, d.Seconds())
+		return err
+	})
 }

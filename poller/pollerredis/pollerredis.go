@@ -19,6 +19,9 @@
 // With Redis Cluster the three keys must share a slot: keep a hash tag ({…}) in the prefix, as
 // the default does. A stored state that is not a valid document is an error wrapping
 // poller.ErrCorruptState.
+//
+// The package is a module of its own (go get github.com/podqa/podqa-go/poller/pollerredis), so that
+// only programs that use it have go-redis in their module graph.
 package pollerredis
 
 import (

@@ -28,7 +28,7 @@ func newStore(t testing.TB, rdb redis.UniversalClient) (*pollerredis.Store, stri
 
 func TestContract(t *testing.T) {
 	t.Parallel()
-	rdb := servicetest.Redis(t)
+	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
 	prefixes := map[poller.Store]string{}
 	pollertest.TestStore(t, pollertest.Harness{
 		New: func(t *testing.T) poller.Store {
@@ -41,7 +41,7 @@ func TestContract(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
-		Elapse: func(t *testing.T, d time.Duration) { servicetest.RedisElapse(t, rdb, d) },
+		Elapse: func(t *testing.T, d time.Duration) { redisElapse(t, rdb, d) },
 		Short:  300 * time.Millisecond,
 	})
 }
@@ -71,7 +71,7 @@ func TestServerDown(t *testing.T) {
 // without the lease holder dying mid-page (see storetest.Pollers).
 func TestPollers(t *testing.T) {
 	t.Parallel()
-	rdb := servicetest.Redis(t)
+	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
 	for _, kill := range []bool{false, true} {
 		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
 			t.Parallel()
@@ -85,4 +85,16 @@ func TestPollers(t *testing.T) {
 			}, time.Second, 5000, kill)
 		})
 	}
+}
+
+// redisElapse returns once at least d has passed on the server's TIME: the TTLs under test are
+// the server's.
+func redisElapse(tb testing.TB, rdb redis.UniversalClient, d time.Duration) {
+	tb.Helper()
+	servicetest.Elapse(tb, d, func(ctx context.Context) (time.Time, error) {
+		return rdb.Time(ctx).Result()
+	}, func(ctx context.Context, d time.Duration) error {
+		// WAIT for a replica that does not exist returns after its timeout, on the server.
+		return rdb.Do(ctx, "WAIT", 1, max(d.Milliseconds(), 1)).Err()
+	})
 }

@@ -28,7 +28,7 @@ func (h *countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pr
 // already loaded on the server is run with one EVALSHA).
 func TestOneRoundTrip(t *testing.T) {
 	t.Parallel()
-	rdb := servicetest.Redis(t)
+	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
 	hook := &countHook{}
 	rdb.AddHook(hook)
 	s, _ := newStore(t, rdb)
@@ -36,11 +36,11 @@ func TestOneRoundTrip(t *testing.T) {
 }
 
 func BenchmarkRenewLease(b *testing.B) {
-	s, _ := newStore(b, servicetest.Redis(b))
+	s, _ := newStore(b, servicetest.Redis(b, redis.ParseURL, redis.NewClient))
 	storetest.BenchLease(b, s, false)
 }
 
 func BenchmarkSaveFenced(b *testing.B) {
-	s, _ := newStore(b, servicetest.Redis(b))
+	s, _ := newStore(b, servicetest.Redis(b, redis.ParseURL, redis.NewClient))
 	storetest.BenchLease(b, s, true)
 }

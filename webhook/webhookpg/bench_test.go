@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
 	"github.com/podqa/podqa-go/internal/storetest"
@@ -14,13 +15,17 @@ import (
 // BenchmarkClaimDuplicate is the Claim of a redelivery: of an id already done, and of one
 // another instance holds.
 func BenchmarkClaimDuplicate(b *testing.B) {
-	b.Run("done", func(b *testing.B) { storetest.BenchClaimDuplicate(b, newStore(b, servicetest.Postgres(b)), true) })
-	b.Run("held", func(b *testing.B) { storetest.BenchClaimDuplicate(b, newStore(b, servicetest.Postgres(b)), false) })
+	b.Run("done", func(b *testing.B) {
+		storetest.BenchClaimDuplicate(b, newStore(b, servicetest.Postgres(b, pgxpool.New)), true)
+	})
+	b.Run("held", func(b *testing.B) {
+		storetest.BenchClaimDuplicate(b, newStore(b, servicetest.Postgres(b, pgxpool.New)), false)
+	})
 }
 
 // BenchmarkClaimComplete is one delivery's de-duplication: Claim, then Complete.
 func BenchmarkClaimComplete(b *testing.B) {
-	storetest.BenchClaimComplete(b, newStore(b, servicetest.Postgres(b)))
+	storetest.BenchClaimComplete(b, newStore(b, servicetest.Postgres(b, pgxpool.New)))
 }
 
 // BenchmarkBareInsert is the issue's floor: one INSERT … ON CONFLICT DO NOTHING on the same
@@ -32,7 +37,7 @@ func BenchmarkBareInsert(b *testing.B) { benchBareInserts(b, false) }
 func BenchmarkBareInsertPair(b *testing.B) { benchBareInserts(b, true) }
 
 func benchBareInserts(b *testing.B, pair bool) {
-	pool := servicetest.Postgres(b)
+	pool := servicetest.Postgres(b, pgxpool.New)
 	ctx := context.Background()
 	table := pgx.Identifier{servicetest.Name("podqa_bench_")}.Sanitize()
 	if _, err := pool.Exec(ctx, `CREATE TABLE `+table+` (id text PRIMARY KEY, token text, expires_at timestamptz NOT NULL)`); err != nil {
@@ -59,12 +64,12 @@ INSERT INTO ` + table + ` (id, expires_at) SELECT $1, clock_timestamp() FROM cfg
 
 // BenchmarkClaimCompleteParallel is BenchmarkClaimComplete from many goroutines at once.
 func BenchmarkClaimCompleteParallel(b *testing.B) {
-	storetest.BenchClaimCompleteParallel(b, newStore(b, servicetest.Postgres(b)))
+	storetest.BenchClaimCompleteParallel(b, newStore(b, servicetest.Postgres(b, pgxpool.New)))
 }
 
 // BenchmarkBareInsertParallel is BenchmarkBareInsert from as many goroutines.
 func BenchmarkBareInsertParallel(b *testing.B) {
-	pool := servicetest.Postgres(b)
+	pool := servicetest.Postgres(b, pgxpool.New)
 	table := pgx.Identifier{servicetest.Name("podqa_bench_")}.Sanitize()
 	if _, err := pool.Exec(context.Background(), `CREATE TABLE `+table+` (id text PRIMARY KEY, token text, expires_at timestamptz NOT NULL)`); err != nil {
 		b.Fatal(err)
@@ -78,5 +83,5 @@ func BenchmarkBareInsertParallel(b *testing.B) {
 
 // BenchmarkClaim is Claim alone (committed asynchronously), to split BenchmarkClaimComplete.
 func BenchmarkClaim(b *testing.B) {
-	storetest.BenchClaim(b, newStore(b, servicetest.Postgres(b)))
+	storetest.BenchClaim(b, newStore(b, servicetest.Postgres(b, pgxpool.New)))
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/podqa/podqa-go/internal/servicetest"
 )
 
@@ -15,7 +17,7 @@ import (
 // setting can be read after it.
 func TestClaimCommitsAsynchronously(t *testing.T) {
 	t.Parallel()
-	pool := servicetest.Postgres(t)
+	pool := servicetest.Postgres(t, pgxpool.New)
 	ctx := context.Background()
 	s, err := New(ctx, pool, WithTable(servicetest.Name("podqa_test_")))
 	if err != nil {

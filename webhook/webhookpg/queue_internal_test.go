@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/podqa/podqa-go/internal/servicetest"
 	"github.com/podqa/podqa-go/internal/writebehind"
 	"github.com/podqa/podqa-go/webhook/webhooktest"
@@ -13,7 +15,7 @@ import (
 // and keeps the claim from Release; another instance sees the claim.
 func TestQueuedCompletion(t *testing.T) {
 	t.Parallel()
-	pool := servicetest.Postgres(t)
+	pool := servicetest.Postgres(t, pgxpool.New)
 	ctx := context.Background()
 	table := WithTable(servicetest.Name("podqa_test_"))
 	s, err := New(ctx, pool, table)

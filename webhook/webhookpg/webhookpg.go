@@ -31,6 +31,9 @@
 //
 // Expired rows are not read as claims or completions but stay until Sweep deletes them; call
 // it now and then (hourly, say) from one instance.
+//
+// The package is a module of its own (go get github.com/podqa/podqa-go/webhook/webhookpg), so that
+// only programs that use it have pgx in their module graph.
 package webhookpg
 
 import (
@@ -95,7 +98,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error
 	case s.doneTTL < time.Microsecond:
 		return nil, fmt.Errorf("%w: webhookpg: WithDoneTTL(%v) is under a microsecond", webhook.ErrInvalidOption, s.doneTTL)
 	}
-	t := pgtable.Quote(s.table)
+	t := pgx.Identifier(strings.Split(s.table, ".")).Sanitize()
 	// The claim commits asynchronously (set_config(…, true) lasts until this statement's
 	// transaction commits): see the package documentation. The insert reads its row from cfg
 	// so that set_config runs whatever the outcome: a duplicate writes too (ON CONFLICT DO
@@ -123,11 +126,13 @@ ON CONFLICT (id) DO UPDATE SET token = NULL, expires_at = EXCLUDED.expires_at`
 	s.releaseSQL = `DELETE FROM ` + t + ` WHERE id = $1 AND token = $2`
 	s.sweepSQL = `DELETE FROM ` + t + ` WHERE expires_at <= clock_timestamp()`
 	index := pgx.Identifier{strings.ReplaceAll(s.table, ".", "_") + "_expires_at"}.Sanitize()
-	err := pgtable.Create(ctx, pool, t, `CREATE TABLE IF NOT EXISTS `+t+` (
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		return pgtable.Create(ctx, tx, t, `CREATE TABLE IF NOT EXISTS `+t+` (
 	id text PRIMARY KEY,
 	token text,
 	expires_at timestamptz NOT NULL
 )`, `CREATE INDEX IF NOT EXISTS `+index+` ON `+t+` (expires_at)`)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("webhookpg: creating table %s: %w", t, err)
 	}

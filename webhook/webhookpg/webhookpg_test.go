@@ -27,7 +27,7 @@ func newStore(t testing.TB, pool *pgxpool.Pool, opts ...webhookpg.Option) *webho
 
 func TestContract(t *testing.T) {
 	t.Parallel()
-	pool := servicetest.Postgres(t)
+	pool := servicetest.Postgres(t, pgxpool.New)
 	var twins sync.Map // store → its options, to open a twin on the same state
 	webhooktest.TestDedupStore(t, webhooktest.Harness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
@@ -40,7 +40,7 @@ func TestContract(t *testing.T) {
 			opts, _ := twins.Load(s)
 			return newStore(t, pool, opts.([]webhookpg.Option)...)
 		},
-		Elapse: func(t *testing.T, d time.Duration) { servicetest.PostgresElapse(t, pool, d) },
+		Elapse: func(t *testing.T, d time.Duration) { postgresElapse(t, pool, d) },
 		Short:  300 * time.Millisecond,
 	})
 }
@@ -49,7 +49,7 @@ func TestContract(t *testing.T) {
 // and a schema-qualified name works.
 func TestCreateConcurrently(t *testing.T) {
 	t.Parallel()
-	pool := servicetest.Postgres(t)
+	pool := servicetest.Postgres(t, pgxpool.New)
 	ctx := context.Background()
 	schema := servicetest.Name("podqa_schema_")
 	if _, err := pool.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
@@ -75,7 +75,7 @@ func TestCreateConcurrently(t *testing.T) {
 	if err := s.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	servicetest.PostgresElapse(t, pool, 2*time.Millisecond)
+	postgresElapse(t, pool, 2*time.Millisecond)
 	if n, err := s.Sweep(ctx); err != nil || n != 1 {
 		t.Fatalf("Sweep = %d, %v; want 1 expired row deleted", n, err)
 	}
@@ -131,7 +131,20 @@ func TestNewErrors(t *testing.T) {
 // front (see storetest.Receivers).
 func TestReceivers(t *testing.T) {
 	t.Parallel()
-	pool := servicetest.Postgres(t)
+	pool := servicetest.Postgres(t, pgxpool.New)
 	table := webhookpg.WithTable(servicetest.Name("podqa_test_"))
 	storetest.Receivers(t, func(t *testing.T) webhook.DedupStore { return newStore(t, pool, table) }, 1000)
+}
+
+// postgresElapse returns once at least d has passed on the server's clock_timestamp(): the
+// TTLs under test are the server's.
+func postgresElapse(tb testing.TB, pool *pgxpool.Pool, d time.Duration) {
+	tb.Helper()
+	servicetest.Elapse(tb, d, func(ctx context.Context) (now time.Time, err error) {
+		err = pool.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&now)
+		return now, err
+	}, func(ctx context.Context, d time.Duration) error {
+		_, err := pool.Exec(ctx, `SELECT pg_sleep($1)`, d.Seconds())
+		return err
+	})
 }

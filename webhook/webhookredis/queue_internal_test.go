@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/podqa/podqa-go/internal/servicetest"
 	"github.com/podqa/podqa-go/internal/writebehind"
 	"github.com/podqa/podqa-go/webhook/webhooktest"
@@ -13,7 +15,7 @@ import (
 // and keeps the claim from Release; another instance sees the claim.
 func TestQueuedCompletion(t *testing.T) {
 	t.Parallel()
-	rdb := servicetest.Redis(t)
+	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
 	prefix := WithKeyPrefix(servicetest.Name("podqa-test:") + ":")
 	s, err := New(rdb, prefix)
 	if err != nil {

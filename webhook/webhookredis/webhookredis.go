@@ -27,6 +27,9 @@
 // Nothing needs creating beforehand. A key holding anything else (written by another program
 // under the same prefix) is an error wrapping webhook.ErrDedupStore, never read as free. With
 // Redis Cluster each id's key lives on its own slot; nothing spans two keys.
+//
+// The package is a module of its own (go get github.com/podqa/podqa-go/webhook/webhookredis), so that
+// only programs that use it have go-redis in their module graph.
 package webhookredis
 
 import (

@@ -26,7 +26,7 @@ func newStore(t testing.TB, rdb redis.UniversalClient, opts ...webhookredis.Opti
 
 func TestContract(t *testing.T) {
 	t.Parallel()
-	rdb := servicetest.Redis(t)
+	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
 	var twins sync.Map // store → its options, to open a twin on the same state
 	webhooktest.TestDedupStore(t, webhooktest.Harness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
@@ -39,7 +39,7 @@ func TestContract(t *testing.T) {
 			opts, _ := twins.Load(s)
 			return newStore(t, rdb, opts.([]webhookredis.Option)...)
 		},
-		Elapse: func(t *testing.T, d time.Duration) { servicetest.RedisElapse(t, rdb, d) },
+		Elapse: func(t *testing.T, d time.Duration) { redisElapse(t, rdb, d) },
 		Short:  300 * time.Millisecond,
 	})
 }
@@ -83,7 +83,7 @@ func TestServerDown(t *testing.T) {
 // error, never read as free.
 func TestForeignValue(t *testing.T) {
 	t.Parallel()
-	rdb := servicetest.Redis(t)
+	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
 	prefix := servicetest.Name("podqa-test:") + ":"
 	s, err := webhookredis.New(rdb, webhookredis.WithKeyPrefix(prefix))
 	if err != nil {
@@ -102,7 +102,19 @@ func TestForeignValue(t *testing.T) {
 // duplicating front (see storetest.Receivers).
 func TestReceivers(t *testing.T) {
 	t.Parallel()
-	rdb := servicetest.Redis(t)
+	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
 	prefix := webhookredis.WithKeyPrefix(servicetest.Name("podqa-test:") + ":")
 	storetest.Receivers(t, func(t *testing.T) webhook.DedupStore { return newStore(t, rdb, prefix) }, 1000)
+}
+
+// redisElapse returns once at least d has passed on the server's TIME: the TTLs under test are
+// the server's.
+func redisElapse(tb testing.TB, rdb redis.UniversalClient, d time.Duration) {
+	tb.Helper()
+	servicetest.Elapse(tb, d, func(ctx context.Context) (time.Time, error) {
+		return rdb.Time(ctx).Result()
+	}, func(ctx context.Context, d time.Duration) error {
+		// WAIT for a replica that does not exist returns after its timeout, on the server.
+		return rdb.Do(ctx, "WAIT", 1, max(d.Milliseconds(), 1)).Err()
+	})
 }
