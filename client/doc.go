@@ -99,12 +99,4 @@
 // clienttest returns a fake and a client bound to it in one call: the fake's URL, its
 // in-process HTTP client and its clock (fakeserver's Server.Clock), whose Sleep moves the
 // fake's time, so that code under test that waits finishes at once.
-//
-// # Changes before v1.0.0
-//
-// PostQuery became Do with a RawRequest; ReserveUpload and CreateReportFromUpload take a
-// time.Duration instead of milliseconds; CreateReportOptions is CreateReportParams and
-// ListOptions is ListParams; WithClock and Clock are new, and WebhookEvent gained IsKnown as
-// the one definition of the event names. The README's "Changes before v1.0" lists every change
-// of the module.
 package client

@@ -31,12 +31,4 @@
 //     so tests run it on a fake's clock (fakeserver's Server.Clock).
 //
 // Creating reports, uploading audio and reading credits are REST-only: use package client.
-//
-// # Changes before v1.0.0
-//
-// New takes a *client.Client instead of an API key, and the options that forwarded to package
-// client (WithBaseURL, WithHTTPClient, WithRetryPolicy, WithUserAgent, WithLogger,
-// WithClientOptions) are gone: configure the REST client. WithClock takes a client.Clock;
-// WaitForReport is WaitForLatestReport; ListOptions is ListParams and ReportsParams is
-// ListReportsParams. The README's "Changes before v1.0" lists every change of the module.
 package graphqlclient

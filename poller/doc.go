@@ -113,10 +113,4 @@
 // WithClock gives another. Against a fake on a manual clock, give the client the fake's clock
 // (client.WithClock(srv.Clock())), or the fake's time jumps go unmeasured and its pauses are
 // slept on the wall clock.
-//
-// # Changes before v1.0.0
-//
-// Clock was replaced by client.Clock (the same methods), and the default clock is the client's
-// rather than the wall clock; WithLeaseClock takes a client.Clock instead of a
-// func() time.Time. The README's "Changes before v1.0" lists every change of the module.
 package poller

@@ -20,7 +20,8 @@ import (
 
 // Store keeps a poller's state between polls and across restarts. Load and Save are called by
 // one poll at a time. A Store must make Save atomic: after a crash, Load returns either the state
-// before the Save or the one it wrote, never a mix.
+// before the Save or the one it wrote, never a mix. Package pollertest checks a custom Store, or
+// LeaseStore, against the contract the SDK's own stores pass.
 type Store interface {
 	// Load returns the stored state, or the zero State and a nil error when nothing was stored
 	// yet.

@@ -62,10 +62,11 @@ func (s ClaimStatus) String() string {
 // A claim that is neither completed nor released (the process died) expires after its TTL, and
 // the next delivery of the id claims it again. Implementations must be safe for concurrent use
 // and make Claim atomic across every process sharing the store. Subpackages webhookpg
-// (PostgreSQL) and webhookredis (Redis) implement it over a shared database.
+// (PostgreSQL) and webhookredis (Redis) implement it over a shared database; package
+// webhooktest checks a custom implementation against the contract they pass.
 //
-// This interface replaced Seen and Mark before v1.0.0: Seen then Mark let two instances that
-// received the same delivery at once both run the callback.
+// The claim is what keeps two instances that receive the same delivery at once from both running
+// the callback: only one of them gets Claimed.
 type DedupStore interface {
 	// Claim tries to take id for ttl. token identifies the claim for Release and is empty
 	// unless status is Claimed.

@@ -98,16 +98,6 @@
 //     the claim's round trip only, and a failed write reaches the store's own error hook;
 //     flush the store after the server's Shutdown.
 //
-// # Changes before v1.0.0
-//
-// The module is before v1.0.0 and its API may still change. DedupStore's Seen and Mark were
-// replaced by the claim protocol Claim, Complete and Release (a store implementing the old
-// pair must be rewritten; Seen-then-Mark let two instances both run the callback), and the
-// constructor Handler was renamed NewHandler. EventType and its constants were removed:
-// Event.Type is a client.WebhookEvent, switched on with client.EventReportCompleted and the
-// others. WithClock and WithDedupClock take a client.Clock instead of a func() time.Time. The
-// README's "Changes before v1.0" lists every change of the module.
-//
 // # Choices the specification leaves open
 //
 //   - The secret must begin with whsec_ and decode (standard base64) to at least one byte;
