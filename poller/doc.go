@@ -85,7 +85,7 @@
 //     watermark stays until paging finishes), so a holder that dies mid-poll costs at most the
 //     reports it had delivered in the page it died in: the replica taking over delivers those
 //     again, and nothing else twice. The tests kill the holder of three pollers mid-page on
-//     5,000 reports and count exactly those (storetest.Pollers).
+//     5,000 reports and count exactly those (TestPollers of pollerpg and pollerredis).
 //   - The store unreachable: the poll fails with the error, the stored watermark stays, and the
 //     next poll under a lease starts from it; nothing is lost.
 //
