@@ -92,47 +92,21 @@ func writeGraphQLRefusal(w http.ResponseWriter, err error) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// graphqlCredentials resolves the bearer key (or a sessionid cookie, which the explorer uses)
-// like REST and applies the per-key minute limit. A refused credential counts against the
-// caller's address as on REST, but the request goes on without a principal: GraphQL reports
-// such problems per field in its errors array, and report(id) needs no key at all.
+// graphqlCredentials lets a request in through the core's GraphQL door (a bearer key, a
+// sessionid cookie, which the explorer uses, or nothing) and answers a limit's refusal. A refused
+// credential goes on without a principal: GraphQL reports such problems per field in its errors
+// array, and report(id) needs no key at all.
 func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var (
-			p   core.Principal
-			err error
-		)
-		if r.Header.Get("Authorization") != "" {
-			p, err = s.credentials(r)
-		} else if cookie, cerr := r.Cookie("sessionid"); cerr == nil {
-			p, err = s.core.AuthenticateSession(cookie.Value)
-		} else {
-			// The anonymous caller (report(id) needs no key) is limited per address.
-			if !s.opts.noRateLimits {
-				if err := s.core.AdmitAnonymous(clientIP(r)); err != nil {
-					writeError(w, err)
-					return
-				}
-			}
-			next.ServeHTTP(w, r)
+		p, err := s.core.Enter(presented(r), core.GraphQL)
+		var limited *core.LimitRefusal
+		if errors.As(err, &limited) {
+			writeError(w, limited)
 			return
 		}
 		if err != nil {
-			if !s.opts.noRateLimits {
-				var refusal *core.Error
-				if errors.As(s.core.RefuseCredentials(clientIP(r)), &refusal) && refusal.Code == core.CodeRateLimited {
-					writeError(w, refusal)
-					return
-				}
-			}
 			next.ServeHTTP(w, r)
 			return
-		}
-		if !s.opts.noRateLimits {
-			if err := s.core.Admit(p, false); err != nil {
-				writeError(w, err)
-				return
-			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 	})

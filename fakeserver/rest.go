@@ -138,40 +138,30 @@ func isSafeMethod(method string) bool {
 	return method == http.MethodGet || method == http.MethodHead
 }
 
-// authenticate resolves the bearer key (or, for reads only, the sessionid cookie), counts a
-// refusal against the caller's address, and applies the per-key limits.
+// authenticate lets a request in through the core's REST door (a bearer key, or for reads only
+// the sessionid cookie, under the per-key limits) and answers a refusal in REST's shape.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.credentials(r)
+		door := core.RESTWrite
+		if isSafeMethod(r.Method) {
+			door = core.RESTRead
+		}
+		p, err := s.core.Enter(presented(r), door)
 		if err != nil {
-			if !s.opts.noRateLimits {
-				err = s.core.RefuseCredentials(clientIP(r))
-			}
 			writeError(w, err)
 			return
-		}
-		if !s.opts.noRateLimits {
-			if err := s.core.Admit(p, !isSafeMethod(r.Method)); err != nil {
-				writeError(w, err)
-				return
-			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 	})
 }
 
-func (s *Server) credentials(r *http.Request) (core.Principal, error) {
-	if header := r.Header.Get("Authorization"); header != "" {
-		scheme, token, ok := strings.Cut(header, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			return core.Principal{}, core.ErrInvalidAPIKey()
-		}
-		return s.core.Authenticate(strings.TrimSpace(token))
+// presented reads what a request presents to the core's doors.
+func presented(r *http.Request) core.Credentials {
+	cred := core.Credentials{Authorization: r.Header.Get("Authorization"), ClientIP: clientIP(r)}
+	if cookie, err := r.Cookie("sessionid"); err == nil {
+		cred.Session, cred.SessionSent = cookie.Value, true
 	}
-	if cookie, err := r.Cookie("sessionid"); err == nil && isSafeMethod(r.Method) {
-		return s.core.AuthenticateSession(cookie.Value)
-	}
-	return core.Principal{}, core.ErrInvalidAPIKey()
+	return cred
 }
 
 func clientIP(r *http.Request) string {
