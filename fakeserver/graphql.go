@@ -163,21 +163,11 @@ func (q *gqlQuery) workspace(ctx context.Context, organisationID *string) (core.
 	if err != nil {
 		return core.Principal{}, err
 	}
-	if organisationID == nil {
-		return q.s.core.ActAs(p, p.Account.Personal)
-	}
-	id, err := parseGraphQLID("organisationId", *organisationID)
+	org, err := optGraphQLID("organisationId", organisationID)
 	if err != nil {
 		return core.Principal{}, err
 	}
-	if !q.s.core.Belongs(p.Account.ID, id) {
-		return core.Principal{}, core.ErrNotFound("Organisation")
-	}
-	acting, err := q.s.core.ActAs(p, id)
-	if err != nil || acting.Workspace.Type != core.Organisation {
-		return core.Principal{}, core.ErrNotFound("Organisation")
-	}
-	return acting, nil
+	return q.s.core.SelectWorkspace(p, org)
 }
 
 func parseGraphQLID(arg, v string) (uuid.UUID, error) {
@@ -287,11 +277,10 @@ func (q *gqlQuery) SeriesList(ctx context.Context, limit, offset *int, organisat
 	if err != nil {
 		return nil, err
 	}
-	page := q.s.core.SeriesByTitle(p.Workspace.ID, l, o)
+	page := q.s.core.SeriesByTitleFor(p, l, o)
 	out := make([]*model.SeriesType, 0, len(page.Items))
 	for _, sr := range page.Items {
-		// Listed shows are the caller's own: their history is visible.
-		out = append(out, q.series(sr, true))
+		out = append(out, q.series(sr))
 	}
 	return out, nil
 }
@@ -315,11 +304,11 @@ func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string
 			return nil, err
 		}
 	}
-	sr, ok := q.s.core.SeriesByID(sid)
+	sr, ok := q.s.core.SeriesFor(p, sid)
 	if !ok {
 		return nil, core.ErrNotFound("Series")
 	}
-	return q.series(sr, q.s.core.CanSee(p, sr.Workspace)), nil
+	return q.series(sr), nil
 }
 
 // Podcast answers the podcast(id) alias exactly as series(id).
@@ -327,8 +316,8 @@ func (q *gqlQuery) Podcast(ctx context.Context, id string) (*model.SeriesType, e
 	return q.Series(ctx, id, nil)
 }
 
-// series renders a show; visible says whether the caller may see its report ids and verdicts.
-func (q *gqlQuery) series(sr core.Series, visible bool) *model.SeriesType {
+// series renders a show as the caller sees it.
+func (q *gqlQuery) series(sr core.SeenSeries) *model.SeriesType {
 	feed := sr.FeedURL
 	var lastCheck *string
 	if at, ok := q.s.core.FeedLastCheck(feed); ok {
@@ -343,15 +332,11 @@ func (q *gqlQuery) series(sr core.Series, visible bool) *model.SeriesType {
 		Sources:        []*model.SeriesSourceType{{FeedURL: &feed, LastCheck: lastCheck}},
 		HistoricScores: []*model.HistoricScoreType{},
 	}
-	for _, r := range q.s.core.SeriesReports(sr.ID) {
-		point := &model.HistoricScoreType{}
-		if visible {
-			id := r.ID.String()
+	for _, h := range sr.History {
+		point := &model.HistoricScoreType{Passed: h.Passed, RequiredFailures: h.RequiredFailures}
+		if h.Report != uuid.Nil {
+			id := h.Report.String()
 			point.ReportID = &id
-			if r.Status == core.StatusComplete && r.Stats != nil {
-				passed, failures := r.Stats.Passed, r.Stats.RequiredFailures
-				point.Passed, point.RequiredFailures = &passed, &failures
-			}
 		}
 		out.HistoricScores = append(out.HistoricScores, point)
 	}
@@ -401,16 +386,14 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 		if err != nil {
 			return nil, err
 		}
-		sr, ok := q.s.core.SeriesByID(sid)
-		if !ok || !q.s.core.CanSee(p, sr.Workspace) {
-			return []*model.ReportType{}, nil
-		}
-		if f.SeriesID != nil && *f.SeriesID != sid {
-			return []*model.ReportType{}, nil
-		}
-		if p, err = q.s.core.ActAs(p, sr.Workspace); err != nil {
+		acting, visible, err := q.s.core.ActInSeriesWorkspace(p, sid)
+		if err != nil {
 			return nil, err
 		}
+		if !visible || (f.SeriesID != nil && *f.SeriesID != sid) {
+			return []*model.ReportType{}, nil
+		}
+		p = acting
 		f.SeriesID = &sid
 	}
 	if status != nil {
