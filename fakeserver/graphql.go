@@ -20,7 +20,6 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
-	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -140,11 +139,10 @@ type gqlResolver struct{ s *Server }
 var _ exec.ResolverRoot = (*gqlResolver)(nil)
 
 // Query returns the resolvers of the Query type.
-func (r *gqlResolver) Query() exec.QueryResolver { return &gqlQuery{s: r.s, rest: &restAPI{s: r.s}} }
+func (r *gqlResolver) Query() exec.QueryResolver { return &gqlQuery{s: r.s} }
 
 type gqlQuery struct {
-	s    *Server
-	rest *restAPI
+	s *Server
 }
 
 // caller is the principal of a request that needs a working credential.
@@ -429,52 +427,44 @@ func (q *gqlQuery) Report(ctx context.Context, id string) (*model.ReportType, er
 	return q.report(r)
 }
 
-// report renders a report. The JSON-string fields are the REST rendering of the same report,
-// encoded once more, so that both APIs carry identical content.
+// report renders a report from the view REST's body is made of (report_view.go): its
+// JSON-string fields are the view's encoded parts, so both APIs carry identical content.
 func (q *gqlQuery) report(r core.Report) (*model.ReportType, error) {
-	rest := q.rest.reportJSON(r)
+	view, err := q.s.viewReport(r)
+	if err != nil {
+		return nil, err
+	}
+	transcript, err := viewTranscript(r)
+	if err != nil {
+		return nil, err
+	}
 	out := &model.ReportType{
-		ID: r.ID.String(), Name: optString(r.Name), Status: model.ReportStatus(r.Status),
+		ID: r.ID.String(), Name: view.Name, Status: model.ReportStatus(r.Status),
 		CreatedAt: stringPtr(apitime.Format(r.CreatedAt)), UpdatedAt: stringPtr(apitime.Format(r.UpdatedAt)),
-		AudioURL:           optString(r.AudioURL),
+		AudioURL:           view.AudioURL,
 		Standard:           &model.StandardType{ID: r.Standard.ID.String(), Name: r.Standard.Name, Builtin: r.Standard.Builtin},
 		TranscriptIncluded: core.TranscriptIncluded(r.Standard),
+		Stats:              jsonText(view.Stats),
+		FileInfo:           jsonText(view.FileInfo),
+		Metadata:           jsonText(view.Metadata),
+		Results:            jsonText(view.Results),
+		CoverImage:         jsonText(view.CoverImage),
+		Transcript:         jsonText(transcript),
 	}
-	if rest.Series != nil {
-		out.Series = &model.ReportSeriesType{ID: rest.Series.ID.String(), Title: optString(rest.Series.Title)}
+	if view.Series != nil {
+		out.Series = &model.ReportSeriesType{ID: view.Series.ID.String(), Title: view.Series.Title}
 		out.Podcast = out.Series
-	}
-	var transcript *[]restserver.TranscriptEntry
-	if out.TranscriptIncluded && r.Transcript != nil {
-		lines := transcriptEntries(r.Transcript)
-		transcript = &lines
-	}
-	errs := []error{
-		jsonText(&out.Stats, rest.Stats),
-		jsonText(&out.FileInfo, rest.FileInfo),
-		jsonText(&out.Metadata, rest.Metadata),
-		jsonText(&out.Results, rest.Results),
-		jsonText(&out.CoverImage, rest.CoverImage),
-		jsonText(&out.Transcript, transcript),
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
 	}
 	return out, nil
 }
 
-// jsonText sets *dst to the JSON text of v, or leaves it nil (GraphQL null) when v is nil.
-func jsonText[T any](dst **string, v *T) error {
-	if v == nil {
+// jsonText is a view's encoded part as GraphQL's JSON text, or nil (GraphQL null) when absent.
+func jsonText(b json.RawMessage) *string {
+	if b == nil {
 		return nil
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
 	s := string(b)
-	*dst = &s
-	return nil
+	return &s
 }
 
 func stringPtr(s string) *string { return &s }
