@@ -146,11 +146,14 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// presented reads what a request presents to the core's doors.
+// presented reads what a request presents to the core's doors. The sessionid cookie is read only
+// without an Authorization header, which takes precedence over it.
 func presented(r *http.Request) core.Credentials {
 	cred := core.Credentials{Authorization: r.Header.Get("Authorization"), ClientIP: clientIP(r)}
-	if cookie, err := r.Cookie("sessionid"); err == nil {
-		cred.Session, cred.SessionSent = cookie.Value, true
+	if cred.Authorization == "" {
+		if cookie, err := r.Cookie("sessionid"); err == nil {
+			cred.Session, cred.SessionSent = cookie.Value, true
+		}
 	}
 	return cred
 }
