@@ -13,15 +13,12 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/client/internal/api"
+	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // parseID checks that id is a UUID, the form of every id of the service.
 func parseID(what, id string) (uuid.UUID, error) {
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return uuid.UUID{}, fmt.Errorf("%w: %s %q is not a UUID", ErrInvalidArgument, what, id)
-	}
-	return u, nil
+	return ids.Parse(what, id, ErrInvalidArgument)
 }
 
 // buildError wraps a failure of a generated request builder.

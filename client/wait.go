@@ -86,7 +86,7 @@ func (c *Client) WaitForReport(ctx context.Context, reportID string, opts ...Wai
 		r, err := c.GetReport(ctx, reportID)
 		var wait time.Duration
 		if err != nil {
-			ra, ok := retryAfterOf(err)
+			ra, ok := RetryAfter(err)
 			if !ok {
 				return last, err
 			}
@@ -141,8 +141,11 @@ func (w *waitConfig) pause(r *Report, idle *int) time.Duration {
 	return min(d, w.max)
 }
 
-// retryAfterOf returns the Retry-After of a rate-limit or unavailability error.
-func retryAfterOf(err error) (time.Duration, bool) {
+// RetryAfter returns the wait the service asked for with a refusal that is worth retrying: err
+// (or an error it wraps) is an *APIError of status 429 (a rate limit) or 503 (unavailable) that
+// carried a positive Retry-After. ok is false for any other error, so a caller can tell "wait
+// this long" from "do not retry on your own".
+func RetryAfter(err error) (wait time.Duration, ok bool) {
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.RetryAfter <= 0 {
 		return 0, false

@@ -60,9 +60,6 @@ func (s *Server) SeedReports(workspaceID string, reports []SeededReport) (_ []st
 	return ids, nil
 }
 
-// maxSeededPerCall bounds one control call's batch, so that a typo cannot exhaust memory.
-const maxSeededPerCall = 100_000
-
 // FeedCheckPeriod is how often the fake re-reads every tracked feed (a feed some workspace holds
 // as a series), counted from when the first workspace added it: new episodes, the explicit flag,
 // and breakage are noticed at these checks.

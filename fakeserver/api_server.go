@@ -199,7 +199,11 @@ func New(opts ...Option) (*Server, error) {
 	s.covers = newCoverTokens(s.uploadKey)
 	deps := s.newDeps(o)
 	deps.Rand = src
-	s.core = core.New(clk, deps)
+	var coreOpts []core.Option
+	if o.noRateLimits {
+		coreOpts = append(coreOpts, core.WithoutRateLimits())
+	}
+	s.core = core.New(clk, deps, coreOpts...)
 	if o.uploadBudget > 0 {
 		s.core.SetUploadBudget(o.uploadBudget)
 	}

@@ -22,8 +22,9 @@ func (s *Server) handleSeedReports(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	if len(req.Reports) == 0 || len(req.Reports) > maxSeededPerCall {
-		writeError(w, core.ErrValidation("reports must list from 1 to %d reports.", maxSeededPerCall))
+	if len(req.Reports) == 0 {
+		// The upper bound is SeedReports' own (core.MaxBulkReports).
+		writeError(w, core.ErrValidation("reports must list from 1 to %d reports.", core.MaxBulkReports))
 		return
 	}
 	in := make([]SeededReport, len(req.Reports))

@@ -18,17 +18,6 @@ func (s *Server) handleListDeliveries(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, map[string][]WebhookDelivery{"items": items}, err)
 }
 
-// webhookControlRoutes adds the control calls of webhooks, emails and automated reporting.
-func (s *Server) webhookControlRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("POST /_fake/workspaces/{id}/webhook-endpoints", s.handleCreateEndpoint)
-	mux.HandleFunc("GET /_fake/workspaces/{id}/webhook-endpoints", s.handleListEndpoints)
-	mux.HandleFunc("PATCH /_fake/webhook-endpoints/{id}", s.handlePatchEndpoint)
-	mux.HandleFunc("DELETE /_fake/webhook-endpoints/{id}", s.handleDeleteEndpoint)
-	mux.HandleFunc("POST /_fake/webhook-endpoints/{id}/test", s.handleTestEvent)
-	mux.HandleFunc("GET /_fake/emails", s.handleListEmails)
-	mux.HandleFunc("PUT /_fake/series/{id}/automated-reporting", s.handleAutomatedReporting)
-}
-
 func (s *Server) handleCreateEndpoint(w http.ResponseWriter, r *http.Request) {
 	var spec WebhookEndpointSpec
 	if !decodeBody(w, r, &spec) {

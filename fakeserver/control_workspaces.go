@@ -10,42 +10,7 @@ import (
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
-// controlRoutes serves the control API under /_fake.
-func (s *Server) controlRoutes() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /_fake/workspaces", s.handleCreateWorkspace)
-	mux.HandleFunc("POST /_fake/workspaces/{id}/api-keys", s.handleCreateAPIKey)
-	mux.HandleFunc("POST /_fake/workspaces/{id}/sessions", s.handleCreateSession)
-	mux.HandleFunc("DELETE /_fake/workspaces/{id}/owners", s.handleRemoveOwners)
-	mux.HandleFunc("PATCH /_fake/api-keys/{id}", s.handlePatchAPIKey)
-	mux.HandleFunc("GET /_fake/clock", s.handleGetClock)
-	mux.HandleFunc("POST /_fake/clock/advance", s.handleAdvance)
-	mux.HandleFunc("POST /_fake/faults", s.handleCreateFault)
-	mux.HandleFunc("DELETE /_fake/faults", s.handleClearFaults)
-	mux.HandleFunc("GET /_fake/faults", s.handleListFaults)
-	mux.HandleFunc("DELETE /_fake/faults/{id}", s.handleRemoveFault)
-	mux.HandleFunc("PATCH /_fake/workspaces/{id}/credits", s.handlePatchCredits)
-	mux.HandleFunc("POST /_fake/workspaces/{id}/topups", s.handleAddTopup)
-	mux.HandleFunc("POST /_fake/feeds", s.handleHostFeed)
-	mux.HandleFunc("POST /_fake/feeds/{id}/episodes", s.handleAddHostedEpisode)
-	mux.HandleFunc("PATCH /_fake/feeds/{id}", s.handleChangeFeed)
-	mux.HandleFunc("GET /_fake/webhook-deliveries", s.handleListDeliveries)
-	s.webhookControlRoutes(mux)
-	mux.HandleFunc("POST /_fake/workspaces/{id}/standards", s.handleCreateStandard)
-	mux.HandleFunc("GET /_fake/workspaces/{id}/standards", s.handleListStandards)
-	mux.HandleFunc("PUT /_fake/workspaces/{id}/default-standard", s.handleSetDefaultStandard)
-	mux.HandleFunc("PUT /_fake/series/{id}/standard", s.handleSetSeriesStandard)
-	mux.HandleFunc("POST /_fake/workspaces/{id}/reports", s.handleSeedReports)
-	mux.HandleFunc("POST /_fake/transcripts", s.handleScriptTranscript)
-	mux.HandleFunc("POST /_fake/reset", s.handleReset)
-	mux.HandleFunc("GET /_fake/requests", s.handleListRequests)
-	mux.HandleFunc("DELETE /_fake/requests", s.handleClearRequests)
-	mux.HandleFunc("/_fake/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, core.ErrNotFound("Control call"))
-	})
-	return s.requireAdmin(s.validateControl(mux))
-}
-
+// requireAdmin lets in the control calls that carry the admin token.
 func (s *Server) requireAdmin(next http.Handler) http.Handler {
 	want := []byte("Bearer " + s.opts.adminToken)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

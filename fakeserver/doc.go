@@ -27,6 +27,12 @@
 // (served at /_fake/openapi.json). A refusal is an [*Error] with the HTTP status and code the
 // routes answer with.
 //
+// # Routes
+//
+// routes.go is the fake's route table: every route of REST, GraphQL, the webhook subscription
+// calls, the control API, uploads, hosted feeds, covers and the documents, with the middleware
+// each passes through in order. Read it first.
+//
 // # Choices
 //
 // Where the specification leaves a choice open, BEHAVIOUR.md beside this file says what the fake

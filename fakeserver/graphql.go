@@ -20,7 +20,6 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
-	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -92,47 +91,21 @@ func writeGraphQLRefusal(w http.ResponseWriter, err error) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// graphqlCredentials resolves the bearer key (or a sessionid cookie, which the explorer uses)
-// like REST and applies the per-key minute limit. A refused credential counts against the
-// caller's address as on REST, but the request goes on without a principal: GraphQL reports
-// such problems per field in its errors array, and report(id) needs no key at all.
+// graphqlCredentials lets a request in through the core's GraphQL door (a bearer key, a
+// sessionid cookie, which the explorer uses, or nothing) and answers a limit's refusal. A refused
+// credential goes on without a principal: GraphQL reports such problems per field in its errors
+// array, and report(id) needs no key at all.
 func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var (
-			p   core.Principal
-			err error
-		)
-		if r.Header.Get("Authorization") != "" {
-			p, err = s.credentials(r)
-		} else if cookie, cerr := r.Cookie("sessionid"); cerr == nil {
-			p, err = s.core.AuthenticateSession(cookie.Value)
-		} else {
-			// The anonymous caller (report(id) needs no key) is limited per address.
-			if !s.opts.noRateLimits {
-				if err := s.core.AdmitAnonymous(clientIP(r)); err != nil {
-					writeError(w, err)
-					return
-				}
-			}
-			next.ServeHTTP(w, r)
+		p, err := s.core.Enter(presented(r), core.GraphQL)
+		var limited *core.LimitRefusal
+		if errors.As(err, &limited) {
+			writeError(w, limited)
 			return
 		}
 		if err != nil {
-			if !s.opts.noRateLimits {
-				var refusal *core.Error
-				if errors.As(s.core.RefuseCredentials(clientIP(r)), &refusal) && refusal.Code == core.CodeRateLimited {
-					writeError(w, refusal)
-					return
-				}
-			}
 			next.ServeHTTP(w, r)
 			return
-		}
-		if !s.opts.noRateLimits {
-			if err := s.core.Admit(p, false); err != nil {
-				writeError(w, err)
-				return
-			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 	})
@@ -166,11 +139,10 @@ type gqlResolver struct{ s *Server }
 var _ exec.ResolverRoot = (*gqlResolver)(nil)
 
 // Query returns the resolvers of the Query type.
-func (r *gqlResolver) Query() exec.QueryResolver { return &gqlQuery{s: r.s, rest: &restAPI{s: r.s}} }
+func (r *gqlResolver) Query() exec.QueryResolver { return &gqlQuery{s: r.s} }
 
 type gqlQuery struct {
-	s    *Server
-	rest *restAPI
+	s *Server
 }
 
 // caller is the principal of a request that needs a working credential.
@@ -189,21 +161,11 @@ func (q *gqlQuery) workspace(ctx context.Context, organisationID *string) (core.
 	if err != nil {
 		return core.Principal{}, err
 	}
-	if organisationID == nil {
-		return q.s.core.ActAs(p, p.Account.Personal)
-	}
-	id, err := parseGraphQLID("organisationId", *organisationID)
+	org, err := optGraphQLID("organisationId", organisationID)
 	if err != nil {
 		return core.Principal{}, err
 	}
-	if !q.s.core.Belongs(p.Account.ID, id) {
-		return core.Principal{}, core.ErrNotFound("Organisation")
-	}
-	acting, err := q.s.core.ActAs(p, id)
-	if err != nil || acting.Workspace.Type != core.Organisation {
-		return core.Principal{}, core.ErrNotFound("Organisation")
-	}
-	return acting, nil
+	return q.s.core.SelectWorkspace(p, org)
 }
 
 func parseGraphQLID(arg, v string) (uuid.UUID, error) {
@@ -313,11 +275,10 @@ func (q *gqlQuery) SeriesList(ctx context.Context, limit, offset *int, organisat
 	if err != nil {
 		return nil, err
 	}
-	page := q.s.core.SeriesByTitle(p.Workspace.ID, l, o)
+	page := q.s.core.SeriesByTitleFor(p, l, o)
 	out := make([]*model.SeriesType, 0, len(page.Items))
 	for _, sr := range page.Items {
-		// Listed shows are the caller's own: their history is visible.
-		out = append(out, q.series(sr, true))
+		out = append(out, q.series(sr))
 	}
 	return out, nil
 }
@@ -341,11 +302,11 @@ func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string
 			return nil, err
 		}
 	}
-	sr, ok := q.s.core.SeriesByID(sid)
+	sr, ok := q.s.core.SeriesFor(p, sid)
 	if !ok {
 		return nil, core.ErrNotFound("Series")
 	}
-	return q.series(sr, q.s.core.CanSee(p, sr.Workspace)), nil
+	return q.series(sr), nil
 }
 
 // Podcast answers the podcast(id) alias exactly as series(id).
@@ -353,8 +314,8 @@ func (q *gqlQuery) Podcast(ctx context.Context, id string) (*model.SeriesType, e
 	return q.Series(ctx, id, nil)
 }
 
-// series renders a show; visible says whether the caller may see its report ids and verdicts.
-func (q *gqlQuery) series(sr core.Series, visible bool) *model.SeriesType {
+// series renders a show as the caller sees it.
+func (q *gqlQuery) series(sr core.SeenSeries) *model.SeriesType {
 	feed := sr.FeedURL
 	var lastCheck *string
 	if at, ok := q.s.core.FeedLastCheck(feed); ok {
@@ -369,15 +330,11 @@ func (q *gqlQuery) series(sr core.Series, visible bool) *model.SeriesType {
 		Sources:        []*model.SeriesSourceType{{FeedURL: &feed, LastCheck: lastCheck}},
 		HistoricScores: []*model.HistoricScoreType{},
 	}
-	for _, r := range q.s.core.SeriesReports(sr.ID) {
-		point := &model.HistoricScoreType{}
-		if visible {
-			id := r.ID.String()
+	for _, h := range sr.History {
+		point := &model.HistoricScoreType{Passed: h.Passed, RequiredFailures: h.RequiredFailures}
+		if h.Report != uuid.Nil {
+			id := h.Report.String()
 			point.ReportID = &id
-			if r.Status == core.StatusComplete && r.Stats != nil {
-				passed, failures := r.Stats.Passed, r.Stats.RequiredFailures
-				point.Passed, point.RequiredFailures = &passed, &failures
-			}
 		}
 		out.HistoricScores = append(out.HistoricScores, point)
 	}
@@ -427,16 +384,14 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 		if err != nil {
 			return nil, err
 		}
-		sr, ok := q.s.core.SeriesByID(sid)
-		if !ok || !q.s.core.CanSee(p, sr.Workspace) {
-			return []*model.ReportType{}, nil
-		}
-		if f.SeriesID != nil && *f.SeriesID != sid {
-			return []*model.ReportType{}, nil
-		}
-		if p, err = q.s.core.ActAs(p, sr.Workspace); err != nil {
+		acting, visible, err := q.s.core.ActInSeriesWorkspace(p, sid)
+		if err != nil {
 			return nil, err
 		}
+		if !visible || (f.SeriesID != nil && *f.SeriesID != sid) {
+			return []*model.ReportType{}, nil
+		}
+		p = acting
 		f.SeriesID = &sid
 	}
 	if status != nil {
@@ -472,52 +427,44 @@ func (q *gqlQuery) Report(ctx context.Context, id string) (*model.ReportType, er
 	return q.report(r)
 }
 
-// report renders a report. The JSON-string fields are the REST rendering of the same report,
-// encoded once more, so that both APIs carry identical content.
+// report renders a report from the view REST's body is made of (report_view.go): its
+// JSON-string fields are the view's encoded parts, so both APIs carry identical content.
 func (q *gqlQuery) report(r core.Report) (*model.ReportType, error) {
-	rest := q.rest.reportJSON(r)
+	view, err := q.s.viewReport(r)
+	if err != nil {
+		return nil, err
+	}
+	transcript, err := viewTranscript(r)
+	if err != nil {
+		return nil, err
+	}
 	out := &model.ReportType{
-		ID: r.ID.String(), Name: optString(r.Name), Status: model.ReportStatus(r.Status),
+		ID: r.ID.String(), Name: view.Name, Status: model.ReportStatus(r.Status),
 		CreatedAt: stringPtr(apitime.Format(r.CreatedAt)), UpdatedAt: stringPtr(apitime.Format(r.UpdatedAt)),
-		AudioURL:           optString(r.AudioURL),
+		AudioURL:           view.AudioURL,
 		Standard:           &model.StandardType{ID: r.Standard.ID.String(), Name: r.Standard.Name, Builtin: r.Standard.Builtin},
 		TranscriptIncluded: core.TranscriptIncluded(r.Standard),
+		Stats:              jsonText(view.Stats),
+		FileInfo:           jsonText(view.FileInfo),
+		Metadata:           jsonText(view.Metadata),
+		Results:            jsonText(view.Results),
+		CoverImage:         jsonText(view.CoverImage),
+		Transcript:         jsonText(transcript),
 	}
-	if rest.Series != nil {
-		out.Series = &model.ReportSeriesType{ID: rest.Series.ID.String(), Title: optString(rest.Series.Title)}
+	if view.Series != nil {
+		out.Series = &model.ReportSeriesType{ID: view.Series.ID.String(), Title: view.Series.Title}
 		out.Podcast = out.Series
-	}
-	var transcript *[]restserver.TranscriptEntry
-	if out.TranscriptIncluded && r.Transcript != nil {
-		lines := transcriptEntries(r.Transcript)
-		transcript = &lines
-	}
-	errs := []error{
-		jsonText(&out.Stats, rest.Stats),
-		jsonText(&out.FileInfo, rest.FileInfo),
-		jsonText(&out.Metadata, rest.Metadata),
-		jsonText(&out.Results, rest.Results),
-		jsonText(&out.CoverImage, rest.CoverImage),
-		jsonText(&out.Transcript, transcript),
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
 	}
 	return out, nil
 }
 
-// jsonText sets *dst to the JSON text of v, or leaves it nil (GraphQL null) when v is nil.
-func jsonText[T any](dst **string, v *T) error {
-	if v == nil {
+// jsonText is a view's encoded part as GraphQL's JSON text, or nil (GraphQL null) when absent.
+func jsonText(b json.RawMessage) *string {
+	if b == nil {
 		return nil
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
 	s := string(b)
-	*dst = &s
-	return nil
+	return &s
 }
 
 func stringPtr(s string) *string { return &s }

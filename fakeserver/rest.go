@@ -15,10 +15,10 @@ import (
 // restBase is where the REST API lives; the webhook subscription calls live at the root.
 const restBase = "/api/rest/v1"
 
-// restRoutes serves the REST API and the webhook subscription calls. Routing comes from the
-// code generated from openapi.json; in front of it sit, in this order: 404 and 405 (with Allow)
-// from the same generated routes, credentials, the per-key limits, and the JSON content type of
-// writes.
+// restRoutes serves the REST API under restBase (routes.go has the order of its front). Routing
+// comes from the code generated from openapi.json; in front of it sit, in this order: 404 and
+// 405 (with Allow) from the same generated routes, credentials and the per-key limits, the JSON
+// content type of writes, and openapi.json's checks.
 func (s *Server) restRoutes() http.Handler {
 	api := &restAPI{s: s}
 	strict := restserver.NewStrictHandlerWithOptions(api, nil, restserver.StrictHTTPServerOptions{
@@ -35,7 +35,7 @@ func (s *Server) restRoutes() http.Handler {
 	routes := &routeTable{mux: http.NewServeMux(), methods: map[string][]string{}}
 	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
 		BaseURL:    restBase,
-		BaseRouter: routes.keep(func(path string) bool { return !strings.HasPrefix(path, restBase+"/webhook/") }),
+		BaseRouter: routes,
 		ErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			writeError(w, core.ErrValidation("%s", err.Error()))
 		},
@@ -75,20 +75,11 @@ type routeTable struct {
 	mux     *http.ServeMux
 	paths   *http.ServeMux
 	methods map[string][]string // path pattern -> methods
-	filter  func(path string) bool
 }
 
-func (t *routeTable) keep(filter func(path string) bool) *routeTable {
-	t.filter = filter
-	return t
-}
-
-// HandleFunc registers a generated route ("METHOD /path").
+// HandleFunc registers a route ("METHOD /path"): the generated REST routes, the control rows.
 func (t *routeTable) HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request)) {
 	method, path, _ := strings.Cut(pattern, " ")
-	if t.filter != nil && !t.filter(path) {
-		return
-	}
 	if t.paths == nil {
 		t.paths = http.NewServeMux()
 	}
@@ -138,40 +129,33 @@ func isSafeMethod(method string) bool {
 	return method == http.MethodGet || method == http.MethodHead
 }
 
-// authenticate resolves the bearer key (or, for reads only, the sessionid cookie), counts a
-// refusal against the caller's address, and applies the per-key limits.
+// authenticate lets a request in through the core's REST door (a bearer key, or for reads only
+// the sessionid cookie, under the per-key limits) and answers a refusal in REST's shape.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.credentials(r)
+		door := core.RESTWrite
+		if isSafeMethod(r.Method) {
+			door = core.RESTRead
+		}
+		p, err := s.core.Enter(presented(r), door)
 		if err != nil {
-			if !s.opts.noRateLimits {
-				err = s.core.RefuseCredentials(clientIP(r))
-			}
 			writeError(w, err)
 			return
-		}
-		if !s.opts.noRateLimits {
-			if err := s.core.Admit(p, !isSafeMethod(r.Method)); err != nil {
-				writeError(w, err)
-				return
-			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 	})
 }
 
-func (s *Server) credentials(r *http.Request) (core.Principal, error) {
-	if header := r.Header.Get("Authorization"); header != "" {
-		scheme, token, ok := strings.Cut(header, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			return core.Principal{}, core.ErrInvalidAPIKey()
+// presented reads what a request presents to the core's doors. The sessionid cookie is read only
+// without an Authorization header, which takes precedence over it.
+func presented(r *http.Request) core.Credentials {
+	cred := core.Credentials{Authorization: r.Header.Get("Authorization"), ClientIP: clientIP(r)}
+	if cred.Authorization == "" {
+		if cookie, err := r.Cookie("sessionid"); err == nil {
+			cred.Session, cred.SessionSent = cookie.Value, true
 		}
-		return s.core.Authenticate(strings.TrimSpace(token))
 	}
-	if cookie, err := r.Cookie("sessionid"); err == nil && isSafeMethod(r.Method) {
-		return s.core.AuthenticateSession(cookie.Value)
-	}
-	return core.Principal{}, core.ErrInvalidAPIKey()
+	return cred
 }
 
 func clientIP(r *http.Request) string {
@@ -220,15 +204,4 @@ func (a *restAPI) GetMe(ctx context.Context, _ restserver.GetMeRequestObject) (r
 		me.Key = &rec
 	}
 	return restserver.GetMe200JSONResponse(me), nil
-}
-
-// SubscribeWebhook and UnsubscribeWebhook complete the generated interface only: the webhook
-// calls live outside /api/rest/v1 and are routed to rest_subscribe.go, which answers their flat
-// {error} shape.
-func (a *restAPI) SubscribeWebhook(context.Context, restserver.SubscribeWebhookRequestObject) (restserver.SubscribeWebhookResponseObject, error) {
-	return nil, core.ErrNotImplemented("POST /webhook/subscribe")
-}
-
-func (a *restAPI) UnsubscribeWebhook(context.Context, restserver.UnsubscribeWebhookRequestObject) (restserver.UnsubscribeWebhookResponseObject, error) {
-	return nil, core.ErrNotImplemented("DELETE /webhook/subscribe/{id}")
 }

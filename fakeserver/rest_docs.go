@@ -9,20 +9,23 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
 )
 
-// The public documents need no key and count against no limit.
-func (s *Server) docsRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/rest/v1/openapi.json", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(contractfiles.OpenAPI())
-	})
-	mux.HandleFunc("GET /api/rest/v1/docs", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(explorerPage))
-	})
-	// Swagger UI's assets come from the swaggo/files module and are served by the fake itself,
-	// so the explorer works with no internet.
+// handleRESTOpenAPI serves openapi.json, the REST API's contract.
+func (s *Server) handleRESTOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(contractfiles.OpenAPI())
+}
+
+// handleRESTExplorer serves the REST API's interactive explorer.
+func (s *Server) handleRESTExplorer(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write([]byte(explorerPage))
+}
+
+// restExplorerAssets serves Swagger UI's assets from the swaggo/files module, so that the
+// explorer works with no internet.
+func restExplorerAssets() http.Handler {
 	assets, _ := fs.Sub(swaggerfiles.FS, ".")
-	mux.Handle("GET /api/rest/v1/docs/assets/", http.StripPrefix("/api/rest/v1/docs/assets/", http.FileServerFS(assets)))
+	return http.StripPrefix(restBase+"/docs/assets/", http.FileServerFS(assets))
 }
 
 // explorerPage is the interactive explorer: Swagger UI on the fake's own openapi.json. The page

@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -137,7 +136,7 @@ func (a *restAPI) ListReports(ctx context.Context, req restserver.ListReportsReq
 			ID: r.ID, Status: restserver.ReportStatus(r.Status), OriginalFilename: r.OriginalFilename,
 			CreatedAt: apitime.Ptr(r.CreatedAt), UpdatedAt: apitime.Ptr(r.UpdatedAt),
 		}
-		if s, e := a.reportShow(r); s != nil {
+		if s, e := a.s.reportShow(r); s != nil {
 			item.Series = &restserver.ReportSeriesRef{ID: s.ID, Title: optString(s.Title)}
 			item.Episode = &restserver.ReportEpisodeRef{ID: e.ID, Title: optString(e.Title), PublishedOn: optDate(e.PublishedOn)}
 		}
@@ -146,37 +145,33 @@ func (a *restAPI) ListReports(ctx context.Context, req restserver.ListReportsReq
 	return restserver.ListReports200JSONResponse(out), nil
 }
 
-// reportShow returns the series and episode of a feed report, or nils for an upload.
-func (a *restAPI) reportShow(r core.Report) (*core.Series, *core.Episode) {
-	if r.Series == nil || r.Episode == nil {
-		return nil, nil
-	}
-	s, ok := a.s.core.SeriesByID(*r.Series)
-	e, ok2 := a.s.core.Episode(*r.Episode)
-	if !ok || !ok2 {
-		return nil, nil
-	}
-	return &s, &e
-}
-
 func (a *restAPI) GetReport(ctx context.Context, req restserver.GetReportRequestObject) (restserver.GetReportResponseObject, error) {
 	r, err := a.s.core.GetReport(principalFrom(ctx), req.ReportID)
 	if err != nil {
 		return nil, err
 	}
-	if r.Status != core.StatusComplete && r.Status != core.StatusFailed {
-		return restserver.GetReport200JSONResponse(a.reportJSON(r)), nil
-	}
-	return a.s.renderCache.get(r, a.reportShowKey(r), func() ([]byte, error) {
-		body, err := json.Marshal(a.reportJSON(r))
+	render := func() ([]byte, error) {
+		view, err := a.s.viewReport(r)
+		if err != nil {
+			return nil, err
+		}
+		body, err := json.Marshal(view)
 		return append(body, '\n'), err
-	})
+	}
+	if r.Status != core.StatusComplete && r.Status != core.StatusFailed {
+		body, err := render()
+		if err != nil {
+			return nil, err
+		}
+		return cachedReport(body), nil
+	}
+	return a.s.renderCache.get(r, a.reportShowKey(r), render)
 }
 
 // reportShowKey is what a report's rendering takes from its show and episode, which can change
 // apart from the report.
 func (a *restAPI) reportShowKey(r core.Report) string {
-	s, e := a.reportShow(r)
+	s, e := a.s.reportShow(r)
 	if s == nil {
 		return ""
 	}
@@ -226,7 +221,7 @@ func (c *renderCache) get(r core.Report, show string, render func() ([]byte, err
 	return cachedReport(body), nil
 }
 
-// cachedReport answers GET /reports/{id} with bytes rendered before.
+// cachedReport answers GET /reports/{id} with the bytes of its view, rendered now or before.
 type cachedReport []byte
 
 // VisitGetReportResponse writes the cached JSON.
@@ -235,52 +230,6 @@ func (b cachedReport) VisitGetReportResponse(w http.ResponseWriter) error {
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(b)
 	return err
-}
-
-func (a *restAPI) reportJSON(r core.Report) restserver.Report {
-	out := restserver.Report{
-		ID: r.ID, Status: restserver.ReportStatus(r.Status), Name: optString(r.Name),
-		CreatedAt: apitime.Ptr(r.CreatedAt), UpdatedAt: apitime.Ptr(r.UpdatedAt),
-		OriginalFilename: r.OriginalFilename, PersonalReport: r.Personal, AudioURL: optString(r.AudioURL),
-		Standard: &restserver.StandardRef{ID: r.Standard.ID, Name: r.Standard.Name, Builtin: r.Standard.Builtin},
-	}
-	if r.StartedAt != nil {
-		out.StartedAt = apitime.Ptr(*r.StartedAt)
-	}
-	if r.CreditsCharged != nil {
-		charged := fmt.Sprintf("%d.00", *r.CreditsCharged)
-		out.CreditsCharged = &charged
-	}
-	if s, e := a.reportShow(r); s != nil {
-		feed := s.FeedURL
-		guid := e.GUID
-		out.Series = &restserver.ReportSeries{ID: s.ID, Title: optString(s.Title), FeedURL: &feed}
-		out.Episode = &restserver.ReportEpisode{ID: e.ID, Title: optString(e.Title), GUID: &guid, AudioURL: e.AudioURL, PublishedOn: optDate(e.PublishedOn)}
-	}
-	switch {
-	case r.Stats != nil:
-		out.Stats = statsJSON(*r.Stats, 0)
-	case r.Status == core.StatusInProgress:
-		remaining := int(r.TimeRemaining(a.s.clock.Now()) / time.Millisecond)
-		out.Stats = &restserver.Stats{TimeRemaining: &remaining}
-	}
-	if r.Results != nil {
-		results := make([]restserver.ResultEntry, 0, len(r.Results))
-		for _, res := range r.Results {
-			results = append(results, restserver.ResultEntry{
-				Name: res.Name, VerboseName: res.VerboseName, Status: restserver.ResultStatus(res.Status),
-				Value: res.Value, MeasurementUnit: res.MeasurementUnit, Description: res.Description,
-				WarningMessage: res.WarningMessage, Link: res.Link, Severity: restserver.Severity(res.Severity), Limit: res.Limit,
-			})
-		}
-		out.Results = &results
-	}
-	if m := r.Measurement; m != nil && r.Status == core.StatusComplete {
-		out.FileInfo = fileInfoJSON(*m)
-		out.Metadata = metadataJSON(m.Tags)
-		out.CoverImage = a.s.coverJSON(r.ID, m.Tags)
-	}
-	return out
 }
 
 func rawJSON(v any) json.RawMessage {

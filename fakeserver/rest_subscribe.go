@@ -68,25 +68,14 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// subscriptionPrincipal resolves the API key (a browser session cannot subscribe), counting a
-// refusal against the caller's address, and applies the per-key limits: every call is a write.
+// subscriptionPrincipal lets a call in through the core's subscription door (an API key only:
+// a browser session cannot subscribe; every call is a write) and answers a refusal in the flat
+// shape.
 func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (core.Principal, bool) {
-	p, err := s.credentials(r)
-	if err == nil && p.Key == nil {
-		err = core.ErrInvalidAPIKey()
-	}
+	p, err := s.core.Enter(presented(r), core.Subscription)
 	if err != nil {
-		if !s.opts.noRateLimits {
-			err = s.core.RefuseCredentials(clientIP(r))
-		}
 		writeFlatError(w, err)
 		return core.Principal{}, false
-	}
-	if !s.opts.noRateLimits {
-		if err := s.core.Admit(p, true); err != nil {
-			writeFlatError(w, err)
-			return core.Principal{}, false
-		}
 	}
 	return p, true
 }

@@ -6,36 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
-
-	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
-	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 )
-
-// routes assembles the fake's handler: the control API, the REST API, webhook subscription,
-// GraphQL, uploads, hosted feeds and the public documents.
-func (s *Server) routes() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/_fake/", s.controlRoutes())
-	s.publicControlRoutes(mux)
-	mux.Handle("/api/rest/v1/", s.journaled(s.injectFaults(s.restRoutes())))
-	mux.Handle("PUT /_uploads/{id}", s.journaled(s.injectFaults(http.HandlerFunc(s.handleUploadPut))))
-	s.docsRoutes(mux)
-	mux.Handle("GET /_feeds/", s.injectFaults(assetHeaders(s.host.Handler().ServeHTTP)))
-	mux.Handle("GET /_covers/{token}", assetHeaders(s.handleCover))
-	mux.Handle("/webhook/subscribe", s.journaled(s.injectFaults(http.HandlerFunc(s.handleSubscribeRoute))))
-	mux.Handle("/webhook/subscribe/", s.journaled(s.injectFaults(http.HandlerFunc(s.handleUnsubscribeRoute))))
-	mux.Handle("/api/graphql", s.journaled(s.injectFaults(s.graphqlRoutes())))
-	mux.Handle("GET "+graphiql.AssetsPrefix, graphiql.Assets())
-	mux.HandleFunc("GET /schema.graphql", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write(contractfiles.SchemaGraphQL())
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, core.ErrNotFound("Resource"))
-	})
-	return securityHeaders(s.recoverPanics(s.logRequests(mux)))
-}
 
 // recoverPanics turns a panic in any handler into 500 internal_error; the detail goes to the
 // log, never to the caller.

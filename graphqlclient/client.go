@@ -10,9 +10,9 @@ import (
 	"sync"
 
 	"github.com/Khan/genqlient/graphql"
-	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/client"
+	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // Path is where the GraphQL API lives under the base URL.
@@ -200,9 +200,9 @@ func parseErrors(op string, status int, body []byte) *Error {
 
 // parseID checks that id is a UUID before it is sent.
 func parseID(what, id string) (string, error) {
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return "", fmt.Errorf("%w: %s %q is not a UUID", client.ErrInvalidArgument, what, id)
+	u, err := ids.Parse(what, id, client.ErrInvalidArgument)
+	if err != nil {
+		return "", err
 	}
 	return u.String(), nil
 }

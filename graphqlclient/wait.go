@@ -2,9 +2,7 @@ package graphqlclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/podqa/podqa-go/client"
@@ -114,7 +112,7 @@ func (c *Client) WaitForLatestReport(ctx context.Context, seriesID string, opts 
 				p = next
 				break
 			}
-			ra, ok := retryAfterOf(err)
+			ra, ok := client.RetryAfter(err)
 			if !ok {
 				return nil, err
 			}
@@ -159,16 +157,4 @@ func (w *waitConfig) pause(stats *client.Stats) time.Duration {
 		return min(max(remaining, w.min), w.interval)
 	}
 	return w.interval
-}
-
-// retryAfterOf returns the Retry-After of a rate-limit or unavailability error.
-func retryAfterOf(err error) (time.Duration, bool) {
-	var ae *client.APIError
-	if !errors.As(err, &ae) || ae.RetryAfter <= 0 {
-		return 0, false
-	}
-	if ae.StatusCode != http.StatusTooManyRequests && ae.StatusCode != http.StatusServiceUnavailable {
-		return 0, false
-	}
-	return ae.RetryAfter, true
 }

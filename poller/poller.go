@@ -542,9 +542,10 @@ func (p *Poller) state() State {
 func (p *Poller) rateLimitWait(err error) (time.Duration, bool) {
 	var ae *client.APIError
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusTooManyRequests {
-		return 0, false
+		return 0, false // a 503 ends the poll: the next poll tries again
 	}
-	return ae.RetryAfter, ae.RetryAfter > 0 && ae.RetryAfter <= p.cfg.maxRetryAfter
+	wait, ok := client.RetryAfter(err)
+	return wait, ok && wait <= p.cfg.maxRetryAfter
 }
 
 // isFatal reports whether a poll's stop cannot be cured by polling again: a 4xx other than 429.

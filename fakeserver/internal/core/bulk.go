@@ -7,8 +7,10 @@ import (
 	"github.com/google/uuid"
 )
 
-// MaxBulkReports bounds one SeedReports call, so that a typo cannot exhaust memory.
-const MaxBulkReports = 1_000_000
+// MaxBulkReports bounds one SeedReports call, so that a typo cannot exhaust memory. It is the one
+// bulk limit, for the Go API and the control call alike (control.openapi.json documents it as the
+// maxItems of the call's reports).
+const MaxBulkReports = 100_000
 
 // BulkReport is one report SeedReports creates: already measured, running, and finishing at
 // CompleteAt (an instant of the clock, not before now).

@@ -133,8 +133,15 @@ type Core struct {
 	analyses *analysisPool // measurements of a real clock, off its goroutine
 }
 
+// Option configures a Core.
+type Option func(*Core)
+
+// WithoutRateLimits turns the service's rate limits off, for load tests against the fake:
+// credentials are still resolved and refused, but nothing is counted.
+func WithoutRateLimits() Option { return func(c *Core) { c.limits.off = true } }
+
 // New returns an empty core on clock c, reaching the world through deps.
-func New(c *clock.Clock, deps Deps) *Core {
+func New(c *clock.Clock, deps Deps, opts ...Option) *Core {
 	src := deps.Rand
 	if src == nil {
 		src = seeded.Random()
@@ -147,6 +154,9 @@ func New(c *clock.Clock, deps Deps) *Core {
 		standards: BuiltinStandards(),
 		// heldBudget outlives a reset, like the pool: it is the fake's configuration.
 		heldBudget: DefaultUploadBudget,
+	}
+	for _, o := range opts {
+		o(core)
 	}
 	core.initStateLocked()
 	return core
@@ -309,20 +319,33 @@ func (c *Core) SetKeyDisabled(id uuid.UUID, disabled bool) (APIKey, error) {
 // lastUsedGranularity is how often last_used_at is stamped at most.
 const lastUsedGranularity = time.Minute
 
-// Authenticate resolves a bearer key. Every refusal is the same ErrInvalidAPIKey. A use stamps
-// the key's last_used_at, at most once a minute.
+// Authenticate resolves a bearer key, stamping its last_used_at at most once a minute. A
+// refusal is a *CredentialRefusal (unknown, disabled, malformed, owner-less organisation) that
+// unwraps to ErrInvalidAPIKey.
 func (c *Core) Authenticate(key string) (Principal, error) {
+	p, refusal := c.authenticateKey(key)
+	if refusal != nil {
+		return Principal{}, refusal
+	}
+	return p, nil
+}
+
+func (c *Core) authenticateKey(key string) (Principal, *CredentialRefusal) {
 	if key == "" {
-		return Principal{}, ErrInvalidAPIKey()
+		return Principal{}, &CredentialRefusal{Reason: RefusalMalformed}
 	}
 	digest := sha256.Sum256([]byte(key))
 	now := c.clock.Now()
 
 	c.mu.RLock()
-	p, stamp, err := c.resolveKeyLocked(digest, now)
+	p, stamp, refusal := c.resolveKeyLocked(digest, now)
 	c.mu.RUnlock()
-	if err != nil || !stamp {
-		return p, err
+	if refusal != nil {
+		refusal.MaskedKey = maskKey(key)
+		return Principal{}, refusal
+	}
+	if !stamp {
+		return p, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -334,19 +357,19 @@ func (c *Core) Authenticate(key string) (Principal, error) {
 	return p, nil
 }
 
-func (c *Core) resolveKeyLocked(digest [sha256.Size]byte, now time.Time) (Principal, bool, error) {
+func (c *Core) resolveKeyLocked(digest [sha256.Size]byte, now time.Time) (Principal, bool, *CredentialRefusal) {
 	id, ok := c.keyDigests[digest]
 	if !ok {
-		return Principal{}, false, ErrInvalidAPIKey()
+		return Principal{}, false, &CredentialRefusal{Reason: RefusalUnknownKey}
 	}
 	k := c.keys[id]
 	if k.Disabled {
-		return Principal{}, false, ErrInvalidAPIKey()
+		return Principal{}, false, &CredentialRefusal{Reason: RefusalDisabledKey, KeyID: k.ID}
 	}
 	ws := c.workspaces[k.Workspace]
 	acct, ok := c.actingAccountLocked(ws)
 	if !ok {
-		return Principal{}, false, ErrInvalidAPIKey()
+		return Principal{}, false, &CredentialRefusal{Reason: RefusalOwnerless, KeyID: k.ID}
 	}
 	kc := *k
 	stamp := k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedGranularity
@@ -380,16 +403,25 @@ func (c *Core) CreateSession(personal uuid.UUID) (string, error) {
 	return token, nil
 }
 
-// AuthenticateSession resolves a sessionid cookie to its user's personal workspace.
+// AuthenticateSession resolves a sessionid cookie to its user's personal workspace. A refusal
+// is a *CredentialRefusal that unwraps to ErrInvalidAPIKey.
 func (c *Core) AuthenticateSession(token string) (Principal, error) {
+	p, refusal := c.authenticateSession(token)
+	if refusal != nil {
+		return Principal{}, refusal
+	}
+	return p, nil
+}
+
+func (c *Core) authenticateSession(token string) (Principal, *CredentialRefusal) {
 	if token == "" {
-		return Principal{}, ErrInvalidAPIKey()
+		return Principal{}, &CredentialRefusal{Reason: RefusalMalformed, Session: true}
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	acctID, ok := c.sessions[sha256.Sum256([]byte(token))]
 	if !ok {
-		return Principal{}, ErrInvalidAPIKey()
+		return Principal{}, &CredentialRefusal{Reason: RefusalUnknownSession, Session: true}
 	}
 	acct := c.accounts[acctID]
 	return Principal{Workspace: cloneWorkspace(c.workspaces[acct.Personal]), Account: *acct}, nil

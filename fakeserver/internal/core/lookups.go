@@ -9,7 +9,8 @@ import (
 )
 
 // Reads across a workspace's boundary or in an order REST does not offer: a report or a show
-// by id whatever its workspace (the caller checks CanSee), and shows ordered by title.
+// by id whatever its workspace, and shows ordered by title. They apply no membership rule;
+// adapters read through the scoped lookups of scoped.go, which do.
 
 // SeriesByTitle lists a workspace's shows ordered by title: case-insensitively, then exactly,
 // then in the order they were added; shows without a title come last.

@@ -1175,9 +1175,6 @@ type CreateReportJSONRequestBody = CreateReportRequest
 // CreateUploadJSONRequestBody defines body for CreateUpload for application/json ContentType.
 type CreateUploadJSONRequestBody = CreateUploadRequest
 
-// SubscribeWebhookJSONRequestBody defines body for SubscribeWebhook for application/json ContentType.
-type SubscribeWebhookJSONRequestBody = WebhookSubscribeRequest
-
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// GetCredits Get credits
@@ -1210,12 +1207,6 @@ type ServerInterface interface {
 	// CreateUpload Reserve an upload
 	// (POST /uploads)
 	CreateUpload(w http.ResponseWriter, r *http.Request)
-	// SubscribeWebhook Subscribe a webhook endpoint
-	// (POST /webhook/subscribe)
-	SubscribeWebhook(w http.ResponseWriter, r *http.Request)
-	// UnsubscribeWebhook Unsubscribe a webhook endpoint
-	// (DELETE /webhook/subscribe/{id})
-	UnsubscribeWebhook(w http.ResponseWriter, r *http.Request, id WebhookID)
 }
 
 // ServerInterfaceWrapper converts contexts to parameters.
@@ -1560,46 +1551,6 @@ func (siw *ServerInterfaceWrapper) CreateUpload(w http.ResponseWriter, r *http.R
 	handler.ServeHTTP(w, r)
 }
 
-// SubscribeWebhook operation middleware
-func (siw *ServerInterfaceWrapper) SubscribeWebhook(w http.ResponseWriter, r *http.Request) {
-
-	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.SubscribeWebhook(w, r)
-	}))
-
-	for _, middleware := range siw.HandlerMiddlewares {
-		handler = middleware(handler)
-	}
-
-	handler.ServeHTTP(w, r)
-}
-
-// UnsubscribeWebhook operation middleware
-func (siw *ServerInterfaceWrapper) UnsubscribeWebhook(w http.ResponseWriter, r *http.Request) {
-
-	var err error
-	_ = err
-
-	// ------------- Path parameter "id" -------------
-	var id WebhookID
-
-	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: true})
-	if err != nil {
-		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
-		return
-	}
-
-	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UnsubscribeWebhook(w, r, id)
-	}))
-
-	for _, middleware := range siw.HandlerMiddlewares {
-		handler = middleware(handler)
-	}
-
-	handler.ServeHTTP(w, r)
-}
-
 type UnescapedCookieParamError struct {
 	ParamName string
 	Err       error
@@ -1730,8 +1681,6 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/series/{series_id}", wrapper.GetSeries)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/series/{series_id}/episodes", wrapper.ListSeriesEpisodes)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/uploads", wrapper.CreateUpload)
-	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/webhook/subscribe", wrapper.SubscribeWebhook)
-	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/webhook/subscribe/{id}", wrapper.UnsubscribeWebhook)
 
 	return m
 }
@@ -3191,188 +3140,6 @@ func (response CreateUpload503TextResponse) VisitCreateUploadResponse(w http.Res
 	return err
 }
 
-type SubscribeWebhookRequestObject struct {
-	Body *SubscribeWebhookJSONRequestBody
-}
-
-type SubscribeWebhookResponseObject interface {
-	VisitSubscribeWebhookResponse(w http.ResponseWriter) error
-}
-
-type SubscribeWebhook201JSONResponse WebhookSubscription
-
-func (response SubscribeWebhook201JSONResponse) VisitSubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(201)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type SubscribeWebhook400JSONResponse struct{ WebhookBadRequestJSONResponse }
-
-func (response SubscribeWebhook400JSONResponse) VisitSubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type SubscribeWebhook401JSONResponse struct {
-	WebhookUnauthorizedJSONResponse
-}
-
-func (response SubscribeWebhook401JSONResponse) VisitSubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(401)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type SubscribeWebhook405JSONResponse struct {
-	WebhookMethodNotAllowedJSONResponse
-}
-
-func (response SubscribeWebhook405JSONResponse) VisitSubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.Allow != nil {
-		w.Header().Set("Allow", fmt.Sprint(*response.Headers.Allow))
-	}
-	w.WriteHeader(405)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type SubscribeWebhook409JSONResponse struct {
-	WebhookLimitReachedJSONResponse
-}
-
-func (response SubscribeWebhook409JSONResponse) VisitSubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(409)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type SubscribeWebhook429JSONResponse struct{ WebhookRateLimitedJSONResponse }
-
-func (response SubscribeWebhook429JSONResponse) VisitSubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
-	w.WriteHeader(429)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UnsubscribeWebhookRequestObject struct {
-	ID WebhookID `json:"id"`
-}
-
-type UnsubscribeWebhookResponseObject interface {
-	VisitUnsubscribeWebhookResponse(w http.ResponseWriter) error
-}
-
-type UnsubscribeWebhook204Response struct {
-}
-
-func (response UnsubscribeWebhook204Response) VisitUnsubscribeWebhookResponse(w http.ResponseWriter) error {
-	w.WriteHeader(204)
-	return nil
-}
-
-type UnsubscribeWebhook401JSONResponse struct {
-	WebhookUnauthorizedJSONResponse
-}
-
-func (response UnsubscribeWebhook401JSONResponse) VisitUnsubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(401)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UnsubscribeWebhook404JSONResponse struct{ WebhookNotFoundJSONResponse }
-
-func (response UnsubscribeWebhook404JSONResponse) VisitUnsubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(404)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UnsubscribeWebhook405JSONResponse struct {
-	WebhookMethodNotAllowedJSONResponse
-}
-
-func (response UnsubscribeWebhook405JSONResponse) VisitUnsubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.Allow != nil {
-		w.Header().Set("Allow", fmt.Sprint(*response.Headers.Allow))
-	}
-	w.WriteHeader(405)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UnsubscribeWebhook429JSONResponse struct{ WebhookRateLimitedJSONResponse }
-
-func (response UnsubscribeWebhook429JSONResponse) VisitUnsubscribeWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
-	w.WriteHeader(429)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// GetCredits Get credits
@@ -3405,12 +3172,6 @@ type StrictServerInterface interface {
 	// CreateUpload Reserve an upload
 	// (POST /uploads)
 	CreateUpload(ctx context.Context, request CreateUploadRequestObject) (CreateUploadResponseObject, error)
-	// SubscribeWebhook Subscribe a webhook endpoint
-	// (POST /webhook/subscribe)
-	SubscribeWebhook(ctx context.Context, request SubscribeWebhookRequestObject) (SubscribeWebhookResponseObject, error)
-	// UnsubscribeWebhook Unsubscribe a webhook endpoint
-	// (DELETE /webhook/subscribe/{id})
-	UnsubscribeWebhook(ctx context.Context, request UnsubscribeWebhookRequestObject) (UnsubscribeWebhookResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx context.Context, w http.ResponseWriter, r *http.Request, request any) (any, error)
@@ -3719,319 +3480,257 @@ func (sh *strictHandler) CreateUpload(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// SubscribeWebhook operation middleware
-func (sh *strictHandler) SubscribeWebhook(w http.ResponseWriter, r *http.Request) {
-	var request SubscribeWebhookRequestObject
-
-	var body SubscribeWebhookJSONRequestBody
-	if err := runtime.BindJSONBody(r, &body); err != nil {
-		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
-		return
-	}
-	request.Body = &body
-
-	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.SubscribeWebhook(ctx, request.(SubscribeWebhookRequestObject))
-	}
-	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "SubscribeWebhook")
-	}
-
-	response, err := handler(r.Context(), w, r, request)
-
-	if err != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(SubscribeWebhookResponseObject); ok {
-		if err := validResponse.VisitSubscribeWebhookResponse(w); err != nil {
-			sh.options.ResponseErrorHandlerFunc(w, r, err)
-		}
-	} else if response != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
-	}
-}
-
-// UnsubscribeWebhook operation middleware
-func (sh *strictHandler) UnsubscribeWebhook(w http.ResponseWriter, r *http.Request, id WebhookID) {
-	var request UnsubscribeWebhookRequestObject
-
-	request.ID = id
-
-	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.UnsubscribeWebhook(ctx, request.(UnsubscribeWebhookRequestObject))
-	}
-	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "UnsubscribeWebhook")
-	}
-
-	response, err := handler(r.Context(), w, r, request)
-
-	if err != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(UnsubscribeWebhookResponseObject); ok {
-		if err := validResponse.VisitUnsubscribeWebhookResponse(w); err != nil {
-			sh.options.ResponseErrorHandlerFunc(w, r, err)
-		}
-	} else if response != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
-	}
-}
-
 // Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
 // Stored as a slice of fixed-width chunks rather than one concatenated
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3Zchs51jD4KgjO32GpmqRILV6o6PhC5aVK07bLnyR3RX9ljxLMBEmUkgALQIpmORQxl3M9DzEP9j/J",
-	"xDkHyJ0UZcvd7ir3RZeczMRycHD25WMn1vOFVkI52xl97MwET4TBP0/SVC/hj0TY2MiFk1p1Rp1Xws10",
-	"YpmbCbbgbsZ4HIuFs/1OtyM+8PkiFZ1R54fnF51ux8YzMecwhlst4LF1Rqpp5+am2zkTzqxOJk6Y5hzn",
-	"ItYqsSxTTqY4Uyrn0j2wbClVopfMCCtqUx7udztG/JZJI5LOyJlMlOefSyXn2bwzGnTDWqRyYipM5wZW",
-	"s+CGz4XzW38JszWX9YZPBbPydwETS3jyWybMqtPtKD6HIXGVlX0nYsKz1HVGR4NuZ6LNnDua+mC/0+3M",
-	"+Qda1XAw6BZrHLassdv5aTKxomVVr7P5WBimJ8zopWVOM3slF31G7+cg4yyV1wBI66SaMq4Sxo1gSjvG",
-	"mXV8nAoWZ8Zqc8wWOk3ZUroZi7JFwp1ILq1UsYiYVNYJnsBsS55ewUia5lkHE/q5HSgbYbI/PHx0+Pjg",
-	"4eGj7ubjA1xaaONOkyZwTnGpnBl8A/52M2nZUpsru+BxcZKAysWi6fVLmXQ2IVW+9izDN5tIfi6MFHbT",
-	"wiy+wWYiTdh4td3q6JvPX93PYjzT+mrN8oxwmVEClxW9+en8gu0t6YM9m43h5bGI1qzwM5d2Ax/bhVZW",
-	"4H18qtUklTEif6yVEwr/5ItFKmMOS9771cK6Pxb04GNHGKMNfZLA8HEYpduZC2v5FB5eAMCzRap5wmbc",
-	"Mp4awZMVGwuhWGZF0kdQFWv/X0ZMOqPO/7FXEM49+tXuPccZcf1VcEZh7mhER+xnjHJEi9iyNDtMDDc5",
-	"NoI7keNvn13MBAO4CutwubjMmBsjRcJ05thYTLQRx/CB4HjTpWNXQiysP1B4dDh40u/cdDsvtBnLJBFq",
-	"e8Baf37Fdzabz7lZAX0UZi6tlVoxIyawh063c83TrPU4ikHK5/FPnbFEI1ma8WvBFsWYTsMvAL6+J9op",
-	"V5dIcy+N4PFMJLX1pByAs2Dh1w2raRmriiaCnTtunDAMXmUcuKNlB2yhk5hbR2u6B0zJwRKxHeB8mUqE",
-	"SVdIaRfC4KEgrngQHyOsxIeFiJ1IiGpzFmtjROzSFZPWZiJhV2K1y7RhUXOjEdvhtCmA1TjV8RWxdx7D",
-	"ZF2W2Yyn6YrxJCHWod0M4EA7P8Z3PagYEAAvHCCYVAKj7vbZMzpUA2wfke9U2WwykbEUyj01IpEkgXz6",
-	"/ZalAS9jP2L5EF8DoJTOpjPmf76fy902MV50UZByJi3eTz0Jc8NpLLh1DP6ea+VmAGJAK65i0WevtZsB",
-	"uOGsiQ4k8Ek842aKZAlA6IRRPH1eQOLTgUdDXdIPZbCFWYBXXQvD8I37glx51mjEOEPRgMF1nwmcUcbi",
-	"gWVWJuKYJcJxmVqUXFI9nQKVnAkjugG3kGP1GQqXdBfGPL7Sk4mH1zVPZXKykH8Xq8+FFw51yRfy8kqs",
-	"agDD3+C0kHapKTt5cwpX8L6gVpk7GjGFrCIRykme2i7MzGE+5mbcAepl6krppeqyRFoQ9RJ8ZyxSraYo",
-	"M3LFtJlyJa2nMNLNAF/h+VIJ02dPdaacZXzKQQikKy5M7/QNCecogIpfiQqVFtNy80mFeK0dqhhEtT/9",
-	"JOY42qXS7pL78cqHQZORnEs/388hNKf1Vx6VIvFBWmfZOHM480Qb4vv0VZ9FuPUIxXHrCSjpVdKVNao2",
-	"faxtvf69PXoJ1/tauxc6U58JXdjfBIepU1J8ej+wzCdBVPZkDy4voW/CpKpJxmwncKH80QNgiVZnJgba",
-	"oK8sEx84skCkJHwudruAzvlVAEFJTgHvWcoXIHE1pTJ/lYxwIMmyaC+w+wjPuQW5z7gTqD9+Ll4b7gQx",
-	"6hpGwwz+zokPsRDJfaF0eUakxTQJMKAwEdsZDgZBArWMs7lUmUNKAPTmmB0M2NJIJyyAeqYzU/y0P2gl",
-	"EPjCkR+I/nX6ZrfPfka9lWj9RH4ASWfJpWMREvcemg4iZslUULsrpVduuzElO8SNV9mA5bxV/JrLFGhl",
-	"7Rid+OD2FimX1QMMH7Lyl5tMIA34n5FAB8g+MVp5bVUg7xiLmGcWNAHAd0B70BYcyFY8lm5FmsFYJyDw",
-	"MVwdg4USY+SKmDbTY4B/F8UyZJzwttJVmB4Xd7Bd9CizVx4YLKx2Beetlwovwj+ARyG234N4cp0P1iKg",
-	"IJqO2DyzoP+wsXBLUIuGuM3hYHA/t6O+BLwhud0I2SmAfyJBlQdST6y/y+Y8BYUXeS5JgIarqYAvSlyJ",
-	"xGitRA9eyFIBL3q9m+iRjWDYsdFXQh2DpCTgIuksJe42Bs2QJ8co5YuFtDoRl1Il4gN+h6ImTCFUEjAL",
-	"RqjqlEBjjVbTUVDCkLABU8pUPINlk+TpTQff8+SMvryjBimuAeqXhYngY0M165woRq8hl4Sl5a/D8QQp",
-	"KAzf+D6IYf/n+U+vK19kJt34gTdzsLdnLwlzyN5SsMK2j8nU47k9vARfel5zifto/ewtvZHPiW+Ogr5v",
-	"UeX0Y5n0FnixzKQ1MG2N9/5A16J/mbwghhDeRHQVkNagiqMAb0csKgM/YjtkZoR/eBq022VRY8ERPFx7",
-	"6hHbye+UmC/cKr9B+CqMuAaa77LB4CAG1RT/EjBP/bwithPlhrWI6KLz+6mqcqCN4IswYwvOwDqLK58p",
-	"kErSa+AHRI1nzi124GMULRZGXgND14YFbQgUbSOs3S1fNZQpzgozx51paRjIc3Wv/LOdI2S5+e52O/eG",
-	"M9GWMzZ05WAGm3HLJvIaadZCS+VsFwieQruWm2krcvYkFTsXDn6wZajdi6rRokPcI5Cag0dt+gEpBSIJ",
-	"isJnagd+WZ+lJBRqwD2CIx+T1Npw8kEfkBb0gYpgci0MO3t+ftGmJeSIA3eqiiYs5srzzUSkAoYCiahy",
-	"6T5XmG+T1UclGRnuAQjJ9we/kxahnUQLJNE7UeuK+v1+hHLDhdZsztUKn+x6a95yJuNZn/38L5C+/fbe",
-	"Kp65mTby908F/EYbzL0h64ZZCH2vxGoba0yLMWaphOmlwtqKXabPTkACXFphmBVkF/esKicQgMVlkZfo",
-	"A9q8zkSsTYu758KrGfkiAfygn8V4xVwhIcJRL4xeCOMkiXL+Hl7yFt/k24unzMm5sI7PF13G0yVfWUR+",
-	"JxTdV6/cgTY+Z9E///nPf/Zeveo9e3bx44+jV69G5+f9Cf7vr4PBaDCIqm7m/cH+UW9w0BscXgwHo+HR",
-	"6GDQH+4fHB49pNc7JQdjwp3owWKaDqfaudZ38cIIf32m8lootpwJWjmAq0SK+m0jy2QLj1e3k3LrLkH9",
-	"a4XjSxDeQf8riJ027AfDF7P/fnnMvJMWFMK5tiC1ABP1KnWXWQ0C/JyvmDNcpmy8YtkC8OzhIL/B7HWW",
-	"pkxOmBIwBXq+2Nd6fCpLvWZOnsUGNOfcXokEDbOtuD6RxjrUZ3nshLFBxoMDRc+4YiJN5cJKOwouA6eZ",
-	"EbGeKmlFeLnrwVW8AockXb/V31pI77+Qh7S8sMqiu+VbVUOO9/nQJEnDfp8CXpzOUR1u22+MeCPhBSbm",
-	"YxF4IQoWWSI1m8hU9Nk/QKdgMLzNowPsQsRyIoX3T+dG+WMGfAK1EMStsWBwLk0CAUNfWvk7ro2r1U+T",
-	"zuiX3B6iMHyhc9P9eOux5t+MtU4FV+VHOSw+dqQTc5j4Jh+BG8NXnZv3dfp9Ln/PxXsEDiz+Q2+qe/5D",
-	"YDD9M7585W0NpV979kouehqH4mkPpQzgd7D0G2CHcjpzX92Of8RlgR5i5ujTk4ot5AeR2vvbulevv6p9",
-	"/4zGLjR/fHB46RN/HWKuAHUnwoFycn9QWMrEzb4+OMCqvuTx37RRJ6RlFKRTMhdVV/bcG+u9xh1NhEBL",
-	"DejqJb0cqHM5aiIY/RZGWKHcMVNaiS5zS41iV5oyNwP2LS3jrGnDYzvAHOE3NG6gkqGV9xnkVn9v9IcJ",
-	"d8nuQYMCc7Kjd+qd+o59990LIZLvvhtVlh6glK7qNrk+O0l8GJ2d6SXwjprDGHgxiOddEsARU2fS5c71",
-	"Bza44NFxv3M4OGh17+/2aX1k8cAVlgBKUUi4gqruNNNpYjfugIZ9i04THLZ0LhOj58F8SW4VGzGnp4Kc",
-	"Nhhbpo2cSsXTS+AQoGr4400yCnO4nFuY5J1CS5PSLmJximZwoWKd+DiDssl0og3zZ6wN4rTSNSJcC54r",
-	"GXjoTK/Eqv3DMvcOJ9x5D9ev/EsRm9X4qQgqe3/z/gZ+ra4lDFoDUz5iv9NtX0S3PutW4+bL2TBuecmN",
-	"cfNJtx24Gre2YeT8x9wN3UCV0hGVp2i8B8OvPYUtJi7h4popS29snKxBi7/XiUQc5o6NjeBXdXRGTbUq",
-	"S5Una2pb5L4EqjTKnZ75DmgiUFeAUAK9qV3PY9ASEiOvhWWRsE7OUQINAS0V0X1/f38wGNxL/Ga3UyEr",
-	"9QDRmiomQM1RSYibJArsCaQfp2QjRCoEkFBiKaxjO4PdPnuzxhOyjkf0O/ezzfxeNQ7u7PycVuBXExhC",
-	"iFpVVbVp5tzCjvb24BPb98/72kz33Ez04OO+sba86szINqWzeVtuxyl49YFFyxDjRIEzKwy7UnppvepT",
-	"LNUfSe9wvz9fHLStobgirZqLTECNdZUw1ICw1akOkoeTAd8Xvcfjw2HvMH6U9J6I4VFvf3LIH44fx4Nk",
-	"KCowWaOJF1SqsaCTgHZtrLK6moeTYbIfH4x7h/xI9A4nDwe9J+NHvPc4fpIMxHCyzw/Gt6/mdmmKomTb",
-	"YefR51cQkUomirK1rH7LO6ODRwMyWmwLUOu4y2xn1Hnz/PWz09c/NIlWyywb0AzlLx9KY0RvkoLGwmJt",
-	"Hfm+Kc41v9mJiFOOUlpZbGDcseEgD7VbCBMiFUDeAY23y4zOVIJRH0GNR3Obm3HlZ5cxCQdC5eEJO8PB",
-	"wMuAfA5khk0kSUfeO04eq1jPFxlgbb7OueA2g3WSvo1WhsVCcGPhGkV+pZd+lChEwHlHYKeNoGxpWgoH",
-	"tNnWSQh1Tu+2Wiv8OO/X4iQd4loJ/0QpnamYQkMKqwNb6QyNDXwMB+u0D8NpGhI2Mr9ngc15GkoTSDi5",
-	"NJXezHUMvC8peCNZLwpWGBztX47XoTGkndT+FPQO8cEJhabdOXdOGDsCzlxE1lqnAZEI/IBJXS9Q4+Aw",
-	"Z9SFeyFBRCbJPoeHxSCBuxLpfOCWfKDTV8/RYpSzUrQknaKh28qpQksTgJiO1StGltSdN28vSIXDcykC",
-	"tqRl0VMy+vcuYEPVFeNm9uYLMb3V0FYAvLyNblVsa0fpdlJ1UfMF081lC20lWehfaUNqRDCLoevpGAHP",
-	"liCEAcaDblejxmOechWLzmj48GDQ7SApkGp6KRQ6CYKRYCKVtLPLhLvChnrYGwwv0GY6Ggz6A/xfYUM1",
-	"QlzmkcWd0YSnVvjw+dLjfURyfGrEnEsF4BwNhwfhKUb0jx4Dg1gYPTXC2s5o0D84fNztOL3IFpf5Do5g",
-	"KHomPiykERbt2rDah73BsDc8Wrta+irVAPtfPnaIypZXhGPfbdSb9w2mlC+1fr7+4JldCJVgWpTSyy6z",
-	"2XwevI3ALFYsU7SIhKXa9dkP6MX3LsiJnGZGoEQNB00x+r9lPPUaer4d9ldWAV1UIvW5oagFFT42DVyK",
-	"0cEiryT7rXUyTVnOjFBwnumlCoGpGOUlLUtEksXhjdJzn2OAenXK46sifL20zMI2VUXNhoWnELfjzBhQ",
-	"QjBHYCGM1Gjl8G6VHCdDnh/7j/Ej1a9ag3iYTNBGo+r1w4gT3AU6m6QwD2w7jOvXtmlXbNzhJrKQHzIV",
-	"E9c4EjyNB5bOBjC7DSFL9KBt/pw61GeO8g/ZHtsp/vFX5vF/l0Juh/0BgclHtkuP0DORItUsMidbGW6x",
-	"lBpd+rjujTI9aaSjaq1Ae8R3ViD3qSmLCjoVHaPnI0dgkGXQeaLEf7APrUyH10CkhxBBRVsa6459WJY/",
-	"OCUqRxaM1Bul0AuY9KVGDlw1ZdfYejjRxn0o42bjJtTxoeX0KxtvXOgSblepXQuNbpMqnpOo1SYcB/NF",
-	"OS+0yzhpEyZp+N/6DAVG/5VlVgjFME23sCFglDA6+zAhgRW5MmhrnulUYPwui7njqZ5moiaSoKBFRovc",
-	"7BAnqmJ0CCvYy+VHxIZLWFDOnwlHhxeDh6Ph/ujwqH8wfLw/OMxxdJqhzhkMGL1DkK/x0WA8jPeTA1Ci",
-	"jwa9w4fDRz3+eP9J74Afjo/ih8kj8XgC55KNU2lnIrlEeBZTwolKh3fFQ58d7jeV1NJO2yQ+oeJUgwLH",
-	"3p69LLS6iVjj9q+BoJVdlw7Te6Tzo0Y1gFb7n0pCup0PPT2HW79wKy903oSDbjX1ODFn8HMTvJ8005bq",
-	"cRVxGjn/8CuFG7EEc3FtYTAEjVg0jV4V3KtA7lO34hH446d83abKF8i+gUiRUp884463MPKEO47eo+AV",
-	"6nsTU9RU3EVB9bYIt3otloFM5ua4LT8lF1eDWfgxckvzpl2/lK22C7bgUyTNgdp1g02Zbu54Bep36c5H",
-	"aCTKMyycdjwdsWjG7eVcGy/vgTSI7kZkmSGlyehlSCDzUfsYvz+lUB701hlHC/JCY8qtq1HuMFGu7nn+",
-	"+8sfmai/7/oaHFhvw5eeGA0axL4ATouHvZBUthJZSrhalVjytaytI1K4ZDCqUdRE29uKghQ7bJiS8HmB",
-	"OAwTCSzjrv+JJTYqJATB0s3LneQlPnKwtt6vkNLT8IKt8F6hTo0ZApSrlDMBDHc7eXPaZychjylUh/B2",
-	"WyqAAFs1TvIUCDWvW7o/Ja+xRsXCELfmDz3DNOUG3GiAtbB52ioYvuLxTCrRM4KTNYIgEKNk8L3hKp4x",
-	"rZh0xx4Y3nDsN4VgUHCuv7QlUTXTmNdk0ZerNbTWSqgCtCUlt1R+o5baWMs9f9/CpMtgbVdnl6C8UmZK",
-	"M0R1C+ZTHMFNCSPqU/2YzbkqncUHgAWC9JgttcH6CDFXjHKl0Jwy5ysmVZxmicjz120Wz4IkoScTofDD",
-	"PJns9vBB3FGxzlac8iUhftYmsc+VM6s2k7MoSkcsZoZbWvOSOJd3F3OZHLNoJn0GWknJ828Q4sF7IVZl",
-	"gttEu8JMxFfNI5l52+pWJPZH6drIKy24vbxUGVj+vS5NugZWqYyle5Hy6T9CXlUVVBQa6Y0lkfAfXE5S",
-	"Po38Jtmp8xvPTVlBp/Mx2nOODqzwNXmBMKgHXdZ2VPlXgLFlpaWgYmfZo6O/YNS5BoVOm/w4ZhzFDbhs",
-	"MhGKaghVQU+LuAyLWBMhK0TywBYrhX2usUcZPeFKhtE//UBrp1ZfZnWmtlN8IUTygss0M6KNSKxCziSg",
-	"bO42pHzKNpqhrIgzJ6/F5YQGbTGEwHQiofO3oIpxlN7y8980X5OdX0nVohtFGJvok6Qo6TPPXKGMz0iq",
-	"qbAuQj8RPKLKA4A5XkgNeFhJFyU/UplD4ExIkWG8VkqMsciinZe/0qTDAikmNlXiQrcYnGqnj6Dotp9C",
-	"ZRGtiCBTcaomugW1RTxTMuYpm/AYBCLyOdbCoCMQzmrBaBH5KEn3zqMNkcLpRMTk8Clk+eAJ8xDHCEU9",
-	"Dum2QesPsdVwThJl/+tSBLbShmVKOotyPwlI9Htuu10IxXbyaE4yamJUjN9Dt7SBLouALSmRWr83i+LR",
-	"JbDjqMvoJKwvVuFL+ey23Aw/yFcX3PqUFkbU8/4iefF8c5/tV7XjE0RaXOD97TcgzG27/RftLizntg3e",
-	"BFvL13lUT7VyXCphGK3y/s6rdIu/vgwLXBuDtd3jhrfIJfniOwMekxcD3YiXdWMUrL50y9oY2I9tYhkI",
-	"6zomP10sSE+tJPF0WagfAo+QU1iy0FWk1S6LMrXkyonkEnSWwA2CIuAf1hToQqLsjAb9J4/q8HjXGXML",
-	"nDVdveuwnSeDv+zmLpLO6OHwyWCAIUTGwb/2j5pGmfIM9b0PmNNs2GcnYwxezVmsM1wVovGUXwufAAA7",
-	"0orpNBHGB1HZOzkON2YE1tRAJz64Yy+Yk0QQdgJKHmcLYUAmonSTxYIy9Z4M/rLGc0AgawhXpTimwjiC",
-	"EA1qSbDEtgqXHvb3O2wdt3GOfA9VKLYh+qtWSR3jlACVJGnzJTT0KX3lpFNvFhz2BvsXgyejg7agkhot",
-	"PmULuRCpVCIYJB+Jh8lRfDjuHfD9J73D4eNBb/xo8rAnjpLD+GC8z4dPBvVMvBYbaHPmcipiZ6GT3zga",
-	"Ww6uXjz53//3/wcwyIOJUH2CxQz5/vggPkx6R+LhpHfIH40xbrQXAkcP46OkKLZ6Es8FQ15ZHFA5Z7jF",
-	"lOWhyNPUE9BNyloldbhJCC983qQvRll2hOMZClPLJg51g6ppzBtUhAJdKqDa6A/IX6yjaDFEF8HQjpWO",
-	"J61ujws+pQi64qp8av4kG4uV9sGIWOoEpfZ4xhdOGBttnV7J0zHQsK9NMoVVMUdGg/th+9w475v5unaK",
-	"y7rfrQYsaIlOo1/IkkQpTqWlrtk8LX2NbzHW83ko//6VScy4sHuGrF6szFeZmvs0rOx+N5y7jr+qzV7A",
-	"qu55o4bHV5fqK6SFF7Ayb5y53z2vBDdf3Xb/Kfi9brMtCYayFdr89BMQQEK59OdoMwPuSiWwMcWrYsJj",
-	"OzNBkaYkIux2qf4Nib5zFqDXZ5F13FnQnoywWUp/YkS5VBMN/5h7scHrU1h04RKzzMl4mBctC37Kor8F",
-	"5VYwDHv/6dWbl88vnkdoXVzhl1TQEZ2jpNZREBelwSbBchfW2F9wa0USVTxRE+AaICmlAnWlnYqNum7q",
-	"95/Z3TwRMu8EwV3E5vpatjnaNgRRvT17WU3NKHzfiqcru02gD9LvHKjbS7Cl8hiArreKmf+JJW1uh1w1",
-	"w2h94HsixtJXkynwpUuabCJiOedpIGbo8KApfAUZQum8SHklQe/RoGWdC0xxgfn/r95//TLoPXn/1513",
-	"7/r01+5//a82FbkUT7QdAhC5yCM1GiQLlz7BOk2JNCJ2pRykW7ElpwHbryd3UGyFjlsGss1LWst2y8j1",
-	"nK2W0Z619EzaRcpX6C0YFdf7gWUu8PguE6mvmRP8UPhb6TmBG+6MTMnzsBU1aE1gbUb4CWOBr1yanGs0",
-	"3ZieqK/xkStnVphFiJ4+ol2Gq63jms9wdPLC3yanV4Le7oLfIfrtftHbOq4STlXDtlvNuf/iTEzWLaZw",
-	"lCnNwgwU9EadT37NkqmoZUBus1Tzh6PbyNLvBHxnt7vQn5IY2u0UcsAfBsgbsl092asV5CrBoIJ1bRSp",
-	"SX+avLgckRtOvCBJZRZTIvNVYah0UbvbBbxWmWJ71Lsn13kDrbKstkH0ayBxiPq+Fds/MWj7XoKvtw+0",
-	"bsUY+tbvtXqileXeehZAN285Dq/S3HoqfwBwbgm72+K2vQ+oJWy7uNlfccx2i8MjdzscjAb7/eHg8Gi4",
-	"n5PBkoj8ZbNo7lIqokVc6+Tx5YXMg0NuWUAjLAobdM30sszXOkGVrlLsBvwejw4H/UePhoPBQZ4v/G8I",
-	"JC/w+NSJ+bd48lviyWvgarn6gTpSUx1fbEMqFv3wvFzrgb0QLp5Vn+59zOvS3EQoOntmXPeKf7uW/8pr",
-	"+UeoPfxJCWCfZ/HYoIh9klb4eQl32yntn6MC/4v2e//60yt9LSjsGyPqC/U32GMp5fDYlxkOKQQLjaES",
-	"bMmdMHNurv5QOaMbtbOWgn9recV5jlJN0RrTpXM1p6jF3lLOuFTG7b7UmfuQk4ualLcAYK164WFQ1S02",
-	"geJftrsNW8rvYC3wkBwqpebPfRb5CmXY/uXpj8+fvX35/Jl31py+vnxz9tMPZ8/Pz8lZg5FlEoO8C5dM",
-	"l0UvTk6Lr356e3H504vL/37708VJ5DuVKZ722WuxDAF4MVde+BixGVdJCvobxXWsima3V0ovc1/LhMs8",
-	"9MlH5ofiat1OvvJOt1Nadadb5qu0yk63U14hgLG4waW3GydWhu0LmbY2aadYl7zrgA9uiehmRmyCn2H4",
-	"YUXcGvlAdo9e3vG1SDPLopOfT04vTl//cHn2/B+nz3+OQjZRqTWCUDOuYoGBAb/qsaWKNUgt59zFM2FL",
-	"B/52gSZbbkljO2apXgrTwwf+dODM8q50VEWrtQDkvZ5Dt1Pb6V1OpjAkN8X0zMV6juquViH1iv1drJhW",
-	"LCoq7Mqp0ib06q0hIeU0qLypvFAOcyuvOf7Ht2ERudG2z878nc1fxTWgfl2Tlms9xkEdMBgSluosUdjr",
-	"YlKqTBHiDt+pd+pVKJ+H/QEv3vbO2Pfn/eGjR4N+rjmMOqH12//+f/7f4SPcKvx1xF6+fXGOr6mrzqiD",
-	"RjQcDtDoMlP4rX8ntPL3K7pMs4lFMfhaGAlMqaBR5dqHJ3jyvidXb/iwv9/tXAsz1jaUe2vbb6fbWXLs",
-	"yX2ZpxwCkWzWfd0UjYr5j3muXag0SMVD5lnqZG/BDZ8avpixV9xcJdiiry23p12/vCgd9wPrm8dIhQmP",
-	"lu0oMeVOXos8/QSEk7d/3d8f7rNXp6/fnrPz0x9e73oHIQhgKHf0sGKzz5zaKXUo6LJg4mSOT22X/ZZJ",
-	"QRKQEukuHivGylXDmrdyGBEGNLK4MkNGHMETqabHIeAOxZB+u6+tjj9bCAPtDrRzhzHEV2KVl2ICmGB/",
-	"UuYvD4sq+Ah8aCH4Ffz31thuD6l6aHeLwB0w/BYHQ3jvDhIw0KxCAs47131dUTpFkU441i7GXxYhFz6H",
-	"F8RsWFqX2RlfFHwPz2xUtEpXLFOhwCjt6hjb+lDNxgmmxnkkxx7pgP4935EAr8Sxl8TwXTwbnvqf+o38",
-	"0ykWbeaKRY1M1tZwfxoZePOP0nksKiNI+Y1mHnG0RSpOlfbdEj8f/L0NnGwQx8blEdgrPKQGdin+WCuG",
-	"ITD27nmH3mVTWX5J3SDUbbn/9WYu9ZV70lO6ZoHctsu2pRuzHZsvyyjEjED2aE3hXKcHnZAGMBbY5T9L",
-	"MApkB4vscjsba24SjOgme1poPrDrC1FFvm3iNOMGsA37jhnhWRNZybE5Kha8XWhr5RhuCmV0aJOHN1fK",
-	"TzlNlYNJpMNqdnSMrRkAw8HF4PGaIpi52rZ9/ey7WLwod7fz5qdnT0/OL9aYwOous5bdNZlvudT0A8v0",
-	"UjFLPexGbDmjwvtKLItKYFPhSh47moQyczbch0BG10UJ/1ksbeurtAcV+YFloWC7l2nQHRTSZg0W3pyV",
-	"1DmtxJcuYtWeOf53SSU3yZYW7qlH0Sj4q5xO+OqYOZ0KkE4Rl2A8W6EpHq/ff7p+v6Vxp40eEsV6IUTy",
-	"PabP31qTyu8YD5My7lvKUk2KWgEbg7VKZQXuuyBVWML6Td/m1wxn+/UWm/ojkfB/h18w4NA3f+BGf+B5",
-	"SX+p0YWig7RXN6k4OqXJCpPI2GFDdTK7sQgDur02LX1VBxC0p75CMhYYqFbOKBkFME6nVe4qxcVtVLLZ",
-	"DsidCbB5rLhMi/bdgHCXUpDlC0Fkd+mgMWYuqQXN1apeZzJ1Uq0pTBxYWFiHreSr2ZlcWLbzhsS+Ljt5",
-	"fs7sQoh41mXPv3/Lzob7j3fba8RsycWCslCwfj/Zdu0UvbAe9tiKJCGYrqZGZPM5N1UF3PbZzzOZloMQ",
-	"mcmUb/7hFbmyoaAU2X+MncewJAiG7/tcA50XZ20J96fKIB4d8Scfxp/34k+Ekdfo96HuWkHrqadqF+Vq",
-	"hoSNlx55iwfIITqjg26HJimisUFt6oyOMGotxp67jw8KWJdK4QxKT4vhQPQql57GMvD448ObNfy3NcsN",
-	"MR6xeoIldrp5hgZZMBUhE+aL5P2n1rTJqECgaYUsjxSuGvYWz2ut6MxZTy+koTu3YSq/348tvwdgt11+",
-	"f/IjYtShFUKIka3TMA+WNSWZ/CluAistpX0b+dE37kmsjRgxOwOsLihTacAuthSk79sHb0Glj5te2wDO",
-	"OrI1Ks6HxjOVJiBUOmeJd7vi9zlmA1g9+SdIOkJ3K2LcWEy0byGZt9IIPV367HWwgeZZNSZT2CwASYZ0",
-	"loUuOMGpQbX554Ir0u+8w6dllwEA6w/Th6K38NUGBcwrbLfJlJmJZ9xiBPaily2I5fgGFwC1lrDPRnuG",
-	"toPaVF29qkHxMDXuy3fXpa/77AJ/skX7SvqFuaVIrwWba+Vm1qc6hb38x1Zgr3G4BqArUG3jdRd5bYx2",
-	"glPUzqi4Sau8pNSea9twIlea95ePHQFC9eE+lv9YCH4lDBAS+osNO3lhCuAU4gMA6WeRon0LK5P7vpgo",
-	"0qNFF8d7OGwfb78Yj6b0Q/6QckwrGIvQHr3ZEaTSiex2p/YG6L6uFEHwsoOvzFd8t31R/PyTLRNI1nYh",
-	"rCx7M85sqBgZxhijiDqde1Jfq5baZpD47Bom4cAbIn6OUOjcD9gQdVm/34c7rk1C/kyK+yWHPFexKJes",
-	"8MNbthS+eEMiHBq/qze+jL3b5G/cf92VgNi3lb4MBVkEVtPDbwootiFA6OEFQj9f527EXsqhT1e5/hD3",
-	"9SywJ6jvOVe+A8BPPp/AFI2kSpYA3xSwYgvg43i4f9CfLw7+y8qp4i4z4m8fVr93Nt/9ujZt0eDd7BKG",
-	"25GKPWIJX9luOMWyvbaLMn9/m76D5V011mBEz/fSwvYDyCijN28vompO7XjlhO1SC1x8a3gUOtf12bnA",
-	"5j65Pgd8XShQVzCyYpuu9WVKUlpvGyJ5A9jd0kvENahJ0tdlbBKVL5BGsqZZUb3ufxdpt5yLeyv1f7/Z",
-	"JvlONp1Fe9VOfEz9r0P4Bb3PbDYuimsJlWBePhapnaTc+cTfLstUKq9EUatbqGuR6oVoL8HdOWGZSam7",
-	"lN/T+lLbG92GRnCr1e1Yu75QaADMdau2g6XJ4cpTSiLP4RJAUWtztxCGBRsP80NbthP5z3oyAeYU/pWL",
-	"pOWHOZmK2EzwRBi7Sy3HyLOwpBt+DMqinKyCUrLgxmIK9jORStRe4AqByM4tWR1GLBG9JFsgTmObsvKq",
-	"WlotthrYn4mFAHYFn2ObwRGL/D4pYuwZGuCDGcn3A+9/F9HFtl0WNXtLRD6Yo9ZFAth4i9Xfv73Gvt8M",
-	"293opHatfSrfkLXGczO4j6SeaMUc1tLFvVAXZST55+SNs8fMXknQXLQVqAYbnWRxqF3ZVNNzDNjQH4Yo",
-	"4gzkFUCxndPzn3qPHw6GXVBrdo9ZpigyOGE8NtrCpcIgrC/U3yz0gNzC9YGX6gLer99H34Gx2H6X8O22",
-	"G3rR2oDyNZ/7nkn59bzOa/NaCq5xgCFwhzFGMDRUzk23iKW+1oEoupP3ycZS/Ftn7lJPLn/LNKZf1lA2",
-	"T5Yoo2WrIbjZ6KSVPSqxTFeMajGLpNIfSjUvDG37TjU5Sjz4ga22OGoNx/jGfm9lv7f11qmQy41tm7G2",
-	"Rp2E9tlr37wLOW0Iop3xheizF0AZK6jrw5Rb0Dei6xFrjFmmqAx4VVqbCUuxzBiQkZuhg/svWKiXVRIV",
-	"Gssfw0lhOAI+nug0xcbgE5ChQxZDyn2Xg1o6T4pdJ4yYCNNeB5QUE5EcBzMOWd7Rhd2KspviFgIt/UK0",
-	"8s45OzWReVMGi7pTgZK1dvaz9Tb18FFuXD/GSPYx9mm+Fux3YXQwopYxxGSbgh1qnZDXNEL2OR3VYiCf",
-	"SmQIo1vEXhSUfKwl7ECqKdNK2NCtIznOg9hViGtnf/sbe3Fy+pLEkIXR41TM7ZcqA1K4C24J2qnY/G8H",
-	"PV77FqJblKmlLrHeNroUY8YXi+2O9a55W7VAiS1wvuh34cqtmNHARv0PjZjra+8JJcPhnaphVBfwUi99",
-	"EkGu6QDtLUsQQXTwAR0oClRkhdaomWDWvx2mrcz7pVS5dbRgGbXz2oKTFTUnMMLR41xAkhyxSmQkrL10",
-	"h7tN2l0rmdEoSZHfzFvZ5K3RPnUJjoq0bccHm1yoqBK0Bd56Rt5uKNm0tU3JaEbEQl5jRl8j8C8I93+A",
-	"pLQACbIyjAVwI9Ee7VTXvAvzYovl+TqUM22Rdkl3c5olpCrTDZK20OnLwkCLcvB+S1Lf1IIwBuaUvh2u",
-	"q/nUaoI8EwDr2IVFS2TLGPwbLDYlPClw5HabY6uxEWXvdMWwuRfqTzPnFkB10diKJsgd+pMn19KKZLfP",
-	"3hh5jYJ66OYF1NIIq9NrHEIbNucprAjEjSQxAsiKz7/CLuNVMSzYddGIklt1Yz3fwyLald0Z2UHgvhRq",
-	"6mZl6K7BUaJ5HlFuR801eTfUF9Yj5K+ZdR4l8yYvsRFkH0JuikaEmcC28CgNS8tSbV0XjlV4Q3k+HvZq",
-	"DzeD8SmXqmZPQ5N5fDg+4PtPhr3Hk0eid5g8jHtPxke8d/jk4PH+o+HDweQIA9hxLZ1RZzmzIr58Nfn7",
-	"fz8xj3/4+z9/MxfLX9++efb49OWb/znV+y/5S37eEqvchpZvKQnZaZapfKlb4V1YTiO+QE6xKX4AnWqx",
-	"p8HgIxbRRlCNUWzMrXh4SGD/8dXJ01DrEyBKv/USQbUyF7zm49wWJJVShfTNdgzWb7YVzcr1zJvIVcg2",
-	"GJWU2+tha2Ns/+D0iMhAqd47XDV4RmWnHlgW6k8V47Vh0n0Xnd8Gg06TQMDK36KA559nljqmUBeFlm1s",
-	"HVS2vmxhf5OlqyZ0lNcZBbm0Av0rscL0LFpsVF885nmZ9vr3QZ6sALKoH9YiRrZb1opouCbS0e3LjHSr",
-	"c2BVPi5QcCPMSeZaGk+cvDnFVWMBUHqRDGqU5oxRbuS3pPzZoslBdOwbcOA7M+rOwRZGTOQHJHBXQizy",
-	"4Bd2Eq5twG1E4+ISwBfei25jvSAeh/wWdSFcWXGUwECI1iB8n2p9JVtO9PvqMZRcIChDszNsp0bpw97m",
-	"gCUXWpFRwogxzZRfFT9yGTs5tlTo3Nz4mLEWoKM/77eMp9KFZGlqzeXTbvJ0jz57zuNZJUKRl9M1Q4Yl",
-	"MPPQeyEkIfkGhBjRtktMBh0GZbMg2rMwB9drzAUZKudl+3i1yol1CzDBjS5hNVqJDMl7Pg+Zl0DJMOsl",
-	"0XGGid4EmrGwLPoI5Bwkyps9vpB7Rli3dz2MKIF8re+Kspa4q3zv39zLWVdUbc7GU0vOUuFjPvP1wECY",
-	"1F5awp5eCMUXsv+rxWZxAFhFwhCPMTRMfFikGi5P6+eJjm10zMYaDsgIhiV/YupjU4QfYiclH/WLZ/Ld",
-	"d0+1AjlGamW/+w4fsRdSpEkAqxEssopfiUvQYaPjHOxjnUj/AqY5UmcdvMJPtXJCuR4IriMKHidj7B7u",
-	"rg+TXATzPQ3x9uLpJ8VSHfvi1gm2UsfVFt9EffbMVxym+KeidWpUq6FIJstQCRsW+Fxlc0FNlmjgbLEI",
-	"2f8eNiphmKTZc0YuRnldhqLBBy9aDXvrF0IJI5OQHpKFCOc7J8mfMidhhUXIpqMeKT5ar9lIECAXJrLH",
-	"LAoaV0Rf+ShjfEzAPwsvs6nRS+8ilHPRZ6eU24/f1VL7vUcr5PlkCh6qaiUGDxWKMUUoeTQ7KXq4SK2+",
-	"+27EInikjfwdn4zY98Qa3mWDwUHsmQb+Ay7W30MstBeRUbbzfrMueybIY2xsl8GX9LZK1vEVtlPiKymG",
-	"ic1EmbFQcCUQlF1/qfmccqyRyCAh/cHwxey/XwLfqfFiRiQcvaihvkUeoUj9NfF+0xlSCOcapkDAQxe7",
-	"BaAVDa49sn98R/7pd50R+/gOmw2+63TZu9Db913n5iYqd3qO4JXomEX+BTS7ImMQGlQk9tSXKBbVexzV",
-	"vMWA7tHR4CAKTAHvYc+JD46CAWINdwSvgVTwX5VHJmE37jPhzIodffhAA8Cd0JPJccA4gz8fDgZddjgY",
-	"wv8dwP8dAis4HDwJYbBLOKgJl6nXcQhgL5HCAcCGg0GgWHDfKJoFXe1XYnXMDgYYyUnZzzOdmfAT26lF",
-	"63RD+I6PFIq6dV4xJhGjpMzsHrP9QVEfpBwxA9PkwTVUleJN0Gv77GepEr20viTMB1AJT9jh/pO8VXmE",
-	"0OudTJwwEcDXh4LlRN062r0Pv6Up/O71JARchRTzbNENx+gTbfCohAorfAA46WZsB+Dph9ztsyhEJSeh",
-	"13fkc4U8z/MGxrx9bWhb120hwP7dEBWNeY+0nTdUoAp2tEALYQC97bOf3EyYpbS+C1KlWsx/EVH6W0iS",
-	"AHKy/zBU0EJj79+I3uSlrzzFYTvUHIFFf42QGP9l//tot0uknSK8KckNL3JyzUNqRj5Q2E4Ku7O1BghW",
-	"iICq/xAGxTva3vWQKAWQZayNsSwCZ7osdLgoWn3bbsFhgJp1Waq1pUawvgrNLtx+wa+wt7h3oFGKL4y+",
-	"4G7GrmkN/XcK06ZioagvdlDWFjyeid5+f+DtvYV5Zblc9jn+jBFz/lu79/L06fPX58/xm8IWSA3M8o78",
-	"lChvSWIdYsIYCUGdUeegP+gfkNI8QxVjLzSTH33sTNuU/+95CqfQBUKkGDaOx1MhpoWR30TLEcAg0nl2",
-	"aq+8pi+pDNrC6GuZCIMZjGRnsalejkjdkI5hUu4kL5uWar1AXQI4EIL8FBTiH4R7mve/z7kzrHt/MPAN",
-	"C50PHKqLSPCMLIG32QnDFKgLNE0APvh+oa2kQJKbbueQpm8bNV/m3j9y/KGwL/xuePt3pwox78RrKPDV",
-	"we1fvdBmLJNEKPri8PYvXmv3AogXfXB0+wevhJvp5LV2J4AZFDV2uP/k9g/PuBPIT+ibo22gd+qNmDns",
-	"jraBwjlpDm8Vv+aSTOZlfRt9YWVN+5f3N92PdQX1l/c377sdSxlphIaBYIMCyacWNP2ANu9hgj2ycLTe",
-	"qm3tSHnsLvBOg83++uxCZ1hSS+lwuUp3ymfK8QVQxyVfIcGEvzmM0XqfXokveZVeibW3CPsQfrs8f7rL",
-	"8/NMMz5np6WbcxJj+q6/OV7QWHt9zrzlBQXfamT3pkLiBasHrQF1RJGwHfoLK6SNpRKgm2hkQ6MQYHB3",
-	"UYdeRJPA34aDQdQi46CNfK6v7yrhhJhCYLUwkqVqMLRj6cSc6g1QQNK8aP6frpgfarfPXhQxFJXdRF2f",
-	"3pXDjR6PCmsXdpEN3BozOJpU5aW0zh8SShtBrkJ8qeeupIUpLRwoVurY8ZH81SPezU16v2XCrMoWveCq",
-	"65ZI0y2WaMDWDesJsxMalGsXHoPKR+7HiMKmf81zUlpXF1z521HNllqPt6016PCUaYfLlso6rlyffU9t",
-	"qS0TH+I0s/JasB3yXqYr+mC3z0Lk1QgrV4Hqlncfo2T/Lov+J0I/gNJKsB1EaW4x6LXPfKBKz4v4HIV8",
-	"+jCX9bs+FoSzMerZf40oog6B5e1EXnXnzFsdC6tKZuETslD5Qhh5uOq25iEEDi6x3sa4Uul60F7sou1k",
-	"KxelHfc2RKTdcqj+crYc6nGTbADNYlp9O+47H3e1sPn/rDnpCqX8pJNuu/IFddxDnt7Z4kUq9YGBWV9M",
-	"cCt18GgR4Bo9PL7JcX86OQ5wIxx/SZYLjB+TeXVb6NC5L0wTrNz+Hk8EpdJ1GWczkSY+aAZJUB5oGNrR",
-	"7VghWEQpKzSjj1SKdvsseEfJQxiTkyJ40oBuFhZKYOgznRmyYvgFocndFaXFgueu1ByvUN8SMeFZSgQ5",
-	"r/a0EKYXfDrxTEtyRValpPLiO+QzFtZ9r5PVFpfYE7I80Awvdn40L6oQ7ZTqe3on4qVUifiAGd53L+F0",
-	"U4kpbUxbOrwNM+9Xwqu2qwd1k+dktk1cw5Hy3MFEejm3ndH+/j6w9fYmG36VvbzZxp2TYZFcbm1oquMv",
-	"fV4EEPiuwjU6P7xPW1dpCTRJG8V/WgmjymvlLGfc1fsizLilODUqxYoFrPM672tKu6OPlWpIdOs13Ekl",
-	"oXwri9FaoPNwR1XEJVCSw8E+VR3XoDNM4aEXzHb/LZxpf5uvbDaZyFgKlds0v3auNtiCqz3VapJKiqX6",
-	"z2eDFY5HdyBnXK1Mr2TAKDcs2mgLrPTHPgPR1nc2oupUef3+Sm0q7znmV5Waab4MVaXndOimhBwwzwSN",
-	"M2NAUs5rHEm3sTn1LU2nG3bFEmO7s4haKTebp8rl7ClOVIU5hbCbvZxo11pSY69GK38XndHRcB9p/0zI",
-	"6cx1Rgf4r83j42g4+q+LaafbWcoE0AM+veneud9Uo+mz78Jczk36pE1TKmAnsOre4X4otvjFWlpV+iz7",
-	"avAWeTuohXEos0/rC0yYOHAIE6y+Y3GDlwYzEA8PqaQMHdzB4XD4+HBwx0Za1Q7M42xerh3Z7XDjsJhn",
-	"+Vk84wtvrnoPG5nPKXgda4x3Yr1YGcIdetACGazpEl9dYuxgBx+sBDcepkUEZPWbjT2/Gg2TfVXPvEfy",
-	"L996Odyhl0MjuVvnpRVDdDP6MFc6Q0fMtZZJGRJoE+GeNW7eOWFJMCJUyr5XN+6byeabxmLh+aZ/Qao5",
-	"kQllYQ76Tx7VZbR3nTG3VFX6XYftPBn8ZRcTgpS0s87o4fAJ3iaqffNwuH80APZWg+Jbv0AWFtgAYGfI",
-	"svJLbEKCxfuyUvCl68KuaWaXd8XOi2pSegwO/YQ/Hj+KHya9I3E46R3yg3Hvcbyf9IZiMAm/FRgaylzW",
-	"eli3UPij/mCwfzAs7IR5e+ivt+rjvTT+u4slaZ0bMFQ4+2Y++hP60DdK0g3P0S1WUfryNKE6cm1C+F61",
-	"QNxaebxUhQ8DuEqVKskGTfGMvuJYyscitRtk4FLRvy9osC3Nsuaqlcvcfbtuf+Lr9sCWcOFL3L1CDlh7",
-	"x4Dv25pzlxqc2D7bQa1Ym7kwLNrz2RU2wsA6uHx2KQw7HBz2d1t9z+fB9ni3TXxV/pdSp4GN/peQWfrt",
-	"Qv8Z3S+5lT1cYY/6ZIeiX/c+5nb29Waon5RvkNIWVKMdWxq+WFCKAFdFNTkMHm+p+5BoQVEoM50mvoxh",
-	"gzvm1/QLX6J1/PDb1flT88L1d+eujIM+rHG/8rXLjXVr79/z0Ciq3N2BHCmxNgnlbuU+SR9YIX0jkSQR",
-	"SUvsG/51aYVQaKvdoaGwpI4JodhR2eYXhdgxJWLQ9o1MV5joJxR8ttvfwG3DBv6zua7fxe1sN8/0/EY9",
-	"/pSMN2/shlUOvxgp8XlRsNP2WIoXeNutE4siGIeKZrGVzgwWqJnIVIzYznA3JGhIe8x29nd9tWJM01g5",
-	"ql8SFSWE81rKRcHibksuasTEbxk2/ACKk4pLrELqvbFthY2P2c6BX0pb8eZQEuiSSrM2jOLeg1zy6NeK",
-	"PpOLWiY+rVBj/grm7BYt4coCzqfFi6wJ56Ba3XcO57iLrz6UA/+3hAs0a5G3kMlQEfCb6/0bYW33pHsM",
-	"KWJ2SrTzrad5pMM0KgKsp4VnYiotxvJzrIfktK/aJUI1aKp/WVRs6rPnIRGQzXlCjSgwHmXOFZ+GFOO8",
-	"2vPJm9MuleHUrqjHV+RM543ImNNLbhKfen9NybGfR3HyZKBK9m2RgdpnlNGMgbM4b8pdXgsaf4swibhJ",
-	"uvJqX/7lT41GK1f62qKG7/u6331dXamtXQ3rqpf9i4lkW6WqTSFV5y60MfJFljBkijK6KPiJcM1XnNqW",
-	"qPplfF9iFluSVf/lW8V9OQGxPfXy335y/JD/HunYGUWRbU0AQwHAMh3cgiwBKWrNTvm5rXBJSo296Z4a",
-	"rfMM/EQsUr2iRuWhPkhUKYnSz3N9i5on6OE1Emgolf3xPxB9w9jS0hXBC9HHCk9tBVqbS2E7VI2HKvVg",
-	"aTPqeEN9FW3K7Wy3D+hZIdDnRfp9o9BfiVaHCmAo6X6DI8GxlW3tffTmNyos11bIH55bMq/5gnMhqYfk",
-	"YhKWmyVyWCNLagsGg8U3qGgN4zYvt9AazfW2qL5Q5hAV6nm4bkcJ1hUixvPZ9Odw62/vLHVtolvfaM+/",
-	"kvaU0O0O1Oduerb/9DSPW/l2CkC5PgdhQwUKdj0kFXzCr8iWKQxbGBSygdqAJANbRBkdfQfS+WbFbdAp",
-	"g+9rwlePhB/XpLZjZZAiqx+LuTtbLU2X122k7OdmVNq5d5KKho80aAPSlEyR+Yh5e+qPbSInLC1kGGK5",
-	"LcHRKkzD+YDC0mjBLdwc7qxsb+LKd7zCBB09yQ1QpaGCbte6skQ6NqaCI7iuas2R0iiFzt4wo+fqHPXg",
-	"vE39e8NX2C8NuzVQaSAs0uSv/XfRmvY4aIJq74XjlYDScnMydfP+5v8PAAD//w==",
+	"7L3rchs31ij6Kiieb8pShqRIXXyhampK8SXRGdvxWPKk5ot91GA3KCJqAh0ALZpxuer83L/3Q+wH+55k",
+	"11oL6DspypFnPInnx0RuduOysLDulw+9WC8yrYRytjf50JsLngiDf56kqV7CH4mwsZGZk1r1Jr0Xws11",
+	"YpmbC5ZxN2c8jkXm7LDX74n3fJGlojfpfff0vNfv2XguFhzGcKsMHltnpLrsffzY770WzqxOZk6Y9hxn",
+	"ItYqsSxXTqY4UyoX0t2zbClVopfMCCsaUx7u93tG/JJLI5LexJlcVOdfSCUX+aI3GfXDWqRy4lKY3kdY",
+	"TcYNXwjnt/4cZmsv6xW/FMzKXwVMLOHJL7kwq16/p/gChsRV1vadiBnPU9ebHI36vZk2C+5o6oP9Xr+3",
+	"4O9pVePRqF+ucdyxxn7vh9nMio5VvcwXU2GYnjGjl5Y5zeyVzIaM3i9AxlkqrwGQ1kl1ybhKGDeCKe0Y",
+	"Z9bxaSpYnBurzTHLdJqypXRzFuVZwp1ILqxUsYiYVNYJnsBsS55ewUia5lkHE/q5GygbYbI/Pnxw+PDg",
+	"/uGD/ubjA1zKtHGnSRs4p7hUzgy+AX+7ubRsqc2VzXhcniSgcrloev1CJr1NSFWsPc/xzTaSnwkjhd20",
+	"MItvsLlIEzZdbbc6+ua3r+5HMZ1rfbVmeUa43CiBy4pe/XB2zvaW9MGezafw8lREa1b4G5f2ET62mVZW",
+	"4H18rNUslTEif6yVEwr/5FmWypjDkvd+trDuDyU9+NATxmhDnyQwfBxG6fcWwlp+CQ/PAeB5lmqesDm3",
+	"jKdG8GTFpkIolluRDBFU5dr/y4hZb9L7f/ZKwrlHv9q9pzgjrr8OzijMHU3oiP2MUYFoEVtWZoeJ4SbH",
+	"RnAnCvwdsvO5YABXYR0uF5cZc2OkSJjOHZuKmTbiGD4QHG+6dOxKiMz6A4VHh6NHw97Hfu+ZNlOZJEJt",
+	"D1jrz6/8zuaLBTcroI/CLKS1UitmxAz20Ov3rnmadx5HOUj1PP6pc5ZoJEtzfi1YVo7pNPwC4Bt6op1y",
+	"dYE098IIHs9F0lhPygE4GQu/blhNx1h1NBHszHHjhGHwKuPAHS07YJlOYm4drekOMKUAS8R2gPPlKhEm",
+	"XSGlzYTBQ0Fc8SA+RliJ95mInUiIanMWa2NE7NIVk9bmImFXYrXLtGFRe6MR2+G0KYDVNNXxFbF3HsNk",
+	"fZbbnKfpivEkIdah3RzgQDs/xnc9qBgQAC8cIJhUAqPuDtkTOlQDbB+R71TZfDaTsRTKPTYikSSBfPr9",
+	"lpUBL2I/YvUQXwKglM4v58z/fDeXu2tivOiiJOVMWryfehbmhtPIuHUM/l5o5eYAYkArrmIxZC+1mwO4",
+	"4ayJDiTwSTzn5hLJEoDQCaN4+rSExKcDj4a6oB+qYAuzAK+6FobhG3cFueqs0YRxhqIBg+s+FzijjMU9",
+	"y6xMxDFLhOMytSi5pPryEqjkXBjRD7iFHGvIULikuzDl8ZWezTy8rnkqk5NM/k2sfiu8cKgLnsmLK7Fq",
+	"AAx/g9NC2qUu2cmrU7iCdwW12tzRhClkFYlQTvLU9mFmDvMxN+cOUC9XV0ovVZ8l0oKol+A7U5FqdYky",
+	"I1dMm0uupPUURro54Cs8XyphhuyxzpWzjF9yEALpigszOH1FwjkKoOJnokKVxXTcfFIhXmqHKgZR7U8/",
+	"iQWOdqG0u+B+vOph0GQk59LPd3MI7Wn9lUelSLyX1lk2zR3OPNOG+D59NWQRbj1Ccdx6Akp6lXRVjapL",
+	"H+tar39vj17C9b7U7pnO1W+ELuxvhsM0KSk+vRtYFpMgKnuyB5eX0DdhUjUkY7YTuFDx6B6wRKtzEwNt",
+	"0FeWifccWSBSEr4Qu31A5+IqgKAkLwHvWcozkLjaUpm/SkY4kGRZtBfYfYTn3IHcr7kTqD/+Vrw23Ali",
+	"1A2Mhhn8nRPvYyGSu0Lp6oxIi2kSYEBhIrYzHo2CBGoZZwupcoeUAOjNMTsYsaWRTlgA9Vznpvxpf9RJ",
+	"IPCFIz8Q/ev01e6Q/Yh6K9H6mXwPks6SS8ciJO4DNB1EzJKpoHFXKq/cdGMqdoiPXmUDlvNG8WsuU6CV",
+	"jWN04r3by1Iu6wcYPmTVLzeZQFrwf00CHSD7zGjltVWBvGMqYp5b0AQA3wHtQVtwIFvxWLoVaQZTnYDA",
+	"x3B1DBZKjJErYtpMTwH+fRTLkHHC20rXYXpc3sFu0aPKXnlgsLDaFZy3Xiq8CP8AHoXYfgfiyXUxWIeA",
+	"gmg6YYvcgv7DpsItQS0a4zbHo9Hd3I7mEvCGFHYjZKcA/pkEVR5IPbH+PlvwFBRe5LkkARquLgV8UeFK",
+	"JEZrJQbwQp4KeNHr3USPbATDTo2+EuoYJCUBF0nnKXG3KWiGPDlGKV9k0upEXEiViPf4HYqaMIVQScAs",
+	"GKGuUwKNNVpdToIShoQNmFKu4jksmyRPbzr4liev6ctbapDiGqB+UZoIPrRUs96JYvQacklYWvE6HE+Q",
+	"gsLwre+DGPb/nv3wsvZFbtKNH3gzB3vz+jlhDtlbSlbY9TGZejy3h5fgS89rLnAfnZ+9oTeKOfHNSdD3",
+	"LaqcfiyT3gAvlpu0Aaat8d4f6Fr0r5IXxBDCm4iuAtIaVHEU4O2ERVXgR2yHzIzwD0+Ddvssai04godr",
+	"Tz1iO8WdEovMrYobhK/CiGug+TYfjQ5iUE3xLwHzNM8rYjtRYViLiC46v5+6KgfaCL4IM3bgDKyzvPK5",
+	"AqkkvQZ+QNR47ly2Ax+jaJEZeQ0MXRsWtCFQtI2wdrd61VCmeF2aOW5NS8NAnqt75Z/tHCHLLXa327sz",
+	"nIm2nLGlKwcz2JxbNpPXSLMyLZWzfSB4Cu1abq6tKNiTVOxMOPjBVqF2J6pGhw5xh0BqDx516QekFIgk",
+	"KAq/UTvwy/pNSkKpBtwhOIoxSa0NJx/0AWlBH6gJJtfCsNdPz867tIQCceBO1dGExVx5vpmIVMBQIBHV",
+	"Lt1vFea7ZPVJRUaGewBC8t3B76RDaCfRAkn0TtS5ouFwGKHccK41W3C1wie73pq3nMt4PmQ//gukb7+9",
+	"N4rnbq6N/PVTAb/RBnNnyLphFkLfK7HaxhrTYYxZKmEGqbC2ZpcZshOQAJdWGGYF2cU9qyoIBGBxVeQl",
+	"+oA2r9ci1qbD3XPu1YxikQB+0M9ivGKulBDhqDOjM2GcJFHO38ML3uGbfHP+mDm5ENbxRdZnPF3ylUXk",
+	"d0LRffXKHWjjCxb985///OfgxYvBkyfn338/efFicnY2nOH//jwaTUajqO5m3h/tHw1GB4PR4fl4NBkf",
+	"TQ5Gw/H+weHRfXq9V3EwJtyJASym7XBqnGtzF8+M8NfnUl4LxZZzQSsHcFVI0bBrZJls4fHq91Ju3QWo",
+	"f51wfA7CO+h/JbHThn1neDb/+/Nj5p20oBAutAWpBZioV6n7zGoQ4Bd8xZzhMmXTFcszwLP7o+IGs5d5",
+	"mjI5Y0rAFOj5Yl/q8ak89Zo5eRZb0FxweyUSNMx24vpMGutQn+WxE8YGGQ8OFD3jiok0lZmVdhJcBk4z",
+	"I2J9qaQV4eW+B1f5ChySdMNOf2spvf9EHtLqwmqL7ldvVQM53hVDkyQN+30MeHG6QHW4a78x4o2EF5hY",
+	"TEXghShY5InUbCZTMWT/AJ2CwfC2iA6wmYjlTArvny6M8scM+ARqIYhbU8HgXNoEAoa+sPJXXBtXqx9m",
+	"vclPhT1EYfhC72P/w43HWnwz1ToVXFUfFbD40JNOLGDij8UI3Bi+6n1816TfZ/LXQrxH4MDi3w8u9cB/",
+	"CAxm+JovX3hbQ+XXgb2S2UDjUDwdoJQB/A6W/hHYobycuy9ux9/jskAPMQv06UnFMvlepPbutu7V6y9q",
+	"3z+isQvNH+8dXvrEX4eYK0DdmXCgnNwdFJYycfMvDw6wqs95/B+7qBPSMgrSqZiL6it76o31XuOOZkKg",
+	"pQZ09YpeDtS5GjURjH6ZEVYod8yUVqLP3FKj2JWmzM2BfUvLOGvb8NgOMEf4DY0bqGRo5X0GhdXfG/1h",
+	"wl2ye9CgwJzs5K16q75h33zzTIjkm28mtaUHKKWrpk1uyE4SH0Zn53oJvKPhMAZeDOJ5nwRwxNS5dIVz",
+	"/Z4NLnh03O8cjg463fu7Q1ofWTxwhRWAUhQSrqCuO811mtiNO6Bh36DTBIetnMvM6EUwX5JbxUbM6UtB",
+	"ThuMLdNGXkrF0wvgEKBq+ONNcgpzuFhYmOStQkuT0i5icYpmcKFinfg4g6rJdKYN82esDeK00g0i3Aie",
+	"qxh46EyvxKr7wyr3DifcewfXr/pLGZvV+qkMKnv38d1H+LW+ljBoA0zFiMNev3sR/easW41bLGfDuNUl",
+	"t8YtJt124Hrc2oaRix8LN3QLVSpHVJ2i9R4Mv/YUtpi4gotrpqy8sXGyFi3+VicScZg7NjWCXzXRGTXV",
+	"uixVnaytbZH7EqjSpHB6FjugiUBdAUIJ9KZxPY9BS0iMvBaWRcI6uUAJNAS01ET3/f390Wh0J/Gb/V6N",
+	"rDQDRBuqmAA1RyUhbpIosCeQfpyKjRCpEEBCiaWwju2Mdofs1RpPyDoeMezdzTaLe9U6uNdnZ7QCv5rA",
+	"EELUqqqrTXPnMjvZ24NP7NA/H2pzuefmYgAfD4211VXnRnYpne3bcjNOwav3LFqGGCcKnFth2JXSS+tV",
+	"n3Kp/kgGh/vDRXbQtYbyinRqLjIBNdbVwlADwtanOkjuz0Z8XwweTg/Hg8P4QTJ4JMZHg/3ZIb8/fRiP",
+	"krGowWSNJl5SqdaCTgLadbHK+mruz8bJfnwwHRzyIzE4nN0fDR5NH/DBw/hRMhLj2T4/mN68mpulKYqS",
+	"7YadR5+fQUSqmCiq1rLmLe9NDh6MyGixLUCt4y63vUnv1dOXT05fftcmWh2zbEAzlL98KI0Rg1kKGguL",
+	"tXXk+6Y41+JmJyJOOUppVbGBccfGoyLULhMmRCqAvAMab58ZnasEoz6CGo/mNjfnys8uYxIOhCrCE3bG",
+	"o5GXAfkCyAybSZKOvHecPFaxXmQ5YG2xzoXgNod1kr6NVoYsE9xYuEaRX+mFHyUKEXDeEdjrIihbmpbC",
+	"AW22dRJCndG7ndYKP867tThJh7hWwj9RSucqptCQ0urAVjpHYwOfwsE67cNw2oaEjczvSWBznobSBBJO",
+	"Lk2lN3MdA+9LSt5I1ouSFQZH++fjdWgM6Sa1PwS9Q7x3QqFpd8GdE8ZOgDOXkbXWaUAkAj9gUt8L1Dg4",
+	"zBn14V5IEJFJsi/gYTFI4LZEuhi4Ix/o9MVTtBgVrBQtSado6LbyUqGlCUBMx+oVI0vqzqs356TC4bmU",
+	"AVvSsugxGf0H57Ch+opxM3uLTFzeaGgrAV7dRr8utnWjdDepOm/4gunmskxbSRb6F9qQGhHMYuh6OkbA",
+	"syUIYYDxoNs1qPGUp1zFojcZ3z8Y9XtICqS6vBAKnQTBSDCTStr5RcJdaUM9HIzG52gznYxGwxH+r7Sh",
+	"GiEuisji3mTGUyt8+Hzl8T4iOT41YsGlAnBOxuOD8BQj+icPgUFkRl8aYW1vMhoeHD7s95zO8uyi2MER",
+	"DEXPxPtMGmHRrg2rvT8YjQfjo7Wrpa9SDbD/6UOPqGx1RTj27Ub9+K7FlIqlNs/XHzyzmVAJpkUpvewz",
+	"my8WwdsIzGLFckWLSFiq3ZB9h15874KcycvcCJSo4aApRv+XnKdeQy+2w/7MaqCLKqS+MBR1oMKHtoFL",
+	"MTpY5JVkv7VOpikrmBEKznO9VCEwFaO8pGWJSPI4vFF57nMMUK9OeXxVhq9Xllnapuqo2bLwlOJ2nBsD",
+	"SgjmCGTCSI1WDu9WKXAy5Pmx/xg/UvOqtYiHyQVtNKpfP4w4wV2gs0kKc892w7h5bdt2xdYdbiML+SFT",
+	"MXOtI8HTuGfpbACzuxCyQg+65i+oQ3PmqPiQ7bGd8h9/Zh7/dynkdjwcEZh8ZLv0CD0XKVLNMnOyk+GW",
+	"S2nQpQ/r3qjSk1Y6qtYKtEd8ZwVyn7pkUUmnomP0fBQIDLIMOk+U+A/2oVXp8BqIDBAiqGhLY92xD8vy",
+	"B6dE7ciCkXqjFHoOkz7XyIHrpuwGWw8n2roPVdxs3YQmPnScfm3jrQtdwe06teug0V1SxVMStbqE42C+",
+	"qOaF9hknbcIkLf/bkKHA6L+yzAqhGKbpljYEjBJGZx8mJLAyVwZtzXOdCozfZTF3PNWXuWiIJChokdGi",
+	"MDvEiaoZHcIK9gr5EbHhAhZU8GfC0fH56P5kvD85PBoejB/ujw4LHL3MUecMBozBIcjX+Gg0Hcf7yQEo",
+	"0UejweH98YMBf7j/aHDAD6dH8f3kgXg4g3PJp6m0c5FcIDzLKeFEpcO74qHPDvfbSmplp10Sn1BxqkGB",
+	"Y29ePy+1uplY4/ZvgKCTXVcO03uki6NGNYBW+59KQvq99wO9gFufuZUXOj+Gg+409TixYPBzG7yfNNOW",
+	"6nEdcVo5//ArhRuxBHNxbWkwBI1YtI1eNdyrQe5Tt+IR+MOnfN2lypfIvoFIkVKfPOGOdzDyhDuO3qPg",
+	"FRp6E1PUVtxFSfW2CLd6KZaBTBbmuC0/JRdXi1n4MQpL86ZdP5edtguW8UskzYHa9YNNmW7udAXqd+XO",
+	"R2gkKjIsnHY8nbBozu3FQhsv74E0iO5GZJkhpcnoZUgg81H7GL9/SaE86K0zjhbkhcaUW9eg3GGiQt3z",
+	"/Pen3zNRf9f3NTiw3oYvPTEZtYh9CZwOD3spqWwlslRwtS6xFGtZW0ekdMlgVKNoiLY3FQUpd9gyJeHz",
+	"EnEYJhJYxt3wE0ts1EgIgqVflDspSnwUYO28XyGlp+UFW+G9Qp0aMwQoV6lgAhjudvLqdMhOQh5TqA7h",
+	"7bZUAAG2apzkKRBq3rR0f0peY4OKhSFuzB96gmnKLbjRAGth87hTMHzB47lUYmAEJ2sEQSBGyeBbw1U8",
+	"Z1ox6Y49MLzh2G8KwaDgXH/qSqJqpzGvyaKvVmvorJVQB2hHSm6l/EYjtbGRe/6ug0lXwdqtzi5BeaXM",
+	"lHaI6hbMpzyCjxWMaE71fb7gqnIW7wEWCNJjttQG6yPEXDHKlUJzyoKvmFRxmieiyF+3eTwPkoSezYTC",
+	"D4tkspvDB3FH5To7ccqXhPhRm8Q+Vc6sukzOoiwdkc0Nt7TmJXEu7y7mMjlm0Vz6DLSKkuffIMSD90Ks",
+	"ygy3iXaFuYiv2kcy97bVrUjs99J1kVdacHd5qSqw/Ht9mnQNrFIZS/cs5Zf/CHlVdVBRaKQ3lkTCf3Ax",
+	"S/ll5DfJTp3feGHKCjqdj9FecHRgha/JC4RBPeiytpPavwKMLassBRU7yx4c/QmjzjUodNoUxzHnKG7A",
+	"ZZOJUFRDqA56WsRFWMSaCFkhknu2XCnsc409yugZVzKM/ukH2ji15jLrM3Wd4jMhkmdcprkRXURiFXIm",
+	"AWULtyHlU3bRDGVFnDt5LS5mNGiHIQSmEwmdvwVVjKP0Vpz/pvna7PxKqg7dKMLYRJ8kRUmfReYKZXxG",
+	"Ul0K6yL0E8EjqjwAmOOF1ICHtXRR8iNVOQTOhBQZxuukxBiLLLp5+QtNOiyQYmJTFS50g8GpcfoIin73",
+	"KdQW0YkIMhWnaqY7UFvEcyVjnrIZj0EgIp9jIww6AuGsEYwWkY+SdO8i2hApnE5ETA6fUpYPnjAPcYxQ",
+	"1NOQbhu0/hBbDeckUfa/rkRgK21YrqSzKPeTgES/F7bbTCi2U0RzklETo2L8HvqVDfRZBGxJidT6vVkU",
+	"jy6AHUd9RidhfbEKX8pnt+Nm+EG+uODWx7Qwop53F8mL51v4bL+oHZ8g0uIC726/AWFu2u2/aHdhOTdt",
+	"8GOwtXyZR/VYK8elEobRKu/uvCq3+MvLsMC1MVjbHW54i1ySz74z4DFFMdCNeNk0RsHqK7esi4F93yWW",
+	"gbCuY/LTxYL01FoST5+F+iHwCDmFJQtdTVrtsyhXS66cSC5AZwncICgC/mFDgS4lyt5kNHz0oAmPt70p",
+	"t8BZ09XbHtt5NPrTbuEi6U3ujx+NRhhCZBz8a/+obZSpztDc+4g5zcZDdjLF4NWCxTrDVSkaX/Jr4RMA",
+	"YEdaMZ0mwvggKnsrx+HGjMCGGujEe3fsBXOSCMJOQMnjLBMGZCJKN8kyytR7NPrTGs8BgawlXFXimErj",
+	"CEI0qCXBEtspXHrY3+2wTdzGOYo91KHYhegvOiV1jFMCVJKkzVfQ0Kf0VZNOvVlwPBjtn48eTQ66gkoa",
+	"tPiUZTITqVQiGCQfiPvJUXw4HRzw/UeDw/HD0WD6YHZ/II6Sw/hgus/Hj0bNTLwOG2h75moqYi/TyS8c",
+	"jS0HV88e/c///38ABkUwEapPsJgx358exIfJ4Ejcnw0O+YMpxo0OQuDoYXyUlMVWT+KFYMgrywOq5gx3",
+	"mLI8FHmaegK6SVmrpQ63CeG5z5v0xSirjnA8Q2Ea2cShblA9jXmDilCiSw1UG/0BxYtNFC2H6CMYurHS",
+	"8aTT7XHOLymCrrwqn5o/yaZipX0wIpY6Qak9nvPMCWOjrdMreToFGvalSaawKubIaHA3bJ8b530zX9ZO",
+	"cVl3u9WABR3RafQLWZIoxamy1DWbp6Wv8S3GerEI5d+/MIkZF3bHkNXZynyRqbmPw8rudsOF6/iL2uw5",
+	"rOqON2p4fHWhvkBaeA4r88aZu93zSnDzxW33n4Lf6Ta7kmAoW6HLTz8DASSUS3+KNjPgrlQCG1O8aiY8",
+	"tjMXFGlKIsJun+rfkOi7YAF6QxZZx50F7ckIm6f0J0aUSzXT8I+FFxu8PoVFFy4wy5yMh0XRsuCnLPtb",
+	"UG4Fw7D3H168ev70/GmE1sUVfkkFHdE5SmodBXFRGmwSLHdhjcOMWyuSqOaJmgHXAEkpFagr7dRs1E1T",
+	"v//M7haJkEUnCO4ittDXssvRtiGI6s3r5/XUjNL3rXi6stsE+iD9LoC6vQRbKY8B6HqjmPmfWNLmZsjV",
+	"M4zWB74nYip9NZkSX/qkySYilgueBmKGDg+awleQIZQuipTXEvQejDrWmWGKC8z//w3++tNo8Ojdn3fe",
+	"vh3SX7t//a8uFbkST7QdAhC5KCI1WiQLlz7DOk2JNCJ2lRykG7GloAHbr6dwUGyFjlsGsi0qWst2yyj0",
+	"nK2W0Z219ETaLOUr9BZMyut9zzIXeHyfidTXzAl+KPyt8pzADXdGpuR52IoadCawtiP8hLHAVy5MwTXa",
+	"bkxP1Nf4yJUzK8wiRE8f0S7D1dZxza9xdPLC3ySn14LeboPfIfrtbtHbOq4STlXDtlvNmf/itZitW0zp",
+	"KFOahRko6I06n/ycJ5eikQG5zVLN745uI0u/FfCd3e5Cf0piaL9XygG/GyBvyHb1ZK9RkKsCgxrWdVGk",
+	"Nv1p8+JqRG448ZIkVVlMhczXhaHKRe1vF/BaZ4rdUe+eXBcNtKqy2gbRr4XEIer7Rmz/xKDtOwm+3j7Q",
+	"uhNj6Fu/1/qJ1pZ741kA3bzhOLxKc+Op/A7AuSXsborb9j6gjrDt8mZ/wTHbHQ6Pwu1wMBntD8ejw6Px",
+	"fkEGKyLy582iuU2piA5xrVfEl5cyDw65ZQGNsChs0DXXyypf6wVVuk6xW/B7ODkcDR88GI9GB0W+8L8h",
+	"kLzE41MnFl/jyW+IJ2+Aq+PqB+pITXV8sQ2pWPTd02qtB/ZMuHhef7r3oahL8zFC0dkz46ZX/Ou1/Fde",
+	"y99D7eFPSgD7bRaPDYrYJ2mFvy3hbjul/beowP+i/d69/vRCXwsK+8aI+lL9DfZYSjk89mWGQwpBpjFU",
+	"gi25E2bBzdXvKmd0o3bWUfBvLa84K1CqLVpjunSh5pS12DvKGVfKuN2VOnMXcnJZk/IGAKxVLzwM6rrF",
+	"JlD8y3a3YUvFHWwEHpJDpdL8ecgiX6EM2788/v7pkzfPnz7xzprTlxevXv/w3eunZ2fkrMHIMolB3qVL",
+	"ps+iZyen5Vc/vDm/+OHZxd/f/HB+EvlOZYqnQ/ZSLEMAXsyVFz4mbM5VkoL+RnEdq7LZ7ZXSy8LXMuOy",
+	"CH3ykfmhuFq/V6y81+9VVt3rV/kqrbLX71VXCGAsb3Dl7daJVWH7TKadTdop1qXoOuCDWyK6mRGb4WcY",
+	"flgTtyY+kN2jl3d8ZWluWXTy48np+enL7y5eP/3H6dMfo5BNVGmNINScq1hgYMDPemqpYg1SywV38VzY",
+	"yoG/ydBkyy1pbMcs1UthBvjAnw6cWdGVjqpodRaAvNNz6PcaO73NyZSG5LaYnrtYL1Dd1SqkXrG/iRXT",
+	"ikVlhV15qbQJvXobSEg5DapoKi+Uw9zKa47/8W1YRGG0HbLX/s4Wr+IaUL9uSMuNHuOgDhgMCUt1nijs",
+	"dTGrVKYIcYdv1Vv1IpTPw/6A528Gr9m3Z8PxgwejYaE5THqh9dv//K//PX6AW4W/jtjzN8/O8DV11Zv0",
+	"0IiGwwEaXeQKv/XvhFb+fkUXaT6zKAZfCyOBKZU0qlr78ARP3vfkGozvD/f7vWthptqGcm9d++31e0uO",
+	"PbkvipRDIJLtuq+bolEx/7HItQuVBql4yCJPnRxk3PBLw7M5e8HNVYIt+rpye7r1y/PKcd+zvnmMVJjw",
+	"aNmOEpfcyWtRpJ+AcPLmz/v743324vTlmzN2dvrdy13vIAQBDOWOAVZs9plTO5UOBX0WTJzM8UvbZ7/k",
+	"UpAEpES6i8eKsXL1sOatHEaEAa0srtyQEUfwRKrL4xBwh2LIsNvX1sSfLYSBbgfamcMY4iuxKkoxAUyw",
+	"Pynzl4dFNXwEPpQJfgX/vTG220OqGdrdIXAHDL/BwRDeu4UEDDSrlICLznVfVpROWaQTjrWP8ZdlyIXP",
+	"4QUxG5bWZ3bOs5Lv4ZlNylbpiuUqFBilXR1jWx+q2TjD1DiP5NgjHdB/4DsS4JU49pIYvotnw1P/07CV",
+	"f3qJRZu5YlErk7Uz3J9GBt78vXQei6oIUn2jnUccbZGKU6d9N8TPB39vCydbxLF1eQT2Cg+pgX2KP9aK",
+	"YQiMvX3eoXfZ1JZfUTcIdTvuf7OZS3PlnvRUrlkgt92ybeXGbMfmqzIKMSOQPTpTONfpQSekAUwFdvnP",
+	"E4wC2cEiu9zOp5qbBCO6yZ4Wmg/s+kJUkW+beJlzA9iGfceM8KyJrOTYHBUL3mbaWjmFm0IZHdoU4c21",
+	"8lNOU+VgEumwmh0dY2cGwHh0Pnq4pghmobZtXz/7NhYvyt3tvfrhyeOTs/M1JrCmy6xjd23mWy01fc8y",
+	"vVTMUg+7CVvOqfC+EsuyEtilcBWPHU1CmTkb7kMgo+uihP8olrb1VdqDinzPslCw3cs06A4KabMGC2/O",
+	"K+qcVuJzF7Hqzhz/m6SSm2RLC/fUo2gU/FVOJ3x1zJxOBUiniEswnq3RFI/X7z5dv9/SuNNFD4liPRMi",
+	"+RbT52+sSeV3jIdJGfcdZalmZa2AjcFalbICd12QKixh/aZv8muGs/1yi039nkj4v8MvGHDoqz9woz/w",
+	"rKK/NOhC2UHaq5tUHJ3SZIVJZOywoTqZ3ViEAd1em5a+qgMI2pe+QjIWGKhXzqgYBTBOp1PuqsTFbVSy",
+	"2Q7InQmweay4TIv23YBwl1KQ5QtBZHfpoDFmLmkEzTWqXucydVKtKUwcWFhYh63lq9m5zCzbeUViX5+d",
+	"PD1jNhMinvfZ02/fsNfj/Ye73TVituRiQVkoWb+fbLt2il5YD3vsRJIQTNdQI/LFgpu6Am6H7Me5TKtB",
+	"iMzkyjf/8Ipc1VBQiew/xs5jWBIEw/d9roEuirN2hPtTZRCPjviTD+MvevEnwshr9PtQd62g9TRTtcty",
+	"NWPCxguPvOUD5BC9yUG/R5OU0digNvUmRxi1FmPP3YcHJawrpXBGlaflcCB6VUtPYxl4/PH+xzX8tzPL",
+	"DTEesXqGJXb6RYYGWTAVIRPmixT9p9a0yahBoG2FrI4Urhr2Fi9qrejcWU8vpKE7t2Eqv98PHb8HYHdd",
+	"fn/yE2LUoRVCiJFt0jAPljUlmfwpbgIrLaV7G8XRt+5JrI2YMDsHrC4pU2XAPrYUpO+7B+9ApQ+bXtsA",
+	"ziaytSrOh8YztSYgVDpniXe75vc5ZiNYPfknSDpCdyti3FTMtG8hWbTSCD1dhuxlsIEWWTUmV9gsAEmG",
+	"dJaFLjjBqUG1+ReCK9LvvMOnY5cBAOsP04eid/DVFgUsKmx3yZS5iefcYgR2NsgzYjm+wQVArSPss9We",
+	"oeugNlVXr2tQPEyN+/LddenrITvHn2zZvpJ+YW4p0mvBFlq5ufWpTmEv/7EV2BscrgXoGlS7eN15URuj",
+	"m+CUtTNqbtI6L6m059o2nMhV5v3pQ0+AUH24j+U/MsGvhAFCQn+xca8oTAGcQrwHIP0oUrRvYWVy3xcT",
+	"RXq06OJ498fd4+2X49GUfsjvUo5pBVMR2qO3O4LUOpHd7NTeAN2XtSIIXnbwlfnK77Yvil98smUCydou",
+	"hLVlb8aZDRUjwxhTFFEvF57UN6qldhkkfnMNk3DgLRG/QCh07gdsiPpsOBzCHdcmIX8mxf2SQ56rWFRL",
+	"VvjhLVsKX7whEQ6N3/UbX8XebfI37r7uSkDsm0pfhoIsAqvp4TclFLsQIPTwAqGfr3M3Yi/l0KerWn+I",
+	"+3oW2BPU95yr3gHgJ7+dwJSNpCqWAN8UsGYL4NN4vH8wXGQHf7XyUnGXG/GX96tfe5vvflObtmjwbncJ",
+	"w+1IxR6whK9sP5xi1V7bR5l/uE3fwequWmswYuB7aWH7AWSU0as351E9p3a6csL2qQUuvjU+Cp3rhuxM",
+	"YHOfQp8Dvi4UqCsYWbFN1/oqJamstwuRvAHsdukl4hrUJOnrMraJymdII1nTrKhZ97+PtFsuxJ2V+r/b",
+	"bJNiJ5vOortqJz6m/tch/ILeZzaflsW1hEowLx+L1M5S7nzib5/lKpVXoqzVLdS1SHUmuktw905YblLq",
+	"LuX3tL7U9ka3oRHcanUz1q4vFBoAc92p7WBpcrjylJLIC7gEUDTa3GXCsGDjYX5oy3Yi/9lAJsCcwr8K",
+	"kbT6sCBTEZsLnghjd6nlGHkWlnTDj0FZlLNVUEoybiymYD8RqUTtBa4QiOzcktVhwhIxSPIMcRrblFVX",
+	"1dFqsdPA/kRkAtgVfI5tBics8vukiLEnaIAPZiTfD3z4TUQX2/ZZ1O4tEflgjkYXCWDjHVZ///Ya+347",
+	"bHejk9p19ql8RdYaz83gPpJ6ohVzWEsX90JdlJHkn5E3zh4zeyVBc9FWoBpsdJLHoXZlW00vMGBDfxii",
+	"iHOQVwDFdk7Pfhg8vD8a90Gt2T1muaLI4ITx2GgLlwqDsD5Tf7PQA3IL1wdeqnN4v3kffQfGcvt9wreb",
+	"buh5ZwPKl3zheyYV1/O6qM1rKbjGAYbAHcYYwdBQuTDdIpb6Wgei7E4+JBtL+W+duws9u/gl15h+2UDZ",
+	"IlmiipadhuB2o5NO9qjEMl0xqsUsklp/KNW+MLTtW9XkqPDge7be4qgzHOMr+72R/d7UW6dGLje2bcba",
+	"Gk0SOmQvffMu5LQhiHbOMzFkz4Ay1lDXhyl3oG9E1yPWGLNMURnwqrQ2F5ZimTEgozBDB/dfsFAv6yQq",
+	"NJY/hpPCcAR8PNNpio3BZyBDhyyGlPsuB410nhS7ThgxE6a7DigpJiI5DmYcsryjC7sTZTfFLQRa+plo",
+	"5a1zdhoi86YMFnWrAiVr7eyv19vUw0eFcf0YI9mn2Kf5WrBfhdHBiFrFEJNvCnZodEJe0wjZ53TUi4F8",
+	"KpEhjO4Qe1FQ8rGWsAOpLplWwoZuHclxEcSuQlw7+8tf2LOT0+ckhmRGT1OxsJ+rDEjpLrghaKdm878Z",
+	"9HjtO4huWaaWusR62+hSTBnPsu2O9bZ5W41AiS1wvux34aqtmNHARv0PjVjoa+8JJcPhraph1BfwXC99",
+	"EkGh6QDtrUoQQXTwAR0oCtRkhc6omWDWvxmmncz7uVSFdbRkGY3z2oKTlTUnMMLR41xAkgKxKmQkrL1y",
+	"h/tt2t0omdEqSVHczBvZ5I3RPk0Jjoq0bccH21yorBK0Bd56Rt5tKNm0tU3JaEbEQl5jRl8r8C8I97+D",
+	"pLQACbIyTAVwI9Ed7dTUvEvzYofl+TqUM+2Qdkl3c5olpCrTDZK21OmrwkCHcvBuS1Lf1oIwBuaUvh2v",
+	"q/nUaYJ8LQDWsQuLlsiWMfg3WGwqeFLiyM02x05jI8re6Yphcy/Un+bOZUB10diKJsgd+pMn19KKZHfI",
+	"Xhl5jYJ66OYF1NIIq9NrHEIbtuAprAjEjSQxAsiKz7/CLuN1MSzYddGIUlh1Y73YwyLatd0Z2UPgPhfq",
+	"0s2r0F2Do0TzPKLcjJpr8m6oL6xHyJ9z6zxKFk1eYiPIPoTcFI0Ic4Ft4VEalpal2ro+HKvwhvJiPOzV",
+	"Hm4G45dcqoY9DU3m8eH0gO8/Gg8ezh6IwWFyPx48mh7xweGjg4f7D8b3R7MjDGDHtfQmveXcivjixexv",
+	"f39kHn73t3/+Ys6XP7959eTh6fNX/32q95/z5/ysI1a5Cy3fUBKy0yxXxVK3wruwnFZ8gbzEpvgBdKrD",
+	"ngaDT1hEG0E1RrEpt+L+IYH9+xcnj0OtT4Ao/TZIBNXKzHjDx7ktSGqlCumb7Ris32wnmlXrmbeRq5Rt",
+	"MCqpsNfD1qbY/sHpCZGBSr13uGrwjMpO3bMs1J8qx+vCpLsuOr8NBp0mgYBVv0UBzz/PLXVMoS4KHdvY",
+	"OqhsfdnC4SZLV0PoqK4zCnJpDfpXYoXpWbTYqLl4zPMy3fXvgzxZA2RZP6xDjOy2rJXRcG2ko9uXG+lW",
+	"Z8CqfFyg4EaYk9x1NJ44eXWKq8YCoPQiGdQozRmj3MhvSfmzZZOD6Ng34MB35tSdg2VGzOR7JHBXQmRF",
+	"8As7Cdc24DaicXkJ4AvvRbexzojHIb9FXQhXVh4lMBCiNQjfx1pfyY4T/bZ+DBUXCMrQ7DW2U6P0YW9z",
+	"wJILncgoYcSYZiquih+5ip0cWyr0Pn70MWMdQEd/3i85T6ULydLUmsun3RTpHkP2lMfzWoQir6ZrhgxL",
+	"YOah90JIQvINCDGibZeYDDoMqmZBtGdhDq7XmEsyVM3L9vFqtRPrl2CCG13BarQSGZL3fB4yr4CSYdZL",
+	"ouMcE70JNFNhWfQByDlIlB/3eCb3jLBu73ocUQL5Wt8VZS1xV/vev7lXsK6o3pyNp5acpcLHfBbrgYEw",
+	"qb2yhD2dCcUzOfzZYrM4AKwiYYjHGBom3mephsvT+XmiYxsds6mGAzKCYcmfmPrYlOGH2EnJR/3imXzz",
+	"zWOtQI6RWtlvvsFH7JkUaRLAagSLrOJX4gJ02Oi4APtUJ9K/gGmO1FkHr/BjrZxQbgCC64SCx8kYu4e7",
+	"G8Ik58F8T0O8OX/8SbFUx764dYKt1HG15TfRkD3xFYcp/qlsnRo1aiiSyTJUwoYFPlX5QlCTJRo4z7KQ",
+	"/e9hoxKGSZoDZ2Q2KeoylA0+eNlq2Fu/EEoYmYT0kCxEON8ZSf6UOQkrLEM2HfVI8dF67UaCALkwkT1m",
+	"UdC4IvrKRxnjYwL+6/AyuzR66V2EciGG7JRy+/G7Rmq/92iFPJ9cwUNVr8TgoUIxpgglj2YnZQ8XqdU3",
+	"30xYBI+0kb/ikwn7lljD23w0Oog908B/wMX6W4iF9iIyynbeb9ZnTwR5jI3tM/iS3lbJOr7Cdip8JcUw",
+	"sbmoMhYKrgSCsusvNV9QjjUSGSSk3xmezf/+HPhOgxczIuHoRQ31LYoIReqvifebzpBCONcwBQIeutgt",
+	"AK1scO2R/cNb8k+/7U3Yh7fYbPBtr8/eht6+b3sfP0bVTs8RvBIds8i/gGZXZAxCg4rEHvsSxaJ+j6OG",
+	"txjQPToaHUSBKeA9HDjx3lEwQKzhjuA1kAr+q4rIJOzG/Vo4s2JH79/TAHAn9Gx2HDDO4M+Ho1GfHY7G",
+	"8H8H8H+HwAoOR49CGOwSDmrGZep1HALYc6RwALDxaBQoFtw3imZBV/uVWB2zgxFGclL281znJvzEdhrR",
+	"Ov0QvuMjhaJ+k1dMScSoKDO7x2x/VNYHqUbMwDRFcA1VpXgV9Noh+1GqRC+tLwnzHlTCE3a4/6hoVR4h",
+	"9AYnMydMBPD1oWAFUbeOdu/Db2kKv3s9CwFXIcU8z/rhGH2iDR6VUGGF9wAn3ZztADz9kLtDFoWo5CT0",
+	"+o58rpDned7AWLSvDW3r+h0E2L8boqIx75G284oKVMGOMrQQBtDbIfvBzYVZSuu7INWqxfyViNJfQpIE",
+	"kJP9+6GCFhp7/0L0pih95SkO26HmCCz6c4TE+E/730a7fSLtFOFNSW54kZNrHlIzioHCdlLYnW00QLBC",
+	"BFT9hzAo3tH2rsdEKYAsY22MZRk402ehw0XZ6tv2Sw4D1KzPUq0tNYL1VWh24fYLfoW9xb0DjVJ8YfSM",
+	"uzm7pjUM3ypMm4qFor7YQVnLeDwXg/3hyNt7S/PKcrkccvwZI+b8t3bv+enjpy/PnuI3pS2QGpgVHfkp",
+	"Ud6SxDrGhDESgnqT3sFwNDwgpXmOKsZeaCY/+dC77FL+v+UpnEIfCJFi2DgeT4WYFkZ+Ey1HAINI59mp",
+	"vfKavqQyaJnR1zIRBjMYyc5iU72ckLohHcOk3FlRNi3VOkNdAjgQgvwUFOLvhHtc9L8vuDOse3808g0L",
+	"nQ8caopI8IwsgTfZCcMUqAu0TQA++D7TVlIgycd+75Cm7xq1WObePwr8obAv/G5883enCjHvxGso8NXB",
+	"zV8902Yqk0Qo+uLw5i9eavcMiBd9cHTzBy+Em+vkpXYngBkUNXa4/+jmD19zJ5Cf0DdH20Dv1BsxC9gd",
+	"bQOFM9Ic3ih+zSWZzKv6NvrCqpr2T+8+9j80FdSf3n181+9ZykgjNAwEGxRIfmlB0w9o8w4m2CMLR+et",
+	"2taOVMTuAu802OxvyM51jiW1lA6Xq3KnfKYcz4A6LvkKCSb8zWGMzvv0QnzOq/RCrL1F2Ifw6+X5w12e",
+	"H+ea8QU7rdyckxjTd/3N8YLG2uvz2lteUPCtR3ZvKiResnrQGlBHFAnbob+wQtpUKgG6iUY2NAkBBrcX",
+	"dehFNAn8ZTwaRR0yDtrIF/r6thJOiCkEVgsjWaoGQzuWTiyo3gAFJC3K5v/pivmhdofsWRlDUdtN1Pfp",
+	"XQXc6PGktHZhF9nArTGDo01Vnkvr/CGhtBHkKsSXZu5KWprSwoFipY4dH8lfP+LdwqT3Sy7MqmrRC666",
+	"foU03WCJBmzdsJ4wO6FBtXbhMah85H6MKGz65yInpXN1wZW/HdXsqPV401qDDk+Zdrhsqazjyg3Zt9SW",
+	"2jLxPk5zK68F2yHvZbqiD3aHLEReTbByFahuRfcxSvbvs+i/I/QDKK0E20GU5haDXofMB6oMvIjPUcin",
+	"DwtZv+9jQTibop7954gi6hBY3k7kVXfOvNWxtKrkFj4hC5UvhFGEq25rHkLg4BKbbYxrla5H3cUuuk62",
+	"dlG6cW9DRNoNh+ovZ8ehHrfJBtAsptXX4771cdcLm//3mpOuUcpPOumuK19Sxz3k6b0tXqRSHxiY9dkE",
+	"t0oHjw4BrtXD46sc94eT4wA3wvFXZLnA+DGZV3eFDp35wjTByu3v8UxQKl2fcTYXaeKDZpAEFYGGoR3d",
+	"jhWCRZSyQjP6SKVod8iCd5Q8hDE5KYInDehmaaEEhj7XuSErhl8QmtxdWVoseO4qzfFK9S0RM56nRJCL",
+	"ak+ZMIPg04nnWpIrsi4lVRffI5+xsO5bnay2uMSekBWBZnixi6N5Vodor1Lf0zsRL6RKxHvM8L59CaeP",
+	"tZjS1rSVw9sw834tvGq7elAfi5zMrokbOFKdO5hILxa2N9nf3we23t1kw69yUDTbuHUyLJLLrQ1NTfyl",
+	"z8sAAt9VuEHnx3dp66osgSbpoviPa2FURa2c5Zy7Zl+EObcUp0alWLGAdVHnfU1pd/SxUg2JfrOGO6kk",
+	"lG9lMVoLdB7uqIq4BEpyONqnquMadIZLeOgFs91/C2fa3+Yrm89mMpZCFTbNL52rjbbgao+1mqWSYqn+",
+	"89lgjePRHSgYVyfTqxgwqg2LNtoCa/2xX4No6zsbUXWqon5/rTaV9xzzq1rNNF+GqtZzOnRTQg5YZILG",
+	"uTEgKRc1jqTb2Jz6hqbTLbtihbHdWkStlZstUuUK9hQnqsacQtjNXkG0Gy2psVejlb+K3uRovI+0fy7k",
+	"5dz1Jgf4r83j42g4+s/ZZa/fW8oE0AM+/di/db+pVtNn34W5mpv0SZumVMBeYNWDw/1QbPGztbSq9Vn2",
+	"1eAt8nZQC+NQZp/WF5gwceAQJlh/x+IGLwxmIB4eUkkZOriDw/H44eHolo206h2Yp/miWjuy3+PGYTHP",
+	"6rN4zjNvrnoHG1ksKHgda4z3Yp2tDOEOPeiADNZ0ia8uMHawhw9WghsP0zICsv7Nxp5frYbJvqpn0SP5",
+	"p6+9HG7Ry6GV3K2L0oohuhl9mCudoyPmWsukCgm0iXDPGjfvnLAkGBFqZd/rG/fNZItNY7HwYtM/IdWc",
+	"yYSyMEfDRw+aMtrb3pRbqir9tsd2Ho3+tIsJQUraeW9yf/wIbxPVvrk/3j8aAXtrQPGNXyALC2wBsDdm",
+	"efUlNiPB4l1VKfjcdWHXNLMrumIXRTUpPQaHfsQfTh/E95PBkTicDQ75wXTwMN5PBmMxmoXfSgwNZS4b",
+	"Paw7KPzRcDTaPxiXdsKiPfSXW/XxThr/3caStM4NGCqcfTUf/QF96Bsl6Zbn6AarKH15mlAduS4hfK9e",
+	"IG6tPF6pwocBXJVKlWSDpnhGX3Es5VOR2g0ycKXo32c02FZmWXPVqmXuvl63P/B1u2cruPA57l4pB6y9",
+	"Y8D3bcO5Sw1O7JDtoFaszUIYFu357AobYWAdXD67FIYdjg6Hu52+57Nge7zdJr4o/0ul08BG/0vILP16",
+	"of+I7pfCyh6usEd9skPRr3sfCjv7ejPUD8o3SOkKqtGOLQ3PMkoR4KqsJofB4x11HxItKAplrtPElzFs",
+	"ccfimn7mS7SOH369On9oXrj+7tyWcdCHDe5XvXaFsW7t/XsaGkVVuzuQIyXWJqHcrcIn6QMrpG8kkiQi",
+	"6Yh9w78urBAKbbU7NBSW1DEhFDuq2vyiEDumRAzavpHpChP9hILPdocbuG3YwH821/W7uJntFpmeX6nH",
+	"H5LxFo3dsMrhZyMlPi8KdtodS/EMb7t1IiuDcahoFlvp3GCBmplMxYTtjHdDgoa0x2xnf9dXK8Y0jZWj",
+	"+iVRWUK4qKVcFizud+SiRkz8kmPDD6A4qbjAKqTeG9tV2PiY7Rz4pXQVbw4lgS6oNGvLKO49yBWPfqPo",
+	"M7moZeLTCjXmr2DObtkSrirgfFq8yJpwDqrVfetwjtv46kM58H9LuEC7FnkHmQwVAb+63r8S1m5PuseQ",
+	"MmanQjvfeJpHOkyrIgDiKnzcGU/+Y1epgZRa8dJdNloXObOJyFK9otbCIaM/qhUxGBbZeWWVAvTJGAm7",
+	"pkId/geizhgNVnF7YHreEGuydJVUbC+F7VD9DKqtgcWIqEcFdUKzKbfz3SHcu3edANr74BW923EeD7nT",
+	"wpPzFcIA4S2wei2oQk4mux4TU5rxK5LuhWGZkcBmpKMqcrBFrOKF2rR0vn1fF3Sq4PtyIFVc4A9rkr0w",
+	"V7bMc8Pyps7Wi7UUlYwoH6jtpz3zZkPRshqGZDlpKsJ5MWLRsPFDV1wbLC3E3GMBCmo674fzLvbKaMFQ",
+	"2h7udVUC48r3gMCQVT0rRLLKUIHada4skY5NKQUX11XPwq2MUnKxlmIZMp19VyosYyhCeXwqCFyWsBuy",
+	"V3yFHUSwfjEly2PZAn/tv4nWFIxHoay7OryXHSrLDYXDQMr9vwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

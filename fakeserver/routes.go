@@ -1,0 +1,187 @@
+package fakeserver
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
+)
+
+// This file is the fake's route table: every route it serves, and the middleware each passes
+// through, in the order a request meets it. Read it first; the handlers live beside their API.
+//
+// Every request, outermost first:
+//
+//	securityHeaders  CSP, nosniff, no framing (server_headers.go)
+//	recoverPanics    a panic becomes 500 internal_error (server_routes.go)
+//	logRequests      one log line per request (server_routes.go)
+//	the table below  by method and path (http.ServeMux patterns)
+//
+// The service's APIs (REST, webhook subscription, GraphQL, uploads) then pass through
+//
+//	journaled        the request journal of GET /_fake/requests (server_journal.go)
+//	injectFaults     armed faults (server_faults.go)
+//
+// and each API's own front:
+//
+//	REST           404, then 405 with Allow, from the routes generated from openapi.json;
+//	               credentials and limits (core.Enter, door RESTRead or RESTWrite); JSON
+//	               Content-Type of writes; openapi.json's parameter and body checks; the
+//	               generated handler (rest.go, rest_resources.go, rest_uploads.go)
+//	subscription   405 with Allow; credentials and limits (core.Enter, door Subscription); the
+//	               flat {error} shape (rest_subscribe.go)
+//	GraphQL        GET/HEAD the explorer, POST the query, else 405; body cap; credentials and
+//	               limits (core.Enter, door GraphQL); JSON Content-Type; the executor with its
+//	               cost limits (graphql.go, graphql_limits.go)
+//	control        the admin token; 404 for an unknown path, 405 with Allow for a known path
+//	               and another method; control.openapi.json's checks; the handler (control_*.go)
+//
+// Hosted feeds and their audio pass through injectFaults only, not the journal; covers, the
+// documents and the explorers' assets through neither.
+
+// route is one row of a route table: an http.ServeMux pattern and what serves it.
+type route struct {
+	pattern string
+	handler http.Handler
+}
+
+// routeRows is the fake's route table, one row per pattern.
+func (s *Server) routeRows() []route {
+	api := func(h http.Handler) http.Handler { return s.journaled(s.injectFaults(h)) }
+	rows := []route{
+		// Control API: the admin token's calls (controlRows), and publicControlRows.
+		{"/_fake/", s.controlRoutes()},
+
+		// REST API: every path of openapi.json under /api/rest/v1, and its public documents,
+		// which need no key and count against no limit.
+		{restBase + "/", api(s.restRoutes())},
+		{"GET " + restBase + "/openapi.json", http.HandlerFunc(s.handleRESTOpenAPI)},
+		{"GET " + restBase + "/docs", http.HandlerFunc(s.handleRESTExplorer)},
+		{"GET " + restBase + "/docs/assets/", restExplorerAssets()},
+
+		// Webhook subscription calls, at the root as on the service.
+		{"/webhook/subscribe", api(http.HandlerFunc(s.handleSubscribeRoute))},
+		{"/webhook/subscribe/", api(http.HandlerFunc(s.handleUnsubscribeRoute))},
+
+		// GraphQL, its offline explorer's assets and its schema.
+		{"/api/graphql", api(s.graphqlRoutes())},
+		{"GET " + graphiql.AssetsPrefix, graphiql.Assets()},
+		{"GET /schema.graphql", http.HandlerFunc(handleGraphQLSchema)},
+
+		// Uploads: the PUT of a presigned upload URL.
+		{"PUT /_uploads/{id}", api(http.HandlerFunc(s.handleUploadPut))},
+
+		// Hosted feeds and their audio; cover images of reports.
+		{"GET /_feeds/", s.injectFaults(assetHeaders(s.host.Handler().ServeHTTP))},
+		{"GET /_covers/{token}", assetHeaders(s.handleCover)},
+
+		// Anything else.
+		{"/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, core.ErrNotFound("Resource"))
+		})},
+	}
+	return append(rows, s.publicControlRows()...)
+}
+
+// publicControlRows are the control calls that need no token: the health check of container
+// health checks and CI readiness loops, and the control API's contract. Another method on their
+// paths reaches the control API, which answers 405.
+func (s *Server) publicControlRows() []route {
+	return []route{
+		{"GET /_fake/healthz", http.HandlerFunc(s.handleHealthz)},
+		{"GET /_fake/openapi.json", http.HandlerFunc(s.handleControlOpenAPI)},
+	}
+}
+
+// controlRows is the control API's route table under /_fake, behind the admin token.
+func (s *Server) controlRows() []route {
+	h := func(f http.HandlerFunc) http.Handler { return f }
+	return []route{
+		// Workspaces, keys, sessions.
+		{"POST /_fake/workspaces", h(s.handleCreateWorkspace)},
+		{"POST /_fake/workspaces/{id}/api-keys", h(s.handleCreateAPIKey)},
+		{"POST /_fake/workspaces/{id}/sessions", h(s.handleCreateSession)},
+		{"DELETE /_fake/workspaces/{id}/owners", h(s.handleRemoveOwners)},
+		{"PATCH /_fake/api-keys/{id}", h(s.handlePatchAPIKey)},
+		// Clock and faults.
+		{"GET /_fake/clock", h(s.handleGetClock)},
+		{"POST /_fake/clock/advance", h(s.handleAdvance)},
+		{"POST /_fake/faults", h(s.handleCreateFault)},
+		{"DELETE /_fake/faults", h(s.handleClearFaults)},
+		{"GET /_fake/faults", h(s.handleListFaults)},
+		{"DELETE /_fake/faults/{id}", h(s.handleRemoveFault)},
+		// Credits.
+		{"PATCH /_fake/workspaces/{id}/credits", h(s.handlePatchCredits)},
+		{"POST /_fake/workspaces/{id}/topups", h(s.handleAddTopup)},
+		// Hosted feeds.
+		{"POST /_fake/feeds", h(s.handleHostFeed)},
+		{"POST /_fake/feeds/{id}/episodes", h(s.handleAddHostedEpisode)},
+		{"PATCH /_fake/feeds/{id}", h(s.handleChangeFeed)},
+		// Webhooks, emails and automated reporting.
+		{"GET /_fake/webhook-deliveries", h(s.handleListDeliveries)},
+		{"POST /_fake/workspaces/{id}/webhook-endpoints", h(s.handleCreateEndpoint)},
+		{"GET /_fake/workspaces/{id}/webhook-endpoints", h(s.handleListEndpoints)},
+		{"PATCH /_fake/webhook-endpoints/{id}", h(s.handlePatchEndpoint)},
+		{"DELETE /_fake/webhook-endpoints/{id}", h(s.handleDeleteEndpoint)},
+		{"POST /_fake/webhook-endpoints/{id}/test", h(s.handleTestEvent)},
+		{"GET /_fake/emails", h(s.handleListEmails)},
+		{"PUT /_fake/series/{id}/automated-reporting", h(s.handleAutomatedReporting)},
+		// Standards.
+		{"POST /_fake/workspaces/{id}/standards", h(s.handleCreateStandard)},
+		{"GET /_fake/workspaces/{id}/standards", h(s.handleListStandards)},
+		{"PUT /_fake/workspaces/{id}/default-standard", h(s.handleSetDefaultStandard)},
+		{"PUT /_fake/series/{id}/standard", h(s.handleSetSeriesStandard)},
+		// Seeded reports, scripted transcripts, reset, the request journal.
+		{"POST /_fake/workspaces/{id}/reports", h(s.handleSeedReports)},
+		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
+		{"POST /_fake/reset", h(s.handleReset)},
+		{"GET /_fake/requests", h(s.handleListRequests)},
+		{"DELETE /_fake/requests", h(s.handleClearRequests)},
+	}
+}
+
+// routes assembles the fake's handler from routeRows.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	for _, r := range s.routeRows() {
+		mux.Handle(r.pattern, r.handler)
+	}
+	return securityHeaders(s.recoverPanics(s.logRequests(mux)))
+}
+
+// controlRoutes serves the control API from controlRows: the admin token, then 404 for an
+// unknown path and 405 with Allow for a known path and another method, then the contract's
+// checks.
+func (s *Server) controlRoutes() http.Handler {
+	table := &routeTable{mux: http.NewServeMux(), methods: map[string][]string{}}
+	for _, r := range append(s.controlRows(), s.publicControlRows()...) {
+		table.HandleFunc(r.pattern, r.handler.ServeHTTP)
+	}
+	return s.requireAdmin(controlMethods(table, s.validateControl(table.mux)))
+}
+
+// controlMethods answers a control call no route serves: 404 when no route has its path, 405
+// with Allow when one has it for other methods.
+func controlMethods(routes *routeTable, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, methods := routes.allowed(r)
+		switch {
+		case len(methods) == 0:
+			writeError(w, core.ErrNotFound("Control call"))
+		case !slices.Contains(methods, r.Method):
+			w.Header().Set("Allow", strings.Join(methods, ", "))
+			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed on "+r.URL.Path+"."))
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// handleGraphQLSchema serves the GraphQL schema as SDL.
+func handleGraphQLSchema(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write(contractfiles.SchemaGraphQL())
+}
