@@ -271,7 +271,7 @@ func testWebhookReceiver(t *testing.T, bin, baseURL, apiKey, feedURL string) {
 // testTwoReceivers runs two instances of the receiver on one shared de-duplication store
 // (-dedup-url) behind a front that passes each delivery to both at the same moment, as a
 // retrying proxy or an at-least-once sender could: the event must be printed by exactly one.
-func testTwoReceivers(t *testing.T, bin string, srv *fakeserver.Server, seed fakeserver.Seed, feedURL, dedupURL string) {
+func testTwoReceivers(t *testing.T, bin string, srv *fakeserver.Server, seed fakeserver.DemoWorkspace, feedURL, dedupURL string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var (

@@ -125,11 +125,6 @@ func WithAdminToken(token string) Option { return func(o *options) { o.adminToke
 // hosted feeds work either way.
 func WithPrivateURLs(allow bool) Option { return func(o *options) { o.allowPrivate = allow } }
 
-// WithPrivateWebhookURLs is the former name of WithPrivateURLs.
-//
-// Deprecated: use WithPrivateURLs, which covers feed URLs too.
-func WithPrivateWebhookURLs(allow bool) Option { return WithPrivateURLs(allow) }
-
 // WithAnalysisPace sets the fake-clock time one hour of audio takes to analyse (default
 // DefaultAnalysisPace); 0 finishes analyses on the next tick.
 func WithAnalysisPace(d time.Duration) Option { return func(o *options) { o.analysisPace = d } }

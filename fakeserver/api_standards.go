@@ -9,11 +9,17 @@ import (
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
-// Names of the built-in standards; every workspace starts with Podcast as its default.
+// Names of the built-in standards, for StandardSpec.BasedOn and for finding a built-in in
+// Standards. Every workspace starts with StandardPodcast as its default.
 const (
-	StandardPodcast   = core.StandardPodcast
-	StandardAESSpeech = core.StandardAESSpeech
-	StandardEBUR128   = core.StandardEBUR128
+	// StandardPodcast is the built-in standard after Apple's podcast requirements: −17 to −15
+	// LUFS (−20 to −18 for mono), true peak at most −1 dBTP (CHECKS.md has every limit).
+	StandardPodcast = "Podcast"
+	// StandardAESSpeech is the built-in standard after AES TD1004 for speech: −20 to −16 LUFS.
+	StandardAESSpeech = "AES speech"
+	// StandardEBUR128 is the built-in standard after EBU R 128 for broadcast: −23.5 to −22.5
+	// LUFS, 48 kHz stereo.
+	StandardEBUR128 = "EBU R128"
 )
 
 // StandardSpec describes a custom standard, as a user would set one up in the dashboard.

@@ -18,7 +18,7 @@ func TestLifecycleThroughHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	soon := TestStart().Add(24 * time.Hour)
-	if err := srv.AddTopup(seed.WorkspaceID, 150, &soon, false); err != nil {
+	if err := srv.AddTopup(seed.WorkspaceID, TopupSpec{Amount: 150, ExpiresAt: soon}); err != nil {
 		t.Fatal(err)
 	}
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Pace", Episodes: []HostedEpisode{

@@ -103,7 +103,7 @@ func refusedURL(t *testing.T) string {
 
 // newHookTest starts a fake that accepts local receivers and gives them 5 s to answer (generous
 // for a loaded CI machine; the test of a hanging receiver shortens it).
-func newHookTest(t *testing.T, opts ...Option) (*Server, Seed) {
+func newHookTest(t *testing.T, opts ...Option) (*Server, DemoWorkspace) {
 	t.Helper()
 	return NewTest(t, append([]Option{WithWebhookTimeout(5 * time.Second)}, opts...)...)
 }
