@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -90,6 +91,64 @@ func TestAddTopupSpec(t *testing.T) {
 		}
 		if got := lots(); !slices.Equal(got, want) {
 			t.Fatalf("%s: lots %q, want %q", tt.name, got, want)
+		}
+	}
+}
+
+// TestFaultDurations arms faults with durations through the Go API and reads them back over the
+// control API in its units; the wire's huge numbers are refused, never wrapped.
+func TestFaultDurations(t *testing.T) {
+	t.Parallel()
+	srv, demo := NewTest(t)
+	tests := []struct {
+		name    string
+		fault   Fault
+		wantErr bool
+		// wantWire is the armed fault's wire fields: retry_after_s, latency_ms, jitter_ms.
+		wantWire [3]int
+	}{
+		{"retry after rounded up to whole seconds", Fault{Status: 429, RetryAfter: 1500 * time.Millisecond}, false, [3]int{2, 0, 0}},
+		{"retry after defaults to a second", Fault{Status: 429}, false, [3]int{1, 0, 0}},
+		{"latency and jitter", Fault{Latency: 250 * time.Millisecond, Jitter: 50 * time.Millisecond}, false, [3]int{0, 250, 50}},
+		{"latency at its maximum", Fault{Latency: MaxFaultLatency}, false, [3]int{0, 600_000, 0}},
+		{"latency past its maximum", Fault{Latency: MaxFaultLatency + time.Millisecond}, true, [3]int{}},
+		{"jitter past latency", Fault{Latency: time.Millisecond, Jitter: 2 * time.Millisecond}, true, [3]int{}},
+		{"negative retry after", Fault{Status: 429, RetryAfter: -time.Second}, true, [3]int{}},
+	}
+	for _, tt := range tests {
+		srv.ClearFaults()
+		f := tt.fault
+		f.PathPrefix, f.Count = "/api/rest/v1/me", 1
+		_, err := srv.InjectFault(f)
+		var apiErr *Error
+		if tt.wantErr {
+			if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || len(srv.Faults()) != 0 {
+				t.Errorf("%s: err %v, %d armed; want a 400 *Error and nothing armed", tt.name, err, len(srv.Faults()))
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		list := listFaults(t, srv)
+		if got := [3]int{list[0].RetryAfterS, list[0].LatencyMS, list[0].JitterMS}; len(list) != 1 || got != tt.wantWire {
+			t.Errorf("%s: wire %v, want %v", tt.name, got, tt.wantWire)
+		}
+		if tt.fault.Status == 429 {
+			status, header, _ := call(t, srv, "GET", "/api/rest/v1/me", bearer(demo.APIKey), "")
+			if want := strconv.Itoa(tt.wantWire[0]); status != http.StatusTooManyRequests || header.Get("Retry-After") != want {
+				t.Errorf("%s: %d Retry-After %q, want 429 %q", tt.name, status, header.Get("Retry-After"), want)
+			}
+		}
+	}
+	srv.ClearFaults()
+	for _, body := range []string{
+		`{"path_prefix":"/api","latency_ms":9223372036854775807}`,
+		`{"path_prefix":"/api","latency_ms":-9223372036854775808}`,
+		`{"path_prefix":"/api","latency_ms":10,"jitter_ms":9223372036854775807}`,
+	} {
+		if status, _, b := call(t, srv, "POST", "/_fake/faults", admin(srv), body); status != http.StatusBadRequest || len(srv.Faults()) != 0 {
+			t.Errorf("%s: %d %s, %d armed", body, status, b, len(srv.Faults()))
 		}
 	}
 }
