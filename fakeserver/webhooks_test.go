@@ -198,7 +198,7 @@ func TestDeliveryLadder(t *testing.T) {
 		t.Errorf("the ladder spans %v", span)
 	}
 	ds := deliveriesOf(t, srv, ep.ID)
-	if len(ds) != 1 || ds[0].Status != "abandoned" || ds[0].Attempts != 10 || ds[0].FailedAttempts != 10 || ds[0].NextAttemptAt != nil {
+	if len(ds) != 1 || ds[0].Status != "abandoned" || ds[0].Attempts != 10 || ds[0].FailedAttempts != 10 || !ds[0].NextAttemptAt.IsZero() {
 		t.Fatalf("log: %+v", ds)
 	}
 	if wall > time.Second {
