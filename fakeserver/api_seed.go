@@ -50,8 +50,9 @@ func (s *Server) seedDemo() (DemoWorkspace, error) {
 // otherwise: fixed, so that tests are repeatable.
 func TestStart() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) }
 
-// NewTest starts a fake for a test, seeds the Demo workspace and its key, and closes the fake
-// when the test ends. Its clock is manual and starts at TestStart() unless opts say otherwise, so
+// NewTest starts a fake for a test, seeds the Demo workspace and its key (SeedDemo), and closes
+// the fake when the test ends; New, by contrast, starts with no workspace and refuses loopback
+// URLs. Its clock is manual and starts at TestStart() unless opts say otherwise, so
 // the test moves time with Advance instead of sleeping. It accepts loopback and private URLs
 // (WithPrivateURLs), so that the test's own feed servers and webhook receivers work; pass
 // WithPrivateURLs(false) to test the service's refusals. Setup failures end the test with Fatal.
