@@ -119,13 +119,13 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 }
 
 // hostedWAV hosts an episode and returns its audio.
-func hostedWAV(t *testing.T, srv *fakeserver.Server, seconds float64) []byte {
+func hostedWAV(t *testing.T, srv *fakeserver.Server, d time.Duration) []byte {
 	t.Helper()
-	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "a", DurationS: 1}}})
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "a", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep, err := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "b", DurationS: seconds})
+	ep, err := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "b", Duration: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestUploadSurvivesDroppedConnections(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, seed := fakeserver.NewTest(t)
-			audio := hostedWAV(t, srv, 3)
+			audio := hostedWAV(t, srv, 3*time.Second)
 			c, _ := faultClient(t, srv, seed.APIKey, 0)
 			reserves := counter(t, srv, "POST", "/api/rest/v1/uploads")
 			puts := counter(t, srv, "PUT", "/_uploads/")
@@ -237,7 +237,7 @@ func TestTruncatedAnswerIsRetriedNeverHalfDecoded(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
 		c, _ := faultClient(t, srv, seed.APIKey, 0)
-		feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Cut", Episodes: []fakeserver.HostedEpisode{{Title: "e", DurationS: 2}}})
+		feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Cut", Episodes: []fakeserver.HostedEpisode{{Title: "e", Duration: 2 * time.Second}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func TestUploadAgainstTheFake(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t)
 	c := clienttest.NewClient(t, srv, seed.APIKey)
-	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "e", DurationS: 61.5}}})
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "e", Duration: 61500 * time.Millisecond}}})
 	audio := hostedAudio(t, srv, feed)
 	ctx := context.Background()
 

@@ -64,8 +64,8 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 	}
 	quiet := -30.0
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Example Show", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Too quiet", DurationS: 20, LoudnessLUFS: &quiet},
-		{Title: "Pilot", DurationS: 20},
+		{Title: "Too quiet", Duration: 20 * time.Second, LoudnessLUFS: &quiet},
+		{Title: "Pilot", Duration: 20 * time.Second},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -86,6 +86,8 @@ const MaxFaultLatency = 10 * time.Minute
 // InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
 // order they were armed, that fires on it; a fault that lets a matching request through (After,
 // Probability) passes it on to the next. Every fault counts the requests it matched.
+// A refused fault is a validation_error *Error whose message names the control API's field
+// (latency_ms for Latency, retry_after_s for RetryAfter), as POST /_fake/faults answers.
 func (s *Server) InjectFault(f Fault) (_ string, err error) {
 	defer apiError(&err)
 	return s.faults.add(f)

@@ -371,15 +371,15 @@ func TestFaultWaitsEndWhenTheFakeCloses(t *testing.T) {
 func TestFaultsOnHostedFeeds(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Flaky", Episodes: []HostedEpisode{{Title: "One", GUID: "one", DurationS: 2}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Flaky", Episodes: []HostedEpisode{{Title: "One", GUID: "one", Duration: 2 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", DurationS: 2})
+	two, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", Duration: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	three, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Three", GUID: "three", DurationS: 2})
+	three, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Three", GUID: "three", Duration: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,6 +425,9 @@ func TestREADMEFaultExamplesAreAccepted(t *testing.T) {
 	}
 	shown := 0
 	for _, line := range strings.Split(string(readme), "\n") {
+		// Shown as is, or with the id kept: FAULT=$(curl -s ... | id).
+		line = strings.TrimSuffix(strings.TrimPrefix(line, "FAULT=$("), " | id)")
+		line = strings.Replace(line, `curl -s "${H[@]}"`, `curl "${H[@]}"`, 1)
 		body, ok := strings.CutPrefix(line, `curl "${H[@]}" -X POST -d '`)
 		if !ok || !strings.HasSuffix(body, "' $BASE/_fake/faults") {
 			continue

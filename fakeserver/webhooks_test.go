@@ -343,7 +343,7 @@ func TestRealClockDeliveryBlocksNothing(t *testing.T) {
 	t.Cleanup(receiver.Close)
 	t.Cleanup(func() { close(release) })
 	mustEndpoint(t, srv, seed.WorkspaceID, WebhookEndpointSpec{URL: receiver.URL + "/hook", Events: []string{"report.completed"}})
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Real", Episodes: []HostedEpisode{{Title: "One", DurationS: 1}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Real", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
