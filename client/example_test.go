@@ -129,7 +129,7 @@ func ExampleClient_WaitForReport() {
 	seed, _ := srv.SeedDemo()
 	loudness := -16.0
 	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Pilot", DurationS: 30, LoudnessLUFS: &loudness},
+		{Title: "Pilot", Duration: 30 * time.Second, LoudnessLUFS: &loudness},
 	}})
 	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
 
@@ -163,7 +163,7 @@ func ExampleClient_Upload() {
 	}
 	defer srv.Close()
 	seed, _ := srv.SeedDemo()
-	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Source", Episodes: []fakeserver.HostedEpisode{{Title: "Take 1", DurationS: 60}}})
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Source", Episodes: []fakeserver.HostedEpisode{{Title: "Take 1", Duration: 60 * time.Second}}})
 	audio := downloadNewestEpisode(srv, feed.FeedURL)
 
 	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))

@@ -23,8 +23,8 @@ func TestFlowsAgainstTheFake(t *testing.T) {
 	c := clienttest.NewClient(t, srv, seed.APIKey)
 	speaker := "host"
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Flow", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Two", GUID: "two", DurationS: 4, Transcript: []fakeserver.TranscriptLine{{Start: 0, End: 900, Text: "Hello.", Speaker: &speaker}}},
-		{Title: "One", GUID: "one", DurationS: 3},
+		{Title: "Two", GUID: "two", Duration: 4 * time.Second, Transcript: []fakeserver.TranscriptLine{{Start: 0, End: 900 * time.Millisecond, Text: "Hello.", Speaker: &speaker}}},
+		{Title: "One", GUID: "one", Duration: 3 * time.Second},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func armed(srv *fakeserver.Server, id string) (fakeserver.ArmedFault, bool) {
 // counter arms a fault that never fires, so that its match count counts requests.
 func counter(t *testing.T, srv *fakeserver.Server, method, path string) string {
 	t.Helper()
-	return inject(t, srv, fakeserver.Fault{Method: method, PathPrefix: path, LatencyMS: 1, After: 1 << 30})
+	return inject(t, srv, fakeserver.Fault{Method: method, PathPrefix: path, Latency: time.Millisecond, After: 1 << 30})
 }
 
 func matches(t *testing.T, srv *fakeserver.Server, id string) int {
@@ -74,12 +74,12 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 	// out, whatever the machine's speed. The timeout is long enough for each attempt to reach
 	// the fake on a loaded CI machine (half a second), and a second where an attempt must then
 	// succeed.
-	const latency = 600_000
+	const latency = 10 * time.Minute
 	t.Run("read retried past two slow answers", func(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
 		c, clk := faultClient(t, srv, seed.APIKey, time.Second)
-		id := inject(t, srv, fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", LatencyMS: latency, Count: 2})
+		id := inject(t, srv, fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", Latency: latency, Count: 2})
 		me, err := c.Me(context.Background())
 		if err != nil || me.Workspace.ID != seed.WorkspaceID {
 			t.Fatalf("Me = %+v, %v", me, err)
@@ -92,7 +92,7 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
 		c, _ := faultClient(t, srv, seed.APIKey, 500*time.Millisecond)
-		id := inject(t, srv, fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", LatencyMS: latency})
+		id := inject(t, srv, fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", Latency: latency})
 		_, err := c.Me(context.Background())
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() {
@@ -106,7 +106,7 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
 		c, _ := faultClient(t, srv, seed.APIKey, 500*time.Millisecond)
-		id := inject(t, srv, fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", LatencyMS: latency})
+		id := inject(t, srv, fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", Latency: latency})
 		_, err := c.CreateReportFromFeed(context.Background(), srv.URL()+"/_feeds/x/feed.rss", CreateReportParams{})
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() {
@@ -119,13 +119,13 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 }
 
 // hostedWAV hosts an episode and returns its audio.
-func hostedWAV(t *testing.T, srv *fakeserver.Server, seconds float64) []byte {
+func hostedWAV(t *testing.T, srv *fakeserver.Server, d time.Duration) []byte {
 	t.Helper()
-	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "a", DurationS: 1}}})
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "a", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep, err := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "b", DurationS: seconds})
+	ep, err := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "b", Duration: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestUploadSurvivesDroppedConnections(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, seed := fakeserver.NewTest(t)
-			audio := hostedWAV(t, srv, 3)
+			audio := hostedWAV(t, srv, 3*time.Second)
 			c, _ := faultClient(t, srv, seed.APIKey, 0)
 			reserves := counter(t, srv, "POST", "/api/rest/v1/uploads")
 			puts := counter(t, srv, "PUT", "/_uploads/")
@@ -237,7 +237,7 @@ func TestTruncatedAnswerIsRetriedNeverHalfDecoded(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
 		c, _ := faultClient(t, srv, seed.APIKey, 0)
-		feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Cut", Episodes: []fakeserver.HostedEpisode{{Title: "e", DurationS: 2}}})
+		feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Cut", Episodes: []fakeserver.HostedEpisode{{Title: "e", Duration: 2 * time.Second}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +256,7 @@ func TestRateLimitFaultWaitsOnTheInjectedClock(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t)
 	c, clk := faultClient(t, srv, seed.APIKey, 0)
-	inject(t, srv, fakeserver.Fault{PathPrefix: "/api/rest/v1/credits", Status: http.StatusTooManyRequests, RetryAfterS: 7, Count: 1})
+	inject(t, srv, fakeserver.Fault{PathPrefix: "/api/rest/v1/credits", Status: http.StatusTooManyRequests, RetryAfter: 7 * time.Second, Count: 1})
 	if _, err := c.GetCredits(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestRateLimitFaultWaitsOnTheInjectedClock(t *testing.T) {
 		t.Fatalf("sleeps = %v, want [7s]", got)
 	}
 	// Longer than MaxRetryAfter (a minute): the call ends at once with the wait to schedule.
-	inject(t, srv, fakeserver.Fault{PathPrefix: "/api/rest/v1/credits", Status: http.StatusTooManyRequests, RetryAfterS: 120, Count: 1})
+	inject(t, srv, fakeserver.Fault{PathPrefix: "/api/rest/v1/credits", Status: http.StatusTooManyRequests, RetryAfter: 120 * time.Second, Count: 1})
 	_, err := c.GetCredits(context.Background())
 	var ae *APIError
 	if !errors.As(err, &ae) || !errors.Is(err, ErrRateLimited) || ae.RetryAfter != 2*time.Minute || len(clk.Sleeps()) != 1 {

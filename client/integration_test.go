@@ -29,7 +29,7 @@ type backend struct {
 	key     string
 	// fake is the fake behind the target; nil for a real deployment.
 	fake *fakeserver.Server
-	seed fakeserver.Seed
+	seed fakeserver.DemoWorkspace
 	// requests counts the HTTP requests the target's clients sent (attempts, not calls).
 	requests atomic.Int32
 }

@@ -69,6 +69,10 @@ type Episode struct {
 }
 
 // ReportListItem is a report as GET /reports lists it. Call GetReport for its results.
+//
+// It has no Name: the specification's list item carries no name field, and Report.Name is
+// first the title tag read from the audio, which only the full report knows. Call GetReport
+// for the name; Label gives one from what the item carries, without a request.
 type ReportListItem struct {
 	ID               string    `json:"id"`
 	Status           Status    `json:"status"`
@@ -78,6 +82,15 @@ type ReportListItem struct {
 	// Series and Episode are nil for a direct upload.
 	Series  *ReportSeriesRef  `json:"series"`
 	Episode *ReportEpisodeRef `json:"episode"`
+}
+
+// Label names the listed report from what the item carries: its episode's title, else its
+// original file name. It equals Report.Name unless the audio has a title tag of its own.
+func (r ReportListItem) Label() string {
+	if r.Episode != nil && r.Episode.Title != "" {
+		return r.Episode.Title
+	}
+	return r.OriginalFilename
 }
 
 // ReportSeriesRef is the show of a listed report.

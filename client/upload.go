@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/podqa/podqa-go/internal/errval"
@@ -20,7 +21,9 @@ type UploadParams struct {
 	// read the audio, and it becomes the report's original_filename.
 	FileName string
 	// ContentType is the file's MIME type, such as audio/mpeg. The upload URL is signed for it,
-	// so the PUT carries exactly this Content-Type.
+	// so the PUT carries exactly this Content-Type. Empty infers it from FileName's extension
+	// (any case): .mp3 audio/mpeg, .m4a audio/mp4, .aac audio/aac, .wav audio/wav, .flac
+	// audio/flac, .ogg and .opus audio/ogg (RFC 7845); another extension needs it given.
 	ContentType string
 	// Duration is the audio's length, sent as duration_ms and the basis of estimated_credits.
 	// Zero measures it from the audio itself (WAV, MP3, FLAC, Ogg Vorbis and Opus, M4A and ADTS
@@ -42,9 +45,29 @@ type Uploaded struct {
 	Measured bool
 }
 
+// audioType is the MIME type Upload infers from a file name's extension (in lower case); ""
+// when there is none.
+func audioType(ext string) string {
+	switch ext {
+	case ".mp3":
+		return "audio/mpeg"
+	case ".m4a":
+		return "audio/mp4"
+	case ".aac":
+		return "audio/aac"
+	case ".wav":
+		return "audio/wav"
+	case ".flac":
+		return "audio/flac"
+	case ".ogg", ".opus":
+		return "audio/ogg"
+	}
+	return ""
+}
+
 // Upload sends audio to the service and creates its report, the three steps of the upload flow
 // in one call: it reserves an upload (POST /uploads), PUTs the bytes to the signed URL with
-// exactly p.ContentType and no service credentials, and creates the report (POST /reports with
+// exactly p.ContentType (given or inferred from the file name) and no service credentials, and creates the report (POST /reports with
 // the reserved id). It returns the report's id, status and estimated_credits, and the duration
 // it measured and sent.
 //
@@ -52,8 +75,14 @@ type Uploaded struct {
 // the PUT is retried: an io.ReadSeeker (such as an *os.File) is rewound; any other reader is
 // first copied to a temporary file, so memory stays flat whatever the size.
 func (c *Client) Upload(ctx context.Context, r io.Reader, p UploadParams) (*Uploaded, error) {
-	if p.FileName == "" || p.ContentType == "" {
-		return nil, fmt.Errorf("%w: FileName and ContentType are required", ErrInvalidArgument)
+	if p.FileName == "" {
+		return nil, fmt.Errorf("%w: FileName is required", ErrInvalidArgument)
+	}
+	if p.ContentType == "" {
+		ext := strings.ToLower(filepath.Ext(p.FileName))
+		if p.ContentType = audioType(ext); p.ContentType == "" {
+			return nil, fmt.Errorf("%w: ContentType is required: it cannot be inferred from the extension %q of %q (known: .mp3, .m4a, .aac, .wav, .flac, .ogg, .opus)", ErrInvalidArgument, ext, p.FileName)
+		}
 	}
 	rs, size, cleanup, err := seekable(r)
 	if err != nil {

@@ -24,7 +24,7 @@ func TestUploadAgainstTheFake(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t)
 	c := clienttest.NewClient(t, srv, seed.APIKey)
-	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "e", DurationS: 61.5}}})
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "e", Duration: 61500 * time.Millisecond}}})
 	audio := hostedAudio(t, srv, feed)
 	ctx := context.Background()
 
@@ -162,5 +162,73 @@ func TestUploadPUT(t *testing.T) {
 	_, err = c2.Upload(context.Background(), bytes.NewReader(payload), client.UploadParams{FileName: "a.mp3", ContentType: "audio/mpeg", Duration: time.Minute})
 	if err == nil || strings.Contains(err.Error(), "SECRET") || strings.Contains(err.Error(), "secretkey") {
 		t.Fatalf("error leaks a secret: %v", err)
+	}
+}
+
+// TestUploadInfersTheContentType uploads without a ContentType: the PUT carries the type its
+// extension names, and a name whose type cannot be inferred is refused before any request.
+func TestUploadInfersTheContentType(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var putTypes []string
+	var requests atomic.Int32
+	var mux http.ServeMux
+	var api *httptest.Server
+	mux.HandleFunc("POST /api/rest/v1/uploads", func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		_, _ = io.WriteString(w, `{"report_id":"0b0e3c4e-1111-4000-8000-000000000000","upload_url":"`+api.URL+`/put/x"}`)
+	})
+	mux.HandleFunc("PUT /put/x", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		putTypes = append(putTypes, r.Header.Get("Content-Type"))
+		mu.Unlock()
+		w.WriteHeader(200)
+	})
+	mux.HandleFunc("POST /api/rest/v1/reports", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		_, _ = io.WriteString(w, `{"id":"0b0e3c4e-1111-4000-8000-000000000000","status":"PENDING","estimated_credits":100}`)
+	})
+	api = httptest.NewServer(&mux)
+	defer api.Close()
+	c, err := client.New("podqa_api_secretkey", client.WithBaseURL(api.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		fileName, contentType, want string
+	}{
+		{"a.mp3", "", "audio/mpeg"},
+		{"Show.MP3", "", "audio/mpeg"},
+		{"a.m4a", "", "audio/mp4"},
+		{"a.aac", "", "audio/aac"},
+		{"a.wav", "", "audio/wav"},
+		{"a.flac", "", "audio/flac"},
+		{"a.ogg", "", "audio/ogg"},
+		{"a.opus", "", "audio/ogg"},
+		{"a.mp3", "audio/x-custom", "audio/x-custom"}, // a given type wins
+		{"a.aiff", "", ""},
+		{"noextension", "", ""},
+	}
+	for _, tt := range tests {
+		before := requests.Load()
+		mu.Lock()
+		putTypes = nil
+		mu.Unlock()
+		_, err := c.Upload(context.Background(), strings.NewReader("audio"), client.UploadParams{FileName: tt.fileName, ContentType: tt.contentType, Duration: time.Minute})
+		mu.Lock()
+		got := putTypes
+		mu.Unlock()
+		if tt.want == "" {
+			if !errors.Is(err, client.ErrInvalidArgument) || !strings.Contains(err.Error(), "ContentType") || requests.Load() != before {
+				t.Errorf("%s: err %v after %d requests; want ErrInvalidArgument naming ContentType, before any request", tt.fileName, err, requests.Load()-before)
+			}
+			continue
+		}
+		if err != nil || len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%s %q: PUT types %q, err %v; want %q", tt.fileName, tt.contentType, got, err, tt.want)
+		}
 	}
 }

@@ -51,7 +51,7 @@ func TestWebhookSubscriptionAgainstTheFake(t *testing.T) {
 	}))
 	t.Cleanup(receiver.Close)
 
-	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Hooked", Episodes: []fakeserver.HostedEpisode{{Title: "One", DurationS: 2}}})
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Hooked", Episodes: []fakeserver.HostedEpisode{{Title: "One", Duration: 2 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,8 +66,8 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 	}
 	quiet := -30.0
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Example Show", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Too quiet", DurationS: 20, LoudnessLUFS: &quiet},
-		{Title: "Pilot", DurationS: 20},
+		{Title: "Too quiet", Duration: 20 * time.Second, LoudnessLUFS: &quiet},
+		{Title: "Pilot", Duration: 20 * time.Second},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +273,7 @@ func testWebhookReceiver(t *testing.T, bin, baseURL, apiKey, feedURL string) {
 // testTwoReceivers runs two instances of the receiver on one shared de-duplication store
 // (-dedup-url) behind a front that passes each delivery to both at the same moment, as a
 // retrying proxy or an at-least-once sender could: the event must be printed by exactly one.
-func testTwoReceivers(t *testing.T, bin string, srv *fakeserver.Server, seed fakeserver.Seed, feedURL, dedupURL string) {
+func testTwoReceivers(t *testing.T, bin string, srv *fakeserver.Server, seed fakeserver.DemoWorkspace, feedURL, dedupURL string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var (

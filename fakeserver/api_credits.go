@@ -29,18 +29,35 @@ func (s *Server) setCredits(workspaceID string, change CreditsChange) (core.Cred
 	return s.core.SetCredits(id, change.PlanAllowance, change.PlanUsed, change.ChargingEnabled)
 }
 
-// AddTopup buys a top-up of amount credits for a workspace. With expiresAt nil it lasts twelve
-// months; with neverExpires it never does.
-func (s *Server) AddTopup(workspaceID string, amount int, expiresAt *time.Time, neverExpires bool) (err error) {
+// TopupSpec describes a top-up of credits bought for a workspace.
+type TopupSpec struct {
+	// Amount is how many credits the top-up adds, at least 1.
+	Amount int
+	// ExpiresAt is when the top-up's unused credits expire; zero means twelve months after it
+	// is bought, on the fake's clock.
+	ExpiresAt time.Time
+	// NeverExpires makes the credits last until they are used; ExpiresAt must then be zero.
+	NeverExpires bool
+}
+
+// AddTopup buys a top-up for a workspace, as the dashboard's billing page does.
+func (s *Server) AddTopup(workspaceID string, spec TopupSpec) (err error) {
 	defer apiError(&err)
-	_, err = s.addTopup(workspaceID, amount, expiresAt, neverExpires)
+	_, err = s.addTopup(workspaceID, spec)
 	return err
 }
 
-func (s *Server) addTopup(workspaceID string, amount int, expiresAt *time.Time, neverExpires bool) (core.Credits, error) {
+func (s *Server) addTopup(workspaceID string, spec TopupSpec) (core.Credits, error) {
 	id, err := parseID(workspaceID, "Workspace")
 	if err != nil {
 		return core.Credits{}, err
 	}
-	return s.core.AddTopup(id, amount, expiresAt, neverExpires)
+	if spec.NeverExpires && !spec.ExpiresAt.IsZero() {
+		return core.Credits{}, core.ErrValidation("A top-up that never expires has no expiry time.")
+	}
+	var expiresAt *time.Time
+	if !spec.ExpiresAt.IsZero() {
+		expiresAt = &spec.ExpiresAt
+	}
+	return s.core.AddTopup(id, spec.Amount, expiresAt, spec.NeverExpires)
 }

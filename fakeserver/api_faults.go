@@ -1,8 +1,10 @@
 package fakeserver
 
 import (
+	"math"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
@@ -14,60 +16,62 @@ import (
 // covers (/_feeds); never to the control API.
 //
 // A fault has at most one outcome: Status (an error answer), Reset (no answer) or
-// TruncateAfterBytes (a cut success answer). LatencyMS and ThrottleBytesPerS combine with any
+// TruncateAfterBytes (a cut success answer). Latency and ThrottleBytesPerS combine with any
 // outcome, and a fault may be only a delay, only a throttle or both. Probability and After
 // choose which matching requests it fires on; Count ends it.
 type Fault struct {
 	// Method matches one HTTP method; empty matches any.
-	Method string `json:"method,omitempty"`
+	Method string
 	// PathPrefix matches request paths that begin with it, such as "/api/rest/v1/reports".
-	PathPrefix string `json:"path_prefix"`
+	PathPrefix string
 	// Status is the error answered instead of the API's: 429 rate_limited in the service's
 	// envelope with a Retry-After header, as the service's rate limiter answers; 500 the API's
 	// internal_error; 502, 503 and 504 plain-text answers from in front of the API ("Bad Gateway",
 	// "Service Unavailable", "Gateway Timeout"). Nothing reaches the API: nothing is created or
 	// charged. 0 lets the request through to the API.
-	Status int `json:"status,omitempty"`
-	// RetryAfterS is the Retry-After of a 429, in whole seconds, at least 1 (default 1). Only
-	// with Status 429.
-	RetryAfterS int `json:"retry_after_s,omitempty"`
+	Status int
+	// RetryAfter is the Retry-After of a 429, rounded up to whole seconds, at least 1 second
+	// (default 1 second). Only with Status 429.
+	RetryAfter time.Duration
 	// Count is how many times the fault fires before it disarms itself; 0 keeps it armed until
 	// RemoveFault or ClearFaults.
-	Count int `json:"count,omitempty"`
-	// LatencyMS delays the answer by that many milliseconds of wall time, on a manual clock too
-	// (it is the network that is slow, not the service), before anything else the fault does.
-	LatencyMS int `json:"latency_ms,omitempty"`
-	// JitterMS varies the delay by up to that many milliseconds either way, drawn uniformly; at
-	// most LatencyMS.
-	JitterMS int `json:"jitter_ms,omitempty"`
+	Count int
+	// Latency delays the answer by that much wall time, on a manual clock too (it is the network
+	// that is slow, not the service), before anything else the fault does; at most
+	// MaxFaultLatency.
+	Latency time.Duration
+	// Jitter varies the delay by up to that much either way, drawn uniformly in whole
+	// milliseconds; at most Latency.
+	Jitter time.Duration
 	// Reset closes the connection without an answer: "before_body" at once, without reading the
 	// request body, "after_body" once the request body has been read (and thrown away). The API
 	// never sees the request. The client sees a connection reset.
-	Reset string `json:"reset,omitempty"`
+	Reset string
 	// TruncateAfterBytes lets the request through to the API and cuts its success answer after
 	// that many bytes of body: the full Content-Length is declared, the connection is closed
 	// after the cut, so the client reads an unexpected EOF. Answers that are not 2xx, and bodies
 	// no longer than the cut, are sent whole. nil: no cut.
-	TruncateAfterBytes *int64 `json:"truncate_after_bytes,omitempty"`
+	TruncateAfterBytes *int64
 	// ThrottleBytesPerS makes the answer's body, and the request body as it is read, crawl at
 	// that many bytes a second of wall time.
-	ThrottleBytesPerS int64 `json:"throttle_bytes_per_s,omitempty"`
+	ThrottleBytesPerS int64
 	// Probability is the chance, from 0 to 1, that a matching request (past the first After) is
 	// faulted; nil means 1. The draws come from the fake's seed (WithSeed, the -seed flag), so a
 	// seeded fake faults the same matches in every run.
-	Probability *float64 `json:"probability,omitempty"`
+	Probability *float64
 	// After lets the first After matching requests through untouched.
-	After int `json:"after,omitempty"`
+	After int
 }
 
 // ArmedFault is an armed fault as Faults lists it.
 type ArmedFault struct {
-	ID string `json:"id"`
+	// ID names the fault for RemoveFault.
+	ID string
 	Fault
 	// Matches counts the requests that matched the fault so far, those let through included.
-	Matches int `json:"matches"`
+	Matches int
 	// Fired counts the requests the fault acted on.
-	Fired int `json:"fired"`
+	Fired int
 }
 
 // The fault resets.
@@ -76,12 +80,14 @@ const (
 	ResetAfterBody  = "after_body"
 )
 
-// maxFaultLatency bounds LatencyMS: ten minutes.
-const maxFaultLatency = 10 * 60 * 1000
+// MaxFaultLatency is the longest Latency a fault may have.
+const MaxFaultLatency = 10 * time.Minute
 
 // InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
 // order they were armed, that fires on it; a fault that lets a matching request through (After,
 // Probability) passes it on to the next. Every fault counts the requests it matched.
+// A refused fault is a validation_error *Error whose message names the control API's field
+// (latency_ms for Latency, retry_after_s for RetryAfter), as POST /_fake/faults answers.
 func (s *Server) InjectFault(f Fault) (_ string, err error) {
 	defer apiError(&err)
 	return s.faults.add(f)
@@ -101,6 +107,15 @@ func (s *Server) RemoveFault(id string) (err error) {
 // as if on a new fake.
 func (s *Server) ClearFaults() { s.faults.clear() }
 
+// wholeSeconds rounds d up to whole seconds, as a Retry-After header carries it, without
+// overflowing.
+func wholeSeconds(d time.Duration) time.Duration {
+	if r := d % time.Second; r != 0 && d <= math.MaxInt64-time.Second {
+		return d - r + time.Second
+	}
+	return d
+}
+
 // validate checks f and returns it normalised.
 func (f Fault) validate() (Fault, error) {
 	f.Method = strings.ToUpper(f.Method)
@@ -112,17 +127,17 @@ func (f Fault) validate() (Fault, error) {
 		return bad("method must be an HTTP method such as GET.")
 	case f.Status != 0 && f.Status != 429 && f.Status != 500 && f.Status != 502 && f.Status != 503 && f.Status != 504:
 		return bad("status must be 429, 500, 502, 503 or 504.")
-	case f.RetryAfterS < 0:
+	case f.RetryAfter < 0:
 		return bad("retry_after_s must not be negative.")
-	case f.RetryAfterS > 0 && f.Status != http.StatusTooManyRequests:
+	case f.RetryAfter > 0 && f.Status != http.StatusTooManyRequests:
 		return bad("retry_after_s goes with status 429 only.")
 	case f.Count < 0:
 		return bad("count must not be negative.")
 	case f.After < 0:
 		return bad("after must not be negative.")
-	case f.LatencyMS < 0 || f.LatencyMS > maxFaultLatency:
-		return bad("latency_ms must be from 0 to %d.", maxFaultLatency)
-	case f.JitterMS < 0 || f.JitterMS > f.LatencyMS:
+	case f.Latency < 0 || f.Latency > MaxFaultLatency:
+		return bad("latency_ms must be from 0 to %d.", MaxFaultLatency.Milliseconds())
+	case f.Jitter < 0 || f.Jitter > f.Latency:
 		return bad("jitter_ms must be from 0 to latency_ms.")
 	case f.Reset != "" && f.Reset != ResetBeforeBody && f.Reset != ResetAfterBody:
 		return bad("reset must be before_body or after_body.")
@@ -142,13 +157,13 @@ func (f Fault) validate() (Fault, error) {
 	switch {
 	case outcomes > 1:
 		return bad("status, reset and truncate_after_bytes exclude each other: a fault has at most one outcome.")
-	case outcomes == 0 && f.LatencyMS == 0 && f.ThrottleBytesPerS == 0:
+	case outcomes == 0 && f.Latency == 0 && f.ThrottleBytesPerS == 0:
 		return bad("a fault needs status, reset, truncate_after_bytes, latency_ms or throttle_bytes_per_s.")
 	case f.Reset == ResetBeforeBody && f.ThrottleBytesPerS > 0:
 		return bad("throttle_bytes_per_s cannot go with reset before_body: nothing is read or answered.")
 	}
-	if f.Status == http.StatusTooManyRequests && f.RetryAfterS == 0 {
-		f.RetryAfterS = 1
+	if f.Status == http.StatusTooManyRequests {
+		f.RetryAfter = max(wholeSeconds(f.RetryAfter), time.Second)
 	}
 	if f.TruncateAfterBytes != nil {
 		n := *f.TruncateAfterBytes

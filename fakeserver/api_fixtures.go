@@ -20,25 +20,25 @@ import (
 // LoadFixtures and start a fake with it through WithFixtures; the program's -fixtures flag
 // does both.
 type Fixtures struct {
-	Workspaces []FixtureWorkspace `json:"workspaces,omitempty"`
-	Feeds      []FixtureFeed      `json:"feeds,omitempty"`
+	Workspaces []FixtureWorkspace
+	Feeds      []FixtureFeed
 }
 
 // FixtureWorkspace is a workspace of a fixtures document. Only Ref, Type and Name are required.
 type FixtureWorkspace struct {
-	Ref string `json:"ref"`
+	Ref string
 	// Type is "personal" or "organisation".
-	Type             string            `json:"type"`
-	Name             string            `json:"name"`
-	PlanAllowance    *float64          `json:"plan_allowance,omitempty"`
-	PlanUsed         *float64          `json:"plan_used,omitempty"`
-	PodcastLimit     *int              `json:"podcast_limit,omitempty"`
-	ChargingEnabled  *bool             `json:"charging_enabled,omitempty"`
-	APIKeys          []FixtureAPIKey   `json:"api_keys,omitempty"`
-	WebhookEndpoints []FixtureEndpoint `json:"webhook_endpoints,omitempty"`
-	Standards        []FixtureStandard `json:"standards,omitempty"`
+	Type             string
+	Name             string
+	PlanAllowance    *float64
+	PlanUsed         *float64
+	PodcastLimit     *int
+	ChargingEnabled  *bool
+	APIKeys          []FixtureAPIKey
+	WebhookEndpoints []FixtureEndpoint
+	Standards        []FixtureStandard
 	// DefaultStandard is the ref of one of Standards, or a built-in standard's name.
-	DefaultStandard string `json:"default_standard,omitempty"`
+	DefaultStandard string
 }
 
 // FixtureAPIKey is an API key; Key, when given, is the key's text (podqa_api_ and at least
@@ -63,13 +63,13 @@ type FixtureEndpoint struct {
 
 // FixtureStandard is a custom standard.
 type FixtureStandard struct {
-	Ref string `json:"ref"`
+	Ref string
 	StandardSpec
 }
 
 // FixtureFeed is a feed the fake hosts.
 type FixtureFeed struct {
-	Ref string `json:"ref"`
+	Ref string
 	HostedFeedSpec
 }
 
@@ -125,15 +125,19 @@ func LoadFixtures(r io.Reader) (Fixtures, error) {
 	if dec.More() {
 		return Fixtures{}, fixtureErr("", "the file must hold one JSON object")
 	}
-	if err := checkShape(raw, reflect.TypeFor[Fixtures](), ""); err != nil {
+	if err := checkShape(raw, reflect.TypeFor[fixturesJSON](), ""); err != nil {
 		return Fixtures{}, err
 	}
-	var f Fixtures
+	var doc fixturesJSON
 	strict := json.NewDecoder(bytes.NewReader(data))
 	strict.DisallowUnknownFields()
-	if err := strict.Decode(&f); err != nil {
+	if err := strict.Decode(&doc); err != nil {
 		// checkShape has already named anything the decoder refuses; this is a backstop.
 		return Fixtures{}, fixtureErr("", "%s", jsonProblem(err))
+	}
+	f, err := doc.fixtures()
+	if err != nil {
+		return Fixtures{}, err
 	}
 	return f, f.validate()
 }

@@ -6,86 +6,87 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
-	"github.com/podqa/podqa-go/internal/apitime"
 )
 
 // HostedEpisode describes an episode of a hosted feed; the fake synthesises its audio so that a
 // real measurement gives the loudness and true peak asked for.
 type HostedEpisode struct {
-	Title string `json:"title"`
+	Title string
 	// GUID defaults to a fresh uuid.
-	GUID string `json:"guid,omitempty"`
-	// PublishedOn is a date (YYYY-MM-DD); it defaults to the fake clock's date.
-	PublishedOn string `json:"published_on,omitempty"`
-	// DurationS is the audio's length in seconds, more than 0 and at most 3 hours.
-	DurationS float64 `json:"duration_s"`
+	GUID string
+	// Published is the episode's publication day: the date of Published in UTC; zero means the
+	// fake clock's date.
+	Published time.Time
+	// Duration is the audio's length, more than 0 and at most 3 hours.
+	Duration time.Duration
 	// LoudnessLUFS is the integrated loudness to synthesise (default −16).
-	LoudnessLUFS *float64 `json:"loudness_lufs,omitempty"`
+	LoudnessLUFS *float64
 	// TruePeakDB is the true peak to synthesise; by default whatever the signal gives, at most
 	// −1 dBTP.
-	TruePeakDB *float64 `json:"true_peak_db,omitempty"`
+	TruePeakDB *float64
 	// Channels is 1 or 2 (default 2: stereo, so the default loudness passes the Podcast standard).
-	Channels int `json:"channels,omitempty"`
+	Channels int
 	// SampleRate defaults to 44100.
-	SampleRate int `json:"sample_rate,omitempty"`
+	SampleRate int
 	// Transcript is what the fake's transcription returns for this audio.
-	Transcript []TranscriptLine `json:"transcript,omitempty"`
+	Transcript []TranscriptLine
 	// FailAnalysis serves audio that cannot be decoded, so the report FAILs.
-	FailAnalysis bool `json:"fail_analysis,omitempty"`
+	FailAnalysis bool
 	// Tags are written into the audio (ID3v2.4 in the WAV, and LIST/INFO), so that reports read
 	// them as metadata. By default: the episode's title, and the feed's title as artist and
 	// album.
-	Tags *HostedTags `json:"tags,omitempty"`
-	// Cover is a PNG or JPEG image embedded in the audio as its front cover (base64 in JSON),
-	// at most 10 MiB; reports show it as cover_image. By default a plain 1400×1400 RGB PNG,
+	Tags *HostedTags
+	// Cover is a PNG or JPEG image embedded in the audio as its front cover, at most 10 MiB; reports show it as cover_image. By default a plain 1400×1400 RGB PNG,
 	// which passes the cover_image check.
-	Cover []byte `json:"cover,omitempty"`
+	Cover []byte
 	// BareAudio leaves out the default tags and cover: the audio carries only its title, so the
 	// metadata and cover_image checks fail (as info).
-	BareAudio bool `json:"bare_audio,omitempty"`
+	BareAudio bool
 	// Format is "mp3" (MPEG layer III at a constant bit rate, audio/mpeg: MPEG-1 at 32000,
 	// 44100 and 48000 Hz, MPEG-2 at 16000, 22050 and 24000, MPEG-2.5 at 8000, 11025 and 12000)
 	// or "wav" (16-bit PCM, audio/wav). By default mp3 at those sample rates (the default 44100
 	// included), else wav. An mp3 episode measures at the loudness and true peak
 	// asked, like a wav one; a true peak its coding cannot meet is refused when it is hosted.
-	Format string `json:"format,omitempty"`
+	Format string
 	// BitRate is an mp3 episode's bit rate in kbit/s (default 128): 32 to 320 for MPEG-1, 8 to
 	// 160 at the lower rates.
-	BitRate int `json:"bit_rate,omitempty"`
+	BitRate int
 }
 
 // HostedTags are the tags written into a hosted episode's audio.
 type HostedTags struct {
-	Title   string `json:"title,omitempty"`
-	Artist  string `json:"artist,omitempty"`
-	Album   string `json:"album,omitempty"`
-	Year    int    `json:"year,omitempty"`
-	Comment string `json:"comment,omitempty"`
-	// Chapters are in milliseconds from the start.
-	Chapters []HostedChapter `json:"chapters,omitempty"`
+	Title   string
+	Artist  string
+	Album   string
+	Year    int
+	Comment string
+	// Chapters are written as ID3v2 chapter frames.
+	Chapters []HostedChapter
 }
 
-// HostedChapter is one chapter of a hosted episode; times are milliseconds from the start.
+// HostedChapter is one chapter of a hosted episode; Start and End are offsets from the start of
+// the audio, kept to the millisecond.
 type HostedChapter struct {
-	Start int    `json:"start"`
-	End   int    `json:"end"`
-	Title string `json:"title,omitempty"`
+	Start time.Duration
+	End   time.Duration
+	Title string
 }
 
-// TranscriptLine is one line of a scripted transcript; times are milliseconds from the start.
+// TranscriptLine is one line of a scripted transcript; Start and End are offsets from the start
+// of the audio, kept to the millisecond.
 type TranscriptLine struct {
-	Start      int      `json:"start"`
-	End        int      `json:"end"`
-	Text       string   `json:"text"`
-	Speaker    *string  `json:"speaker,omitempty"`
-	Confidence *float64 `json:"confidence,omitempty"`
+	Start      time.Duration
+	End        time.Duration
+	Text       string
+	Speaker    *string
+	Confidence *float64
 }
 
 // HostedFeedSpec describes a hosted feed; Episodes are newest first.
 type HostedFeedSpec struct {
-	Title    string          `json:"title"`
-	Explicit bool            `json:"explicit,omitempty"`
-	Episodes []HostedEpisode `json:"episodes"`
+	Title    string
+	Explicit bool
+	Episodes []HostedEpisode
 }
 
 // HostedFeed identifies a hosted feed.
@@ -119,36 +120,35 @@ func WithHostedAudioCache(maxBytes int64) Option {
 }
 
 // hostedEpisode is e as the host takes it: its guid and publication day given their defaults.
-func (s *Server) hostedEpisode(e HostedEpisode) (hosted.Episode, error) {
+func (s *Server) hostedEpisode(e HostedEpisode) hosted.Episode {
 	out := hosted.Episode{
-		Title: e.Title, GUID: e.GUID, DurationS: e.DurationS, LoudnessLUFS: e.LoudnessLUFS,
+		Title: e.Title, GUID: e.GUID, DurationS: e.Duration.Seconds(), LoudnessLUFS: e.LoudnessLUFS,
 		TruePeakDB: e.TruePeakDB, Channels: e.Channels, SampleRate: e.SampleRate,
 		FailAnalysis: e.FailAnalysis, Cover: e.Cover, BareAudio: e.BareAudio,
-		Format: e.Format, BitRate: e.BitRate,
+		Format: e.Format, BitRate: e.BitRate, Transcript: coreLines(e.Transcript),
 	}
-	for _, l := range e.Transcript {
-		out.Transcript = append(out.Transcript, core.TranscriptLine{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence})
+	if len(e.Transcript) == 0 {
+		out.Transcript = nil // no transcript of its own
 	}
 	if t := e.Tags; t != nil {
 		out.Tags = &hosted.Tags{Title: t.Title, Artist: t.Artist, Album: t.Album, Year: t.Year, Comment: t.Comment}
 		for _, c := range t.Chapters {
-			out.Tags.Chapters = append(out.Tags.Chapters, hosted.Chapter{Start: c.Start, End: c.End, Title: c.Title})
+			out.Tags.Chapters = append(out.Tags.Chapters, hosted.Chapter{Start: millis(c.Start), End: millis(c.End), Title: c.Title})
 		}
 	}
 	if out.GUID == "" {
 		out.GUID = s.rand.UUID().String()
 	}
-	if e.PublishedOn == "" {
-		out.Published = s.clock.Now().Truncate(24 * time.Hour)
-		return out, nil
+	day := e.Published
+	if day.IsZero() {
+		day = s.clock.Now()
 	}
-	day, err := time.Parse(apitime.DateLayout, e.PublishedOn)
-	if err != nil {
-		return hosted.Episode{}, core.ErrValidation("published_on must be a date, YYYY-MM-DD.")
-	}
-	out.Published = day
-	return out, nil
+	out.Published = day.UTC().Truncate(24 * time.Hour)
+	return out
 }
+
+// millis is d in whole milliseconds, as the core and the host keep offsets.
+func millis(d time.Duration) int { return int(d.Milliseconds()) }
 
 // HostFeed starts serving a feed whose episodes the fake synthesises.
 func (s *Server) HostFeed(spec HostedFeedSpec) (_ HostedFeed, err error) {
@@ -159,11 +159,7 @@ func (s *Server) HostFeed(spec HostedFeedSpec) (_ HostedFeed, err error) {
 	id := s.rand.UUID()
 	episodes := make([]hosted.Episode, 0, len(spec.Episodes))
 	for _, e := range spec.Episodes {
-		he, err := s.hostedEpisode(e)
-		if err != nil {
-			return HostedFeed{}, err
-		}
-		episodes = append(episodes, he)
+		episodes = append(episodes, s.hostedEpisode(e))
 	}
 	url, err := s.host.AddFeed(id, spec.Title, spec.Explicit, episodes)
 	if err != nil {
@@ -179,10 +175,7 @@ func (s *Server) AddHostedEpisode(feedID string, e HostedEpisode) (_ HostedAudio
 	if err != nil {
 		return HostedAudio{}, err
 	}
-	he, err := s.hostedEpisode(e)
-	if err != nil {
-		return HostedAudio{}, err
-	}
+	he := s.hostedEpisode(e)
 	url, err := s.host.AddEpisode(id, he)
 	if err != nil {
 		return HostedAudio{}, err

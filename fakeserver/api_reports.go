@@ -63,7 +63,7 @@ func (s *Server) SeedReports(workspaceID string, reports []SeededReport) (_ []st
 // FeedCheckPeriod is how often the fake re-reads every tracked feed (a feed some workspace holds
 // as a series), counted from when the first workspace added it: new episodes, the explicit flag,
 // and breakage are noticed at these checks.
-const FeedCheckPeriod = core.FeedCheckPeriod
+const FeedCheckPeriod = time.Hour
 
 // SetAutomatedReporting turns a series' automated reporting on or off, as its workspace does in
 // the dashboard: with it on, the feed checker reports on every new episode.

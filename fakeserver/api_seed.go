@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// Seed is a ready workspace and key made by SeedDemo or NewTest.
-type Seed struct {
+// DemoWorkspace is the Demo workspace and its key, ready for a client, as SeedDemo and NewTest
+// make them.
+type DemoWorkspace struct {
 	WorkspaceID string
 	APIKeyID    string
 	// APIKey is the key itself, for Authorization: Bearer.
@@ -21,7 +22,7 @@ const demoAllowance = 12000
 // a key for it. The program seeds it at start.
 //
 // Reset makes the Demo workspace again, with the same ids and key, once SeedDemo has made it.
-func (s *Server) SeedDemo() (_ Seed, err error) {
+func (s *Server) SeedDemo() (_ DemoWorkspace, err error) {
 	defer apiError(&err)
 	s.start.mu.Lock()
 	if s.start.demo == nil {
@@ -31,30 +32,31 @@ func (s *Server) SeedDemo() (_ Seed, err error) {
 	return s.seedDemo()
 }
 
-func (s *Server) seedDemo() (Seed, error) {
+func (s *Server) seedDemo() (DemoWorkspace, error) {
 	allowance := float64(demoAllowance)
 	limit := 10
 	ws, err := s.CreateWorkspace(WorkspaceSpec{Type: "personal", Name: "Demo", PlanAllowance: &allowance, PodcastLimit: &limit})
 	if err != nil {
-		return Seed{}, err
+		return DemoWorkspace{}, err
 	}
 	key, err := s.CreateAPIKey(ws.ID, "Demo key")
 	if err != nil {
-		return Seed{}, err
+		return DemoWorkspace{}, err
 	}
-	return Seed{WorkspaceID: ws.ID, APIKeyID: key.ID, APIKey: key.Key}, nil
+	return DemoWorkspace{WorkspaceID: ws.ID, APIKeyID: key.ID, APIKey: key.Key}, nil
 }
 
 // TestStart returns the instant a NewTest fake's manual clock starts at unless an option says
 // otherwise: fixed, so that tests are repeatable.
 func TestStart() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) }
 
-// NewTest starts a fake for a test, seeds the Demo workspace and its key, and closes the fake
-// when the test ends. Its clock is manual and starts at TestStart() unless opts say otherwise, so
+// NewTest starts a fake for a test, seeds the Demo workspace and its key (SeedDemo), and closes
+// the fake when the test ends; New, by contrast, starts with no workspace and refuses loopback
+// URLs. Its clock is manual and starts at TestStart() unless opts say otherwise, so
 // the test moves time with Advance instead of sleeping. It accepts loopback and private URLs
 // (WithPrivateURLs), so that the test's own feed servers and webhook receivers work; pass
 // WithPrivateURLs(false) to test the service's refusals. Setup failures end the test with Fatal.
-func NewTest(t testing.TB, opts ...Option) (*Server, Seed) {
+func NewTest(t testing.TB, opts ...Option) (*Server, DemoWorkspace) {
 	t.Helper()
 	srv, err := New(append([]Option{WithManualClock(TestStart()), WithPrivateURLs(true)}, opts...)...)
 	if err != nil {

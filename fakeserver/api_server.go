@@ -125,11 +125,6 @@ func WithAdminToken(token string) Option { return func(o *options) { o.adminToke
 // hosted feeds work either way.
 func WithPrivateURLs(allow bool) Option { return func(o *options) { o.allowPrivate = allow } }
 
-// WithPrivateWebhookURLs is the former name of WithPrivateURLs.
-//
-// Deprecated: use WithPrivateURLs, which covers feed URLs too.
-func WithPrivateWebhookURLs(allow bool) Option { return WithPrivateURLs(allow) }
-
 // WithAnalysisPace sets the fake-clock time one hour of audio takes to analyse (default
 // DefaultAnalysisPace); 0 finishes analyses on the next tick.
 func WithAnalysisPace(d time.Duration) Option { return func(o *options) { o.analysisPace = d } }
@@ -141,6 +136,12 @@ func WithoutRateLimits() Option { return func(o *options) { o.noRateLimits = tru
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // New starts a fake listening on loopback and returns it; Close stops it.
+//
+// A fake from New starts as the service would: on the real clock (WithManualClock changes it),
+// with no workspace until SeedDemo, WithFixtures or CreateWorkspace makes one, and refusing
+// webhook, feed and enclosure URLs on loopback and private addresses until WithPrivateURLs(true)
+// allows them. NewTest is New for a Go test with all three set: a manual clock at TestStart, the
+// Demo workspace and its key, and private URLs allowed.
 func New(opts ...Option) (*Server, error) {
 	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: defaultTimeouts}
 	for _, opt := range opts {

@@ -80,7 +80,7 @@ func (s *Server) transcriptByContent(sum [sha256.Size]byte) ([]core.TranscriptLi
 func coreLines(script []TranscriptLine) []core.TranscriptLine {
 	lines := make([]core.TranscriptLine, len(script))
 	for i, l := range script {
-		lines[i] = core.TranscriptLine{Start: l.Start, End: l.End, Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence}
+		lines[i] = core.TranscriptLine{Start: millis(l.Start), End: millis(l.End), Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence}
 	}
 	return lines
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
-	"github.com/podqa/podqa-go/internal/apitime"
 )
 
 // Resolver looks up the addresses of a host name, as *net.Resolver does. The fake uses it to
@@ -89,72 +88,74 @@ type WebhookEndpointSpec struct {
 	SeriesID string `json:"series_id,omitempty"`
 }
 
-// WebhookEndpoint is an endpoint as the control API shows it.
+// WebhookEndpoint is a webhook endpoint of a workspace, as Settings shows it.
 type WebhookEndpoint struct {
-	ID string `json:"id"`
+	ID string
 	// Secret is the whsec_ signing secret, returned once at creation, empty otherwise.
-	Secret   string   `json:"secret,omitempty"`
-	URL      string   `json:"url"`
-	Events   []string `json:"events"`
-	SeriesID *string  `json:"series_id"`
-	Enabled  bool     `json:"enabled"`
+	Secret string
+	URL    string
+	Events []string
+	// SeriesID is the series the endpoint is scoped to; empty for every series.
+	SeriesID string
+	Enabled  bool
 	// Source is "settings" for an endpoint made in Settings (the control API) and "rest" for one
 	// made with POST /webhook/subscribe.
-	Source    string `json:"source"`
-	CreatedAt string `json:"created_at"`
+	Source    string
+	CreatedAt time.Time
 }
 
 func endpointView(ep core.Endpoint, secret string) WebhookEndpoint {
 	v := WebhookEndpoint{
 		ID: ep.ID.String(), Secret: secret, URL: ep.URL, Events: ep.Events, Enabled: ep.Enabled,
-		Source: "settings", CreatedAt: apitime.Format(ep.CreatedAt),
+		Source: "settings", CreatedAt: ep.CreatedAt,
 	}
 	if ep.ViaREST {
 		v.Source = "rest"
 	}
 	if ep.Series != nil {
-		id := ep.Series.String()
-		v.SeriesID = &id
+		v.SeriesID = ep.Series.String()
 	}
 	return v
 }
 
 // WebhookDelivery is one row of a delivery log.
 type WebhookDelivery struct {
-	ID         string `json:"id"`
-	EndpointID string `json:"endpoint_id"`
-	EventType  string `json:"event_type"`
+	ID         string
+	EndpointID string
+	EventType  string
 	// WebhookID is the webhook-id header, stable across retries.
-	WebhookID string `json:"webhook_id"`
+	WebhookID string
 	// Attempts counts the attempts made; FailedAttempts those that failed (0 for a first-time
 	// success).
-	Attempts       int `json:"attempts"`
-	FailedAttempts int `json:"failed_attempts"`
+	Attempts       int
+	FailedAttempts int
 	// Status is pending, retrying, succeeded or abandoned.
-	Status        string  `json:"status"`
-	ResponseCode  *int    `json:"response_code"`
-	LastError     *string `json:"last_error"`
-	Test          bool    `json:"test"`
-	CreatedAt     string  `json:"created_at"`
-	LastAttemptAt *string `json:"last_attempt_at"`
-	NextAttemptAt *string `json:"next_attempt_at"`
+	Status string
+	// ResponseCode is the HTTP status of the last attempt's answer; nil when no attempt got one.
+	ResponseCode *int
+	// LastError says why the last attempt failed; nil when it did not.
+	LastError *string
+	Test      bool
+	CreatedAt time.Time
+	// LastAttemptAt is when the last attempt was made; zero before the first.
+	LastAttemptAt time.Time
+	// NextAttemptAt is when the next retry is due; zero when none is queued.
+	NextAttemptAt time.Time
 	// Body is the event body, exactly as signed and sent.
-	Body json.RawMessage `json:"body"`
+	Body json.RawMessage
 }
 
 func deliveryView(d core.Delivery) WebhookDelivery {
 	v := WebhookDelivery{
 		ID: d.ID.String(), EndpointID: d.Endpoint.String(), EventType: d.EventType, WebhookID: d.MessageID,
 		Attempts: d.Attempts, FailedAttempts: d.FailedAttempts(), Status: d.Status, ResponseCode: d.ResponseCode,
-		LastError: d.LastError, Test: d.Test, CreatedAt: apitime.Format(d.CreatedAt), Body: d.Body,
+		LastError: d.LastError, Test: d.Test, CreatedAt: d.CreatedAt, Body: d.Body,
 	}
 	if d.LastAttemptAt != nil {
-		t := apitime.Format(*d.LastAttemptAt)
-		v.LastAttemptAt = &t
+		v.LastAttemptAt = *d.LastAttemptAt
 	}
 	if d.NextAttemptAt != nil {
-		t := apitime.Format(*d.NextAttemptAt)
-		v.NextAttemptAt = &t
+		v.NextAttemptAt = *d.NextAttemptAt
 	}
 	return v
 }
@@ -162,14 +163,14 @@ func deliveryView(d core.Delivery) WebhookDelivery {
 // Email is an email the service would have sent: about a failed report, a broken feed, an
 // upload out of credits, or a disabled webhook endpoint.
 type Email struct {
-	ID          string `json:"id"`
-	WorkspaceID string `json:"workspace_id"`
+	ID          string
+	WorkspaceID string
 	// Kind is report_failed, report_out_of_quota, feed_broken or endpoint_disabled.
-	Kind    string   `json:"kind"`
-	To      []string `json:"to"`
-	Subject string   `json:"subject"`
-	Text    string   `json:"text"`
-	SentAt  string   `json:"sent_at"`
+	Kind    string
+	To      []string
+	Subject string
+	Text    string
+	SentAt  time.Time
 }
 
 // CreateWebhookEndpoint adds an endpoint to a workspace as Settings would, after the same
@@ -305,7 +306,7 @@ func (s *Server) Emails(workspaceID string) (_ []Email, err error) {
 	}
 	out := make([]Email, len(es))
 	for i, e := range es {
-		out[i] = Email{ID: e.ID.String(), WorkspaceID: e.Workspace.String(), Kind: e.Kind, To: e.To, Subject: e.Subject, Text: e.Text, SentAt: apitime.Format(e.SentAt)}
+		out[i] = Email{ID: e.ID.String(), WorkspaceID: e.Workspace.String(), Kind: e.Kind, To: e.To, Subject: e.Subject, Text: e.Text, SentAt: e.SentAt}
 	}
 	return out, nil
 }

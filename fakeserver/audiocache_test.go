@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 )
@@ -44,9 +45,9 @@ func TestHostedAudioIsSynthesisedOnce(t *testing.T) {
 	syntheses := countSyntheses(srv)
 	loud := -20.0
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Cached", Episodes: []HostedEpisode{
-		{Title: "A", DurationS: 1},
-		{Title: "B", DurationS: 1, LoudnessLUFS: &loud},
-		{Title: "A", DurationS: 1, GUID: "same values, another guid"},
+		{Title: "A", Duration: 1 * time.Second},
+		{Title: "B", Duration: 1 * time.Second, LoudnessLUFS: &loud},
+		{Title: "A", Duration: 1 * time.Second, GUID: "same values, another guid"},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +85,7 @@ func TestHostedAudioCacheOff(t *testing.T) {
 	t.Parallel()
 	srv, _ := NewTest(t, WithHostedAudioCache(0))
 	syntheses := countSyntheses(srv)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Uncached", Episodes: []HostedEpisode{{Title: "A", DurationS: 1}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Uncached", Episodes: []HostedEpisode{{Title: "A", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}

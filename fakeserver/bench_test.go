@@ -75,7 +75,7 @@ func completedReport(b *testing.B, opts ...Option) (*Server, string, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "e", DurationS: 3}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "e", Duration: 3 * time.Second}}})
 	if err != nil {
 		b.Fatal(err)
 	}

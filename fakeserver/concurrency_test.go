@@ -17,7 +17,7 @@ func TestManyClientsAtOnce(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t, WithoutRateLimits(), WithAnalysisPace(time.Hour))
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Busy", Episodes: []HostedEpisode{
-		{Title: "a", DurationS: 1}, {Title: "b", DurationS: 2},
+		{Title: "a", Duration: 1 * time.Second}, {Title: "b", Duration: 2 * time.Second},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/internal/apitime"
@@ -30,16 +29,15 @@ func (s *Server) handleAddTopup(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrValidation("amount is required."))
 		return
 	}
-	var expires *time.Time
-	never := string(body.ExpiresAt) == "null"
-	if len(body.ExpiresAt) > 0 && !never {
+	spec := TopupSpec{Amount: *body.Amount, NeverExpires: string(body.ExpiresAt) == "null"}
+	if len(body.ExpiresAt) > 0 && !spec.NeverExpires {
 		var at apitime.Time
 		if err := json.Unmarshal(body.ExpiresAt, &at); err != nil {
 			writeError(w, core.ErrValidation("expires_at must be a date-time or null."))
 			return
 		}
-		expires = &at.Time
+		spec.ExpiresAt = at.Time
 	}
-	cr, err := s.addTopup(r.PathValue("id"), *body.Amount, expires, never)
+	cr, err := s.addTopup(r.PathValue("id"), spec)
 	respond(w, http.StatusCreated, creditsJSON(cr), err)
 }

@@ -9,8 +9,8 @@ import (
 
 // scriptedTranscript is the body of POST /_fake/transcripts and its answer.
 type scriptedTranscript struct {
-	AudioSHA256 string           `json:"audio_sha256"`
-	Transcript  []TranscriptLine `json:"transcript"`
+	AudioSHA256 string               `json:"audio_sha256"`
+	Transcript  []transcriptLineJSON `json:"transcript"`
 }
 
 func (s *Server) handleScriptTranscript(w http.ResponseWriter, r *http.Request) {
@@ -22,7 +22,7 @@ func (s *Server) handleScriptTranscript(w http.ResponseWriter, r *http.Request) 
 		writeError(w, core.ErrValidation("transcript is required: a list of {start, end, text, speaker?, confidence?}."))
 		return
 	}
-	err := s.ScriptTranscriptBySHA256(body.AudioSHA256, body.Transcript)
+	err := s.ScriptTranscriptBySHA256(body.AudioSHA256, transcriptOf(body.Transcript))
 	body.AudioSHA256 = strings.ToLower(body.AudioSHA256)
 	respond(w, http.StatusCreated, body, err)
 }

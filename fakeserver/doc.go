@@ -7,9 +7,12 @@
 //
 // # Starting it
 //
-// In a Go test, [NewTest] starts a fake on a manual clock with the demo workspace and closes it
-// when the test ends; package client/clienttest adds a client bound to it. [New] takes
-// [Option] values such as [WithManualClock], [WithSeed], [WithFixtures] and [WithPrivateURLs].
+// In a Go test, [NewTest] starts a fake on a manual clock with the Demo workspace and its key,
+// accepts webhook and feed URLs on loopback, and closes the fake when the test ends; package
+// client/clienttest adds a client bound to it. [New] starts the fake as the service would be:
+// on the real clock, with no workspace until [Server.SeedDemo] (or [WithFixtures]) makes one,
+// refusing loopback and private URLs until [WithPrivateURLs] allows them. It takes [Option]
+// values such as [WithManualClock], [WithSeed], [WithFixtures] and [WithPrivateURLs].
 // [Server.URL], [Server.Client] and [Server.Handler] reach it. From any language, run the
 // program cmd/fakeserver (or its container image): it prints one JSON line with its URL, key and
 // admin token.

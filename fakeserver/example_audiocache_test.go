@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver"
 )
@@ -17,8 +18,8 @@ func ExampleWithHostedAudioCache() {
 		return
 	}
 	defer srv.Close()
-	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Soak", Episodes: []fakeserver.HostedEpisode{{Title: "One", GUID: "one", DurationS: 2}}})
-	ep, _ := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "Two", GUID: "two", DurationS: 2})
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Soak", Episodes: []fakeserver.HostedEpisode{{Title: "One", GUID: "one", Duration: 2 * time.Second}}})
+	ep, _ := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "Two", GUID: "two", Duration: 2 * time.Second})
 	get := func() []byte {
 		resp, err := srv.Client().Get(ep.AudioURL)
 		if err != nil {

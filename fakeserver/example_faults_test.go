@@ -3,6 +3,7 @@ package fakeserver_test
 import (
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver"
 )
@@ -14,12 +15,12 @@ func ExampleServer_Faults() {
 	srv, _ := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()))
 	defer srv.Close()
 	seed, _ := srv.SeedDemo()
-	if _, err := srv.InjectFault(fakeserver.Fault{PathPrefix: "/api/rest/v1/me", Status: 429, RetryAfterS: 30, After: 1, Count: 1}); err != nil {
+	if _, err := srv.InjectFault(fakeserver.Fault{PathPrefix: "/api/rest/v1/me", Status: 429, RetryAfter: 30 * time.Second, After: 1, Count: 1}); err != nil {
 		fmt.Println(err)
 		return
 	}
 	// A second fault that never fires counts the GETs of /me the first one lets through.
-	if _, err := srv.InjectFault(fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", LatencyMS: 1, After: 1000}); err != nil {
+	if _, err := srv.InjectFault(fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", Latency: time.Millisecond, After: 1000}); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -2,6 +2,7 @@ package fakeserver_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver"
 )
@@ -30,7 +31,7 @@ func ExampleServer_CreateStandard() {
 
 	// Any bytes do for the transcript's key; a real upload would carry audio.
 	sum, _ := srv.ScriptTranscript([]byte("RIFF..."), []fakeserver.TranscriptLine{
-		{Start: 0, End: 1000, Text: "Um, hello.", Speaker: ptr("host")},
+		{Start: 0, End: 1000 * time.Millisecond, Text: "Um, hello.", Speaker: ptr("host")},
 	})
 	fmt.Println("transcript keyed by a SHA-256 of", len(sum), "hex digits")
 

@@ -26,20 +26,20 @@ func withSeedFields(seed uint64) Option {
 	return func(o *options) { o.seed, o.seeded = seed, true }
 }
 
-func armFault(t *testing.T, srv *Server, body string) ArmedFault {
+func armFault(t *testing.T, srv *Server, body string) armedFaultJSON {
 	t.Helper()
 	status, _, b := call(t, srv, "POST", "/_fake/faults", admin(srv), body)
-	var a ArmedFault
+	var a armedFaultJSON
 	if status != http.StatusCreated || json.Unmarshal(b, &a) != nil || a.ID == "" {
 		t.Fatalf("arm %s: %d %s", body, status, b)
 	}
 	return a
 }
 
-func listFaults(t *testing.T, srv *Server) []ArmedFault {
+func listFaults(t *testing.T, srv *Server) []armedFaultJSON {
 	t.Helper()
 	status, _, b := call(t, srv, "GET", "/_fake/faults", admin(srv), "")
-	var list struct{ Items []ArmedFault }
+	var list struct{ Items []armedFaultJSON }
 	if status != http.StatusOK || json.Unmarshal(b, &list) != nil || list.Items == nil {
 		t.Fatalf("list faults: %d %s", status, b)
 	}
@@ -344,7 +344,7 @@ func TestFaultWaitsEndWhenTheFakeCloses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.InjectFault(Fault{PathPrefix: "/api/", LatencyMS: maxFaultLatency}); err != nil {
+	if _, err := srv.InjectFault(Fault{PathPrefix: "/api/", Latency: MaxFaultLatency}); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
@@ -371,15 +371,15 @@ func TestFaultWaitsEndWhenTheFakeCloses(t *testing.T) {
 func TestFaultsOnHostedFeeds(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Flaky", Episodes: []HostedEpisode{{Title: "One", GUID: "one", DurationS: 2}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Flaky", Episodes: []HostedEpisode{{Title: "One", GUID: "one", Duration: 2 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", DurationS: 2})
+	two, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", Duration: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	three, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Three", GUID: "three", DurationS: 2})
+	three, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Three", GUID: "three", Duration: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,6 +425,9 @@ func TestREADMEFaultExamplesAreAccepted(t *testing.T) {
 	}
 	shown := 0
 	for _, line := range strings.Split(string(readme), "\n") {
+		// Shown as is, or with the id kept: FAULT=$(curl -s ... | id).
+		line = strings.TrimSuffix(strings.TrimPrefix(line, "FAULT=$("), " | id)")
+		line = strings.Replace(line, `curl -s "${H[@]}"`, `curl "${H[@]}"`, 1)
 		body, ok := strings.CutPrefix(line, `curl "${H[@]}" -X POST -d '`)
 		if !ok || !strings.HasSuffix(body, "' $BASE/_fake/faults") {
 			continue
@@ -471,18 +474,18 @@ func FuzzFaultBodies(f *testing.F) {
 		rec := do("POST", "/_fake/faults", body)
 		switch rec.Code {
 		case http.StatusCreated:
-			var armed ArmedFault
+			var armed armedFaultJSON
 			if err := json.Unmarshal(rec.Body.Bytes(), &armed); err != nil {
 				t.Fatalf("%q: answer %s: %v", body, rec.Body, err)
 			}
 			list := srv.Faults()
-			if len(list) != 1 || list[0].ID != armed.ID || !reflect.DeepEqual(list[0], armed) {
+			if len(list) != 1 || list[0].ID != armed.ID || !reflect.DeepEqual(armedFaultView(list[0]), armed) {
 				t.Fatalf("%q: armed %+v, listed %+v", body, armed, list)
 			}
-			again := do("POST", "/_fake/faults", must(json.Marshal(armed.Fault)))
-			var second ArmedFault
-			if again.Code != http.StatusCreated || json.Unmarshal(again.Body.Bytes(), &second) != nil || !reflect.DeepEqual(second.Fault, armed.Fault) {
-				t.Fatalf("%q: re-arming %+v: %d %s", body, armed.Fault, again.Code, again.Body)
+			again := do("POST", "/_fake/faults", must(json.Marshal(armed.faultJSON)))
+			var second armedFaultJSON
+			if again.Code != http.StatusCreated || json.Unmarshal(again.Body.Bytes(), &second) != nil || !reflect.DeepEqual(second.faultJSON, armed.faultJSON) {
+				t.Fatalf("%q: re-arming %+v: %d %s", body, armed.faultJSON, again.Code, again.Body)
 			}
 		case http.StatusBadRequest:
 			if code := errorCode(t, rec.Body.Bytes()); code != "validation_error" || len(srv.Faults()) != 0 {

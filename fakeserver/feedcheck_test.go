@@ -62,7 +62,7 @@ func eventTypes(evs []event) []string {
 func TestFeedCheckerNewEpisode(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", GUID: "one", PublishedOn: "2026-01-01", DurationS: 1}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", GUID: "one", Published: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestFeedCheckerNewEpisode(t *testing.T) {
 	if n := len(rcA.requests()) + len(rcB.requests()); n != 0 {
 		t.Fatalf("%d events without a new episode", n)
 	}
-	audio, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", PublishedOn: "2026-01-04", DurationS: 1})
+	audio, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", Published: time.Date(2026, 1, 4, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestFeedCheckerNewEpisode(t *testing.T) {
 func TestFeedBrokenAtMostOnceADay(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Flaky", Episodes: []HostedEpisode{{Title: "One", DurationS: 1}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Flaky", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,11 +228,11 @@ func (sf *servedFeed) setItems(items []feeds.Item) {
 func TestBackfillAndIngestFailure(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
-	host, err := srv.HostFeed(HostedFeedSpec{Title: "Audio", Episodes: []HostedEpisode{{Title: "A", GUID: "a", DurationS: 1}}})
+	host, err := srv.HostFeed(HostedFeedSpec{Title: "Audio", Episodes: []HostedEpisode{{Title: "A", GUID: "a", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	audio, err := srv.AddHostedEpisode(host.ID, HostedEpisode{Title: "B", GUID: "b", DurationS: 1})
+	audio, err := srv.AddHostedEpisode(host.ID, HostedEpisode{Title: "B", GUID: "b", Duration: 1 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestBackfillAndIngestFailure(t *testing.T) {
 func TestExplicitFlagRecomputed(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", DurationS: 1}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestControlAPIWebhooks(t *testing.T) {
 	rc := newReceiver(t, 200)
 	h := jsonHeader(admin(srv))
 	status, _, body := call(t, srv, "POST", "/_fake/workspaces/"+seed.WorkspaceID+"/webhook-endpoints", h, `{"url":"`+rc.srv.URL+`/hook","events":["report.completed"]}`)
-	var ep WebhookEndpoint
+	var ep endpointJSON
 	if status != 201 || json.Unmarshal(body, &ep) != nil || !strings.HasPrefix(ep.Secret, "whsec_") || ep.Source != "settings" {
 		t.Fatalf("create: %d %s", status, body)
 	}
@@ -336,7 +336,7 @@ func TestControlAPIWebhooks(t *testing.T) {
 		t.Fatalf("list: %d %s", status, body)
 	}
 	status, _, body = call(t, srv, "POST", "/_fake/webhook-endpoints/"+ep.ID+"/test", admin(srv), "")
-	var d WebhookDelivery
+	var d deliveryJSON
 	if status != 201 || json.Unmarshal(body, &d) != nil || d.Status != "succeeded" || !d.Test || d.FailedAttempts != 0 || *d.ResponseCode != 200 {
 		t.Fatalf("test event: %d %s", status, body)
 	}

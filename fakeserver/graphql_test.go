@@ -75,8 +75,8 @@ func feedReport(t *testing.T, srv *Server, key, title string, ep HostedEpisode) 
 	if ep.Title == "" {
 		ep.Title = title + " episode"
 	}
-	if ep.DurationS == 0 {
-		ep.DurationS = 1
+	if ep.Duration == 0 {
+		ep.Duration = time.Second
 	}
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: title, Episodes: []HostedEpisode{ep}})
 	if err != nil {
@@ -225,8 +225,8 @@ func TestGraphQLReportMatchesREST(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
 	speaker := "host"
-	id, _ := feedReport(t, srv, seed.APIKey, "Talk", HostedEpisode{DurationS: 2, Transcript: []TranscriptLine{
-		{Start: 0, End: 900, Text: "hello", Speaker: &speaker},
+	id, _ := feedReport(t, srv, seed.APIKey, "Talk", HostedEpisode{Duration: 2 * time.Second, Transcript: []TranscriptLine{
+		{Start: 0, End: 900 * time.Millisecond, Text: "hello", Speaker: &speaker},
 	}})
 	read := func(key string) gqlReport {
 		var d struct{ Report gqlReport }
@@ -307,7 +307,7 @@ func TestGraphQLReportsListing(t *testing.T) {
 	advance(t, srv, time.Second)
 	var eps []HostedEpisode
 	for i := range 11 {
-		eps = append(eps, HostedEpisode{Title: "b", GUID: string(rune('a' + i)), DurationS: 1})
+		eps = append(eps, HostedEpisode{Title: "b", GUID: string(rune('a' + i)), Duration: 1 * time.Second})
 	}
 	betaFeed, err := srv.HostFeed(HostedFeedSpec{Title: "Beta", Episodes: eps})
 	if err != nil {
@@ -686,7 +686,7 @@ func TestGraphQLTranscriptLeftOut(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
 	speaker := "host"
-	ep := HostedEpisode{Transcript: []TranscriptLine{{Start: 0, End: 800, Text: "Hello there.", Speaker: &speaker}}}
+	ep := HostedEpisode{Transcript: []TranscriptLine{{Start: 0, End: 800 * time.Millisecond, Text: "Hello there.", Speaker: &speaker}}}
 	withTranscript, _ := feedReport(t, srv, seed.APIKey, "Kept", ep)
 	no := false
 	std, err := srv.CreateStandard(seed.WorkspaceID, StandardSpec{Name: "Private", TranscriptIncluded: &no})

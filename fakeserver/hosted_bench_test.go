@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -22,7 +23,7 @@ func BenchmarkHostedDownload(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			srv, _ := NewTest(b, bc.opts...)
-			feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "One minute", DurationS: 60, Format: bc.format}}})
+			feed, err := srv.HostFeed(HostedFeedSpec{Title: "Bench", Episodes: []HostedEpisode{{Title: "One minute", Duration: 60 * time.Second, Format: bc.format}}})
 			if err != nil {
 				b.Fatal(err)
 			}

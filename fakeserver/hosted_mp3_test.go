@@ -21,7 +21,7 @@ func TestHostedMP3Episode(t *testing.T) {
 	srv, seed := NewTest(t)
 	loud := -16.5
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "MP3 Show", Episodes: []HostedEpisode{
-		{Title: "Coded", GUID: "m", DurationS: 12, LoudnessLUFS: &loud, Format: "mp3", BitRate: 160},
+		{Title: "Coded", GUID: "m", Duration: 12 * time.Second, LoudnessLUFS: &loud, Format: "mp3", BitRate: 160},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -68,11 +68,11 @@ func TestHostedMP3Episode(t *testing.T) {
 	}
 
 	for name, e := range map[string]HostedEpisode{
-		"unknown format":         {Title: "X", DurationS: 1, Format: "ogg"},
-		"mp3 at 96000 Hz":        {Title: "X", DurationS: 1, Format: "mp3", SampleRate: 96000},
-		"320 kbit/s at 22050 Hz": {Title: "X", DurationS: 1, SampleRate: 22050, BitRate: 320},
-		"odd bit rate":           {Title: "X", DurationS: 1, Format: "mp3", BitRate: 100},
-		"bit rate with wav":      {Title: "X", DurationS: 1, Format: "wav", BitRate: 128},
+		"unknown format":         {Title: "X", Duration: 1 * time.Second, Format: "ogg"},
+		"mp3 at 96000 Hz":        {Title: "X", Duration: 1 * time.Second, Format: "mp3", SampleRate: 96000},
+		"320 kbit/s at 22050 Hz": {Title: "X", Duration: 1 * time.Second, SampleRate: 22050, BitRate: 320},
+		"odd bit rate":           {Title: "X", Duration: 1 * time.Second, Format: "mp3", BitRate: 100},
+		"bit rate with wav":      {Title: "X", Duration: 1 * time.Second, Format: "wav", BitRate: 128},
 	} {
 		_, err := srv.AddHostedEpisode(feed.ID, e)
 		var fe *Error

@@ -35,11 +35,11 @@ func TestHostedEpisodeTagsReachTheReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Tagged Show", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Bare", GUID: "bare", DurationS: 5, BareAudio: true},
-		{Title: "Default", GUID: "default", DurationS: 5},
-		{Title: "Tagged", GUID: "tagged", DurationS: 6, Cover: cover.Bytes(), Tags: &fakeserver.HostedTags{
+		{Title: "Bare", GUID: "bare", Duration: 5 * time.Second, BareAudio: true},
+		{Title: "Default", GUID: "default", Duration: 5 * time.Second},
+		{Title: "Tagged", GUID: "tagged", Duration: 6 * time.Second, Cover: cover.Bytes(), Tags: &fakeserver.HostedTags{
 			Artist: "The Host", Album: "The Album", Year: 2025, Comment: "Notes",
-			Chapters: []fakeserver.HostedChapter{{Start: 0, End: 2500, Title: "Intro"}, {Start: 2500, End: 6000, Title: "Talk"}},
+			Chapters: []fakeserver.HostedChapter{{Start: 0, End: 2500 * time.Millisecond, Title: "Intro"}, {Start: 2500 * time.Millisecond, End: 6000 * time.Millisecond, Title: "Talk"}},
 		}},
 	}})
 	if err != nil {

@@ -64,13 +64,13 @@ func TestReportFromHostedFeedEndToEnd(t *testing.T) {
 	srv, seed := NewTest(t)
 	loud, quiet := -16.0, -24.0
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Hosted Show", Episodes: []HostedEpisode{
-		{Title: "Newest", GUID: "n", DurationS: 20, LoudnessLUFS: &loud, Channels: 2, Transcript: []TranscriptLine{
-			{Start: 0, End: 1500, Text: "Welcome.", Speaker: ptrTo("alice")},
-			{Start: 1500, End: 3000, Text: "Thanks.", Speaker: ptrTo("bob"), Confidence: ptrTo(0.9)},
-			{Start: 3000, End: 4000, Text: "Let's start.", Speaker: ptrTo("alice")},
+		{Title: "Newest", GUID: "n", Duration: 20 * time.Second, LoudnessLUFS: &loud, Channels: 2, Transcript: []TranscriptLine{
+			{Start: 0, End: 1500 * time.Millisecond, Text: "Welcome.", Speaker: ptrTo("alice")},
+			{Start: 1500 * time.Millisecond, End: 3000 * time.Millisecond, Text: "Thanks.", Speaker: ptrTo("bob"), Confidence: ptrTo(0.9)},
+			{Start: 3000 * time.Millisecond, End: 4000 * time.Millisecond, Text: "Let's start.", Speaker: ptrTo("alice")},
 		}},
-		{Title: "Quiet one", GUID: "q", DurationS: 8, LoudnessLUFS: &quiet},
-		{Title: "Broken audio", GUID: "b", DurationS: 5, FailAnalysis: true},
+		{Title: "Quiet one", GUID: "q", Duration: 8 * time.Second, LoudnessLUFS: &quiet},
+		{Title: "Broken audio", GUID: "b", Duration: 5 * time.Second, FailAnalysis: true},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -155,9 +155,9 @@ func TestReportFromFeedRefusals(t *testing.T) {
 	one := 1
 	small, _ := srv.CreateWorkspace(WorkspaceSpec{Type: "personal", Name: "Small", PodcastLimit: &one})
 	smallKey, _ := srv.CreateAPIKey(small.ID, "")
-	a, _ := srv.HostFeed(HostedFeedSpec{Title: "A", Episodes: []HostedEpisode{{Title: "a", DurationS: 2}}})
-	b, _ := srv.HostFeed(HostedFeedSpec{Title: "B", Episodes: []HostedEpisode{{Title: "b", DurationS: 2}}})
-	broken, _ := srv.HostFeed(HostedFeedSpec{Title: "Broken", Episodes: []HostedEpisode{{Title: "x", DurationS: 2}}})
+	a, _ := srv.HostFeed(HostedFeedSpec{Title: "A", Episodes: []HostedEpisode{{Title: "a", Duration: 2 * time.Second}}})
+	b, _ := srv.HostFeed(HostedFeedSpec{Title: "B", Episodes: []HostedEpisode{{Title: "b", Duration: 2 * time.Second}}})
+	broken, _ := srv.HostFeed(HostedFeedSpec{Title: "Broken", Episodes: []HostedEpisode{{Title: "x", Duration: 2 * time.Second}}})
 	if err := srv.ChangeFeed(broken.ID, FeedChange{Broken: ptrTo(true)}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,12 +18,12 @@ func TestLifecycleThroughHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	soon := TestStart().Add(24 * time.Hour)
-	if err := srv.AddTopup(seed.WorkspaceID, 150, &soon, false); err != nil {
+	if err := srv.AddTopup(seed.WorkspaceID, TopupSpec{Amount: 150, ExpiresAt: soon}); err != nil {
 		t.Fatal(err)
 	}
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Pace", Episodes: []HostedEpisode{
-		{Title: "short", GUID: "s", DurationS: 1},
-		{Title: "long", GUID: "l", DurationS: 6},
+		{Title: "short", GUID: "s", Duration: 1 * time.Second},
+		{Title: "long", GUID: "l", Duration: 6 * time.Second},
 	}})
 	if err != nil {
 		t.Fatal(err)

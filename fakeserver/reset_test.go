@@ -39,7 +39,7 @@ func TestResetLeavesOnlyTheStartState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Gone", Episodes: []HostedEpisode{{Title: "e", DurationS: 2}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Gone", Episodes: []HostedEpisode{{Title: "e", Duration: 2 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func BenchmarkReset(b *testing.B) {
 			b.Fatal(err)
 		}
 		for range 10 {
-			if _, err := srv.HostFeed(HostedFeedSpec{Title: "Feed", Episodes: []HostedEpisode{{Title: "e", DurationS: 60}, {Title: "f", DurationS: 60}}}); err != nil {
+			if _, err := srv.HostFeed(HostedFeedSpec{Title: "Feed", Episodes: []HostedEpisode{{Title: "e", Duration: 60 * time.Second}, {Title: "f", Duration: 60 * time.Second}}}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -63,7 +63,7 @@ func firstDifference(a, b string) string {
 // the fake's and the receiver's addresses replaced (the only parts that differ between two
 // fakes): ids, keys, secrets, session tokens, upload URL signatures and webhook-ids are all in
 // it.
-func scenario(t *testing.T, srv *Server, demo Seed) string {
+func scenario(t *testing.T, srv *Server, demo DemoWorkspace) string {
 	t.Helper()
 	hooks := &hookLog{}
 	receiver := httptest.NewServer(hooks)
@@ -108,7 +108,7 @@ func scenario(t *testing.T, srv *Server, demo Seed) string {
 
 func TestSameSeedSameAnswers(t *testing.T) {
 	t.Parallel()
-	run := func(seed uint64, seeded bool) (string, Seed, string) {
+	run := func(seed uint64, seeded bool) (string, DemoWorkspace, string) {
 		opts := []Option{WithPrivateURLs(true), WithAnalysisPace(0)}
 		if seeded {
 			opts = append(opts, WithSeed(seed))

@@ -131,9 +131,9 @@ func (f *faults) take(r *http.Request) *firing {
 		if a.Count > 0 && a.Fired >= a.Count {
 			f.removeLocked(i)
 		}
-		delay := time.Duration(a.LatencyMS) * time.Millisecond
-		if a.JitterMS > 0 {
-			delay += time.Duration(rng.IntN(2*a.JitterMS+1)-a.JitterMS) * time.Millisecond
+		delay := a.Latency
+		if jitter := int(a.Jitter / time.Millisecond); jitter > 0 {
+			delay += time.Duration(rng.IntN(2*jitter+1)-jitter) * time.Millisecond
 		}
 		return &firing{Fault: a.Fault, delay: delay}
 	}
@@ -229,7 +229,7 @@ func writeFaultStatus(w http.ResponseWriter, r *http.Request, f Fault) {
 	}
 	switch f.Status {
 	case http.StatusTooManyRequests:
-		render(w, &Error{Status: f.Status, Code: core.CodeRateLimited, Message: rateLimitedMessage, RetryAfter: time.Duration(f.RetryAfterS) * time.Second})
+		render(w, &Error{Status: f.Status, Code: core.CodeRateLimited, Message: rateLimitedMessage, RetryAfter: f.RetryAfter})
 	case http.StatusInternalServerError:
 		render(w, &Error{Status: f.Status, Code: core.CodeInternal, Message: "Internal error."})
 	default:

@@ -37,7 +37,7 @@ func TestControlStandards(t *testing.T) {
 	if status != 201 {
 		t.Fatalf("create: %d %s", status, body)
 	}
-	created := decodeAs[Standard](t, body)
+	created := decodeAs[standardJSON](t, body)
 	if created.Name != "House style" || created.Builtin || created.BasedOn != "EBU R128" || created.TranscriptIncluded ||
 		strings.Join(created.UnwantedWords, "|") != "um|you know" || created.CreatedAt == nil || *created.CreatedAt != "2026-01-05T09:00:00.000000+00:00" {
 		t.Fatalf("created %s", body)
@@ -78,14 +78,14 @@ func TestControlStandards(t *testing.T) {
 	// Explicit limits replace the base's; the answer shows the whole set.
 	status, _, body = call(t, srv, "POST", ws+"/standards", admin(srv),
 		`{"name":"Loud","limits":{"loudness_lufs":{"min":-15,"max":-13},"min_sample_rate_hz":22050,"channels":[2],"long_silence_s":1.5,"bitrate_kbps":0}}`)
-	loud := decodeAs[Standard](t, body)
-	if status != 201 || *loud.Limits.LoudnessLUFS != (LoudnessRange{-15, -13}) || *loud.Limits.MonoLoudnessLUFS != (LoudnessRange{-20, -18}) ||
+	loud := decodeAs[standardJSON](t, body)
+	if status != 201 || *loud.Limits.LoudnessLUFS != (loudnessRangeJSON{-15, -13}) || *loud.Limits.MonoLoudnessLUFS != (loudnessRangeJSON{-20, -18}) ||
 		loud.Limits.SampleRatesHz != nil || *loud.Limits.MinSampleRateHz != 22050 || *loud.Limits.LongSilenceS != 1.5 ||
 		*loud.Limits.BitrateKbps != 0 || *loud.Limits.MonoBitrateKbps != 64 || *loud.Limits.TruePeakDBTP != -1 {
 		t.Fatalf("with limits: %d %s", status, body)
 	}
 	status, _, body = call(t, srv, "GET", ws+"/standards", admin(srv), "")
-	list := decodeAs[struct{ Items []Standard }](t, body).Items
+	list := decodeAs[struct{ Items []standardJSON }](t, body).Items
 	if status != 200 || len(list) != 5 || list[0].Name != "Podcast" || !list[0].Builtin || list[0].CreatedAt != nil || list[3].ID != created.ID {
 		t.Fatalf("list: %d %s", status, body)
 	}
@@ -95,7 +95,7 @@ func TestControlStandards(t *testing.T) {
 		t.Fatalf("Standards: %v %v", goList, err)
 	}
 	status, _, body = call(t, srv, "PUT", ws+"/default-standard", admin(srv), `{"standard_id":"`+created.ID+`"}`)
-	if status != 200 || decodeAs[Standard](t, body).ID != created.ID {
+	if status != 200 || decodeAs[standardJSON](t, body).ID != created.ID {
 		t.Fatalf("set default: %d %s", status, body)
 	}
 	_, err = srv.CreateStandard(seed.WorkspaceID, StandardSpec{Name: "House style"})
@@ -114,16 +114,16 @@ func TestStandardsJudgeReports(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t, WithAnalysisPace(0))
 	script := []TranscriptLine{
-		{Start: 0, End: 2000, Text: "Um, welcome back.", Speaker: ptrTo("host"), Confidence: ptrTo(0.95)},
-		{Start: 2000, End: 4000, Text: "Damn, good to be here.", Speaker: ptrTo("guest"), Confidence: ptrTo(0.7)},
+		{Start: 0, End: 2000 * time.Millisecond, Text: "Um, welcome back.", Speaker: ptrTo("host"), Confidence: ptrTo(0.95)},
+		{Start: 2000 * time.Millisecond, End: 4000 * time.Millisecond, Text: "Damn, good to be here.", Speaker: ptrTo("guest"), Confidence: ptrTo(0.7)},
 	}
 	first, err := srv.HostFeed(HostedFeedSpec{Title: "First", Episodes: []HostedEpisode{
-		{Title: "One", GUID: "1", DurationS: 1, Transcript: script}, {Title: "Two", GUID: "2", DurationS: 1, Transcript: script},
+		{Title: "One", GUID: "1", Duration: 1 * time.Second, Transcript: script}, {Title: "Two", GUID: "2", Duration: 1 * time.Second, Transcript: script},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := srv.HostFeed(HostedFeedSpec{Title: "Second", Episodes: []HostedEpisode{{Title: "S", GUID: "s", DurationS: 1, Transcript: script}}})
+	second, err := srv.HostFeed(HostedFeedSpec{Title: "Second", Episodes: []HostedEpisode{{Title: "S", GUID: "s", Duration: 1 * time.Second, Transcript: script}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestStandardsJudgeReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	status, _, body := call(t, srv, "PUT", "/_fake/series/"+before.Series.ID+"/standard", admin(srv), `{"standard_id":"`+std.ID+`"}`)
-	if status != 200 || decodeAs[Standard](t, body).Name != "No ums" {
+	if status != 200 || decodeAs[standardJSON](t, body).Name != "No ums" {
 		t.Fatalf("assign: %d %s", status, body)
 	}
 	all, _ := srv.Standards(seed.WorkspaceID)
@@ -181,7 +181,7 @@ func TestStandardsJudgeReports(t *testing.T) {
 	}
 	// Clearing the show's standard over HTTP brings the default back.
 	status, _, body = call(t, srv, "PUT", "/_fake/series/"+before.Series.ID+"/standard", admin(srv), `{"standard_id":null}`)
-	if status != 200 || decodeAs[Standard](t, body).Name != "AES speech" {
+	if status != 200 || decodeAs[standardJSON](t, body).Name != "AES speech" {
 		t.Fatalf("clear: %d %s", status, body)
 	}
 }
@@ -247,7 +247,7 @@ func TestUploadTranscriptScriptedByContent(t *testing.T) {
 		t.Fatalf("unscripted audio: %d %s", status, body)
 	}
 	// The Go method keys by the same content.
-	hexSum, err := srv.ScriptTranscript(other, []TranscriptLine{{Start: 0, End: 10, Text: "late"}})
+	hexSum, err := srv.ScriptTranscript(other, []TranscriptLine{{Start: 0, End: 10 * time.Millisecond, Text: "late"}})
 	if err != nil || hexSum != hex.EncodeToString(func() []byte { s := sha256.Sum256(other); return s[:] }()) {
 		t.Fatalf("ScriptTranscript: %s %v", hexSum, err)
 	}
@@ -384,7 +384,7 @@ func TestScriptTranscriptRefusals(t *testing.T) {
 	t.Parallel()
 	srv, _ := NewTest(t)
 	var e *Error
-	if sum, err := srv.ScriptTranscript([]byte("x"), []TranscriptLine{{Start: 10, End: 5}}); sum != "" || !errors.As(err, &e) || e.Code != "validation_error" {
+	if sum, err := srv.ScriptTranscript([]byte("x"), []TranscriptLine{{Start: 10 * time.Millisecond, End: 5 * time.Millisecond}}); sum != "" || !errors.As(err, &e) || e.Code != "validation_error" {
 		t.Fatalf("bad line: %q %v", sum, err)
 	}
 	if err := srv.ScriptTranscriptBySHA256(strings.Repeat("g", 64), nil); !errors.As(err, &e) || e.Code != "validation_error" {

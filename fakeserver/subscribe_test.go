@@ -140,7 +140,7 @@ func subscribe(t *testing.T, srv *Server, key, body string) string {
 func TestSubscribeAndUnsubscribe(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t, WithPrivateURLs(false), WithResolver(publicResolver))
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", DurationS: 1}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestSubscribeAndUnsubscribe(t *testing.T) {
 	id := subscribe(t, srv, seed.APIKey, `{"url":"https://hooks.example.com/p","events":["episode.created","report.completed","episode.created"],"series_id":"`+series.Items[0].ID+`","extra":1}`)
 	eps, err := srv.WebhookEndpoints(seed.WorkspaceID)
 	if err != nil || len(eps) != 1 || eps[0].ID != id || eps[0].Source != "rest" || !eps[0].Enabled ||
-		eps[0].SeriesID == nil || *eps[0].SeriesID != series.Items[0].ID || strings.Join(eps[0].Events, ",") != "report.completed,episode.created" || eps[0].Secret != "" {
+		eps[0].SeriesID != series.Items[0].ID || strings.Join(eps[0].Events, ",") != "report.completed,episode.created" || eps[0].Secret != "" {
 		t.Fatalf("endpoints: %+v %v", eps, err)
 	}
 	status, _, body := call(t, srv, "DELETE", "/webhook/subscribe/"+id, bearer(seed.APIKey), "")

@@ -84,7 +84,7 @@ func TestDisableAfterFiveExhaustedAndReenable(t *testing.T) {
 	before := len(failing.requests())
 
 	// Disabled: a new event is not queued for it, while another endpoint hears it.
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", DurationS: 1}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestRESTEndpointDisabledForGood(t *testing.T) {
 	rc := newReceiver(t, http.StatusServiceUnavailable)
 	var eps []HostedEpisode
 	for i := range 5 {
-		eps = append(eps, HostedEpisode{Title: "Episode " + itoa(5-i), GUID: "g" + itoa(5-i), PublishedOn: "2025-12-0" + itoa(5-i), DurationS: 1})
+		eps = append(eps, HostedEpisode{Title: "Episode " + itoa(5-i), GUID: "g" + itoa(5-i), Published: time.Date(2025, 12, 5-i, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second})
 	}
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: eps})
 	if err != nil {
@@ -250,11 +250,11 @@ func TestReportFailedEventAndEmail(t *testing.T) {
 	srv, seed := newHookTest(t)
 	rc := newReceiver(t, http.StatusOK)
 	scoped := newReceiver(t, http.StatusOK)
-	good, err := srv.HostFeed(HostedFeedSpec{Title: "Good", Episodes: []HostedEpisode{{Title: "Fine", DurationS: 1}}})
+	good, err := srv.HostFeed(HostedFeedSpec{Title: "Good", Episodes: []HostedEpisode{{Title: "Fine", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, err := srv.HostFeed(HostedFeedSpec{Title: "Bad", Episodes: []HostedEpisode{{Title: "Broken audio", DurationS: 1, FailAnalysis: true}}})
+	bad, err := srv.HostFeed(HostedFeedSpec{Title: "Bad", Episodes: []HostedEpisode{{Title: "Broken audio", Duration: 1 * time.Second, FailAnalysis: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}

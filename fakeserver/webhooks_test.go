@@ -103,7 +103,7 @@ func refusedURL(t *testing.T) string {
 
 // newHookTest starts a fake that accepts local receivers and gives them 5 s to answer (generous
 // for a loaded CI machine; the test of a hanging receiver shortens it).
-func newHookTest(t *testing.T, opts ...Option) (*Server, Seed) {
+func newHookTest(t *testing.T, opts ...Option) (*Server, DemoWorkspace) {
 	t.Helper()
 	return NewTest(t, append([]Option{WithWebhookTimeout(5 * time.Second)}, opts...)...)
 }
@@ -198,7 +198,7 @@ func TestDeliveryLadder(t *testing.T) {
 		t.Errorf("the ladder spans %v", span)
 	}
 	ds := deliveriesOf(t, srv, ep.ID)
-	if len(ds) != 1 || ds[0].Status != "abandoned" || ds[0].Attempts != 10 || ds[0].FailedAttempts != 10 || ds[0].NextAttemptAt != nil {
+	if len(ds) != 1 || ds[0].Status != "abandoned" || ds[0].Attempts != 10 || ds[0].FailedAttempts != 10 || !ds[0].NextAttemptAt.IsZero() {
 		t.Fatalf("log: %+v", ds)
 	}
 	if wall > time.Second {
@@ -343,7 +343,7 @@ func TestRealClockDeliveryBlocksNothing(t *testing.T) {
 	t.Cleanup(receiver.Close)
 	t.Cleanup(func() { close(release) })
 	mustEndpoint(t, srv, seed.WorkspaceID, WebhookEndpointSpec{URL: receiver.URL + "/hook", Events: []string{"report.completed"}})
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Real", Episodes: []HostedEpisode{{Title: "One", DurationS: 1}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Real", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}

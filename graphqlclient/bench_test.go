@@ -15,7 +15,7 @@ import (
 // JSON-string field: the cost of one poll of a report's current verdict.
 func BenchmarkGetReport(b *testing.B) {
 	srv, seed := fakeserver.NewTest(b, fakeserver.WithoutRateLimits())
-	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Bench", Episodes: []fakeserver.HostedEpisode{{Title: "one", DurationS: 2}}})
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Bench", Episodes: []fakeserver.HostedEpisode{{Title: "one", Duration: 2 * time.Second}}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -75,8 +75,8 @@ func hostShow(t *testing.T, srv *fakeserver.Server, key, title string, ep fakese
 	if ep.Title == "" {
 		ep.Title = title + " #1"
 	}
-	if ep.DurationS == 0 {
-		ep.DurationS = 1
+	if ep.Duration == 0 {
+		ep.Duration = time.Second
 	}
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: title, Episodes: []fakeserver.HostedEpisode{ep}})
 	if err != nil {
@@ -105,9 +105,9 @@ func TestGetReportDecodesLikeREST(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t)
 	speaker := "a"
-	id, seriesID := hostShow(t, srv, seed.APIKey, "Decode", fakeserver.HostedEpisode{DurationS: 2, Transcript: []fakeserver.TranscriptLine{
-		{Start: 0, End: 1000, Text: "welcome", Speaker: &speaker},
-		{Start: 1000, End: 2000, Text: "bye"},
+	id, seriesID := hostShow(t, srv, seed.APIKey, "Decode", fakeserver.HostedEpisode{Duration: 2 * time.Second, Transcript: []fakeserver.TranscriptLine{
+		{Start: 0, End: 1000 * time.Millisecond, Text: "welcome", Speaker: &speaker},
+		{Start: 1000 * time.Millisecond, End: 2000 * time.Millisecond, Text: "bye"},
 	}})
 	ctx := context.Background()
 	gql := newGQL(t, srv, seed.APIKey)
@@ -532,7 +532,7 @@ func TestWaitForReport(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, seed := fakeserver.NewTest(t, fakeserver.WithAnalysisPace(time.Hour))
-			_, seriesID := hostShow(t, srv, seed.APIKey, "Wait", fakeserver.HostedEpisode{DurationS: 60, Channels: 1, SampleRate: 8000})
+			_, seriesID := hostShow(t, srv, seed.APIKey, "Wait", fakeserver.HostedEpisode{Duration: 60 * time.Second, Channels: 1, SampleRate: 8000})
 			m := &manualWait{srv: srv}
 			gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithClock(m))
 			var seen []client.Status
@@ -559,7 +559,7 @@ func TestWaitForReport(t *testing.T) {
 func TestWaitForReportStops(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t, fakeserver.WithAnalysisPace(time.Hour))
-	_, seriesID := hostShow(t, srv, seed.APIKey, "Long", fakeserver.HostedEpisode{DurationS: 600, Channels: 1, SampleRate: 8000})
+	_, seriesID := hostShow(t, srv, seed.APIKey, "Long", fakeserver.HostedEpisode{Duration: 600 * time.Second, Channels: 1, SampleRate: 8000})
 	ctx := context.Background()
 
 	m := &manualWait{srv: srv}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
@@ -47,7 +48,7 @@ func ExampleNew_organisationKey() {
 	defer srv.Close()
 	org, _ := srv.CreateWorkspace(fakeserver.WorkspaceSpec{Type: "organisation", Name: "Acme"})
 	key, _ := srv.CreateAPIKey(org.ID, "integration")
-	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Acme Weekly", Episodes: []fakeserver.HostedEpisode{{Title: "Pilot", DurationS: 1}}})
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Acme Weekly", Episodes: []fakeserver.HostedEpisode{{Title: "Pilot", Duration: 1 * time.Second}}})
 	rest, _ := client.New(key.Key, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
 	if _, err := rest.CreateReportFromFeed(context.Background(), feed.FeedURL, client.CreateReportParams{}); err != nil {
 		fmt.Println(err)
@@ -72,7 +73,7 @@ func ExampleClient_WaitForLatestReport() {
 	srv, _ := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()))
 	defer srv.Close()
 	seed, _ := srv.SeedDemo()
-	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Daily", Episodes: []fakeserver.HostedEpisode{{Title: "Monday", DurationS: 2}}})
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Daily", Episodes: []fakeserver.HostedEpisode{{Title: "Monday", Duration: 2 * time.Second}}})
 	rest, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()),
 		client.WithClock(srv.Clock()))
 	ctx := context.Background()

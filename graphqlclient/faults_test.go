@@ -81,7 +81,7 @@ func TestReadsRideOutFaults(t *testing.T) {
 				hc.Timeout = time.Second
 			}
 			gql := newGQLOver(t, srv, seed.APIKey, []client.Option{client.WithHTTPClient(hc)})
-			inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", LatencyMS: 600_000, Count: count})
+			inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", Latency: 10 * time.Minute, Count: count})
 			me, err := gql.Me(context.Background())
 			if count > 0 {
 				checkMe(t, me, err)
@@ -100,7 +100,7 @@ func TestReadsRideOutFaults(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
 		gql := newGQL(t, srv, seed.APIKey)
-		inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", Status: http.StatusTooManyRequests, RetryAfterS: 3600, Count: 1})
+		inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", Status: http.StatusTooManyRequests, RetryAfter: time.Hour, Count: 1})
 		_, err := gql.Me(context.Background())
 		var ae *client.APIError
 		if !errors.As(err, &ae) || !errors.Is(err, client.ErrRateLimited) || ae.RetryAfter != time.Hour {

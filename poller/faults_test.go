@@ -44,7 +44,7 @@ func TestPollerRidesOutFaults(t *testing.T) {
 		// wantSleep is a wait the poller must make on its clock.
 		wantSleep time.Duration
 	}{
-		{"429 waited on the poller's clock", secondPage(fakeserver.Fault{Status: http.StatusTooManyRequests, RetryAfterS: 30, Count: 1}), nil, 30 * time.Second},
+		{"429 waited on the poller's clock", secondPage(fakeserver.Fault{Status: http.StatusTooManyRequests, RetryAfter: 30 * time.Second, Count: 1}), nil, 30 * time.Second},
 		{"cut page retried by the client", secondPage(fakeserver.Fault{TruncateAfterBytes: &cut, Count: 1}), nil, 0},
 		{"cut page on every attempt ends the poll", secondPage(fakeserver.Fault{TruncateAfterBytes: &cut, Count: 2}), io.ErrUnexpectedEOF, 0},
 		{"flaky gateway", secondPage(fakeserver.Fault{Status: http.StatusBadGateway, Count: 1}), nil, 0},

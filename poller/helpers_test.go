@@ -18,7 +18,7 @@ import (
 type harness struct {
 	t    *testing.T
 	srv  *fakeserver.Server
-	seed fakeserver.Seed
+	seed fakeserver.DemoWorkspace
 	c    *client.Client
 	clk  *fakeClock
 

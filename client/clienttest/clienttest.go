@@ -4,8 +4,11 @@
 // A client from New or NewClient calls the fake over its in-process HTTP client and runs on the
 // fake's clock (fakeserver's Server.Clock), so that a retry pause, a Retry-After or a
 // WaitForReport moves the fake's time instead of waiting: the code under test finishes at once.
-// Give the same clock to what is built on the client (graphqlclient and poller take the
-// client's by default; webhook.WithClock(srv.Clock()) for a receiver).
+// Give the same clock to what is built on the client: graphqlclient and poller take the
+// client's by default; a webhook receiver takes it as
+// webhook.NewHandler(secret, fn, webhook.WithVerifierOptions(webhook.WithClock(srv.Clock())))
+// or webhook.NewVerifier(secret, webhook.WithClock(srv.Clock())), since the fake signs each
+// delivery with its own time (Example_webhookReceiver shows it).
 package clienttest
 
 import (

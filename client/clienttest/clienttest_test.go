@@ -18,7 +18,7 @@ import (
 func TestWaitForReportMovesTheFakesClock(t *testing.T) {
 	t.Parallel()
 	srv, c := clienttest.New(t, fakeserver.WithAnalysisPace(time.Hour))
-	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Show", Episodes: []fakeserver.HostedEpisode{{Title: "One", DurationS: 60, Channels: 1, SampleRate: 8000}}})
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Show", Episodes: []fakeserver.HostedEpisode{{Title: "One", Duration: 60 * time.Second, Channels: 1, SampleRate: 8000}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestManualClock(t *testing.T) {
 func ExampleNew() {
 	testReleaseGate := func(t *testing.T) {
 		srv, c := clienttest.New(t)
-		feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Show", Episodes: []fakeserver.HostedEpisode{{Title: "One", DurationS: 30}}})
+		feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Show", Episodes: []fakeserver.HostedEpisode{{Title: "One", Duration: 30 * time.Second}}})
 		if err != nil {
 			t.Fatal(err)
 		}

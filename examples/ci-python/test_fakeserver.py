@@ -5,7 +5,12 @@ the way a suite in any language would: the REST API with the key the fixtures ch
 control API for time, faults, reset and the request journal, and its own loopback receiver
 for signed webhooks.
 
-Run it with the program built:
+Run it from the repository's root:
+
+    python3 -m unittest discover -s examples/ci-python -v
+
+Without FAKESERVER_BIN it builds the program with `go build` first (and fails, naming why, when
+it cannot); with FAKESERVER_BIN it runs that program:
 
     go build -o /tmp/fakeserver ./fakeserver/cmd/fakeserver
     FAKESERVER_BIN=/tmp/fakeserver python3 -m unittest discover -s examples/ci-python -v
@@ -52,6 +57,27 @@ class Receiver(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def fake_binary(workdir):
+    """The program to run: FAKESERVER_BIN, else one built here with `go build`."""
+    binary = os.environ.get("FAKESERVER_BIN")
+    if binary:
+        if not os.access(binary, os.X_OK):
+            raise RuntimeError("FAKESERVER_BIN=%s is not an executable file" % binary)
+        return binary
+    root = os.path.dirname(os.path.dirname(HERE))
+    binary = os.path.join(workdir, "fakeserver")
+    cmd = ["go", "build", "-o", binary, "./fakeserver/cmd/fakeserver"]
+    try:
+        subprocess.run(cmd, cwd=root, check=True)
+    except FileNotFoundError:
+        raise RuntimeError("FAKESERVER_BIN is not set and go is not on PATH to build the fake: "
+                           "install Go or set FAKESERVER_BIN to a built fakeserver program")
+    except subprocess.CalledProcessError as err:
+        raise RuntimeError("FAKESERVER_BIN is not set and `%s` in %s failed (exit %d)"
+                           % (" ".join(cmd), root, err.returncode))
+    return binary
+
+
 def verify_signature(secret, headers, body):
     """The Standard Webhooks check: HMAC-SHA256 of "{id}.{timestamp}.{body}" under the key."""
     key = base64.b64decode(secret[len("whsec_"):])
@@ -67,9 +93,9 @@ def verify_signature(secret, headers, body):
 class FakeServerSuite(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        binary = os.environ.get("FAKESERVER_BIN")
-        if not binary:
-            raise RuntimeError("set FAKESERVER_BIN to the built fakeserver program")
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.addClassCleanup(cls.tmp.cleanup)
+        binary = fake_binary(cls.tmp.name)
         cls.receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
         threading.Thread(target=cls.receiver.serve_forever, daemon=True).start()
         hook_url = "http://127.0.0.1:%d/hooks/podqa" % cls.receiver.server_address[1]
@@ -80,7 +106,6 @@ class FakeServerSuite(unittest.TestCase):
         fixtures["workspaces"][0]["webhook_endpoints"] = [
             {"ref": "hook", "url": hook_url, "events": ["report.completed"], "secret": SECRET}
         ]
-        cls.tmp = tempfile.TemporaryDirectory()
         path = os.path.join(cls.tmp.name, "fixtures.json")
         with open(path, "w") as f:
             json.dump(fixtures, f)
@@ -103,7 +128,6 @@ class FakeServerSuite(unittest.TestCase):
         cls.proc.terminate()
         code = cls.proc.wait(timeout=10)
         cls.receiver.shutdown()
-        cls.tmp.cleanup()
         if code != 0:
             raise RuntimeError("the fake exited %d after SIGTERM" % code)
 

@@ -28,6 +28,13 @@ const tourHeading = "## A five-minute tour"
 //	                                   the end, where it must exit 0
 //	<!-- readme-test: later -->        the text block's lines appear, in order, in the output of
 //	                                   the newest background command (awaited)
+//
+// and, anywhere in the README, for the control API's calls that run after the tour:
+//
+//	<!-- readme-test: control-program -->  the fake the calls need, started as a background block
+//	<!-- readme-test: control -->          the calls: every such block, in order, as one bash
+//	                                       script that stops at the first failing command or
+//	                                       HTTP error answer; it runs twice in a row
 const markerPrefix = "<!-- readme-test: "
 
 // block is one fenced code block of the tour.
@@ -76,6 +83,36 @@ func tourBlocks(t *testing.T) []block {
 	}
 	if !inTour {
 		t.Fatalf("README.md has no %q section", tourHeading)
+	}
+	return blocks
+}
+
+// markedBlocks returns the fenced blocks of the whole README marked with marker, in order.
+func markedBlocks(t *testing.T, marker string) []block {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []block
+	in, marked := false, ""
+	var cur block
+	for i, l := range strings.Split(string(raw), "\n") {
+		switch {
+		case in && l == "```":
+			in = false
+			if cur.marker == marker {
+				blocks = append(blocks, cur)
+			}
+		case in:
+			cur.body = append(cur.body, l)
+		case strings.HasPrefix(l, markerPrefix):
+			marked = strings.TrimSuffix(strings.TrimPrefix(l, markerPrefix), " -->")
+		case strings.HasPrefix(l, "```"):
+			in = true
+			cur = block{lang: strings.TrimPrefix(l, "```"), marker: marked, line: i + 1}
+			marked = ""
+		}
 	}
 	return blocks
 }
@@ -239,6 +276,31 @@ func (tr *tour) run(c command) {
 	}
 }
 
+// controlScript is the prelude of the control API's calls: the first failing command ends the
+// script, and curl fails on an HTTP error answer (a 409 of a call made twice, a 404 of an empty
+// id), which a reader's terminal would only print.
+const controlScript = `set -e -o pipefail
+curl() { command curl --fail-with-body "$@"; }
+`
+
+// runScript runs blocks as one bash script, which fails the test if it fails.
+func (tr *tour) runScript(blocks []block, run int) {
+	t := tr.t
+	var script strings.Builder
+	script.WriteString(controlScript)
+	for _, b := range blocks {
+		script.WriteString(strings.Join(b.body, "\n") + "\n")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := tr.shell(ctx, script.String())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("README.md:%d: the control API's calls, run %d: %v\nstdout:\n%s\nstderr:\n%s", blocks[0].line, run, err, stdout.String(), stderr.String())
+	}
+}
+
 // background is a command of a background block.
 type background struct {
 	c     command
@@ -369,6 +431,20 @@ func TestTour(t *testing.T) {
 	if ran < 8 {
 		t.Fatalf("ran only %d commands of the tour: is the README's tour still there?", ran)
 	}
+
+	// The control API's calls, against the fake the README starts for them (the tour's is
+	// stopped, as it writes the same env file), twice in a row: they must run again as they are.
+	programs, calls := markedBlocks(t, "control-program"), markedBlocks(t, "control")
+	if len(programs) != 1 || len(calls) < 2 {
+		t.Fatalf("README.md has %d control-program and %d control blocks; want 1 and at least 2", len(programs), len(calls))
+	}
+	for _, c := range programs[0].commands() {
+		tr.start(c)
+	}
+	for run := 1; run <= 2; run++ {
+		tr.runScript(calls, run)
+	}
+	tr.stopAll()
 }
 
 // TestMatching pins the placeholder rules the tour's outputs rely on.

@@ -94,7 +94,7 @@ func TestSoak(t *testing.T) {
 	episodes := make([]fakeserver.HostedEpisode, feedEpisodes)
 	for i := range episodes {
 		// Short, mono, 8 kHz audio keeps the measuring cheap under the race detector.
-		episodes[i] = fakeserver.HostedEpisode{Title: fmt.Sprintf("Episode %d", feedEpisodes-i), DurationS: float64(1 + i%3), Channels: 1, SampleRate: 8000}
+		episodes[i] = fakeserver.HostedEpisode{Title: fmt.Sprintf("Episode %d", feedEpisodes-i), Duration: time.Duration(1+i%3) * time.Second, Channels: 1, SampleRate: 8000}
 	}
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Soak", Episodes: episodes})
 	if err != nil {

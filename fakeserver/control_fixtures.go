@@ -1,0 +1,66 @@
+package fakeserver
+
+import "fmt"
+
+// fixturesJSON is a fixtures document as written: Fixtures with its standards and feeds in the
+// control API's shapes.
+type fixturesJSON struct {
+	Workspaces []fixtureWorkspaceJSON `json:"workspaces,omitempty"`
+	Feeds      []fixtureFeedJSON      `json:"feeds,omitempty"`
+}
+
+// fixtureWorkspaceJSON is a FixtureWorkspace as written.
+type fixtureWorkspaceJSON struct {
+	Ref              string                `json:"ref"`
+	Type             string                `json:"type"`
+	Name             string                `json:"name"`
+	PlanAllowance    *float64              `json:"plan_allowance,omitempty"`
+	PlanUsed         *float64              `json:"plan_used,omitempty"`
+	PodcastLimit     *int                  `json:"podcast_limit,omitempty"`
+	ChargingEnabled  *bool                 `json:"charging_enabled,omitempty"`
+	APIKeys          []FixtureAPIKey       `json:"api_keys,omitempty"`
+	WebhookEndpoints []FixtureEndpoint     `json:"webhook_endpoints,omitempty"`
+	Standards        []fixtureStandardJSON `json:"standards,omitempty"`
+	DefaultStandard  string                `json:"default_standard,omitempty"`
+}
+
+// fixtureStandardJSON is a FixtureStandard as written.
+type fixtureStandardJSON struct {
+	Ref string `json:"ref"`
+	standardSpecJSON
+}
+
+// fixtureFeedJSON is a FixtureFeed as written.
+type fixtureFeedJSON struct {
+	Ref string `json:"ref"`
+	hostedFeedJSON
+}
+
+// fixtures is the document as Fixtures; an episode whose day cannot be read is a *FixtureError
+// naming it.
+func (d fixturesJSON) fixtures() (Fixtures, error) {
+	var f Fixtures
+	for _, w := range d.Workspaces {
+		fw := FixtureWorkspace{
+			Ref: w.Ref, Type: w.Type, Name: w.Name, PlanAllowance: w.PlanAllowance, PlanUsed: w.PlanUsed,
+			PodcastLimit: w.PodcastLimit, ChargingEnabled: w.ChargingEnabled, APIKeys: w.APIKeys,
+			WebhookEndpoints: w.WebhookEndpoints, DefaultStandard: w.DefaultStandard,
+		}
+		for _, s := range w.Standards {
+			fw.Standards = append(fw.Standards, FixtureStandard{Ref: s.Ref, StandardSpec: s.spec()})
+		}
+		f.Workspaces = append(f.Workspaces, fw)
+	}
+	for i, feed := range d.Feeds {
+		spec := HostedFeedSpec{Title: feed.Title, Explicit: feed.Explicit}
+		for j, je := range feed.Episodes {
+			e, err := je.episode()
+			if err != nil {
+				return Fixtures{}, fixtureErr(fmt.Sprintf("feeds[%d].episodes[%d].published_on", i, j), "must be a date, YYYY-MM-DD")
+			}
+			spec.Episodes = append(spec.Episodes, e)
+		}
+		f.Feeds = append(f.Feeds, FixtureFeed{Ref: feed.Ref, HostedFeedSpec: spec})
+	}
+	return f, nil
+}
