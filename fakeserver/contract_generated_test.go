@@ -106,6 +106,9 @@ var crossFieldCompanions = map[string]map[string]any{
 	"FaultSpec.reset":                {"status": nil},
 	"FaultSpec.truncate_after_bytes": {"status": nil},
 	"Episode.bit_rate":               {"format": "mp3"},
+	"LoudnessRange.min":              {"max": 0},
+	"LoudnessRange.max":              {"min": -70},
+	"HostedTags.chapters[].end":      {"start": 0},
 }
 
 func (c contractOp) run(t *testing.T, sent *contractCounts) {
@@ -153,18 +156,6 @@ func (c contractOp) run(t *testing.T, sent *contractCounts) {
 		if obj, ok := base.(map[string]any); ok && !composed(bodySchema.Value) {
 			for _, name := range slices.Sorted(maps.Keys(bodySchema.Value.Properties)) {
 				companions := crossFieldCompanions[schemaName(bodySchema)+"."+name]
-				for _, b := range boundaryValues(bodySchema.Value.Properties[name], schemaName(bodySchema)+"."+name) {
-					with := maps.Clone(obj)
-					for k, v := range companions {
-						if v == nil {
-							delete(with, k)
-						} else {
-							with[k] = v
-						}
-					}
-					with[name] = b
-					cases = append(cases, contractCase{name: "valid boundary " + name + " " + truncate(mustJSON(t, with), 200), body: with, valid: true})
-				}
 				if _, set := obj[name]; set {
 					continue
 				}
@@ -182,6 +173,9 @@ func (c contractOp) run(t *testing.T, sent *contractCounts) {
 				}
 				cases = append(cases, contractCase{name: "valid body with " + name + " " + mustJSON(t, with), body: with, valid: true})
 			}
+		}
+		for _, b := range boundaryBodies(bodySchema, base, schemaName(bodySchema), rng, 0) {
+			cases = append(cases, contractCase{name: "valid boundary " + b.rule + " " + truncate(mustJSON(t, b.value), 200), body: b.value, valid: true})
 		}
 		for _, bad := range invalidValues(bodySchema, base, rng, 0) {
 			cases = append(cases, contractCase{name: "body " + bad.rule + " " + truncate(mustJSON(t, bad.value), 200), body: bad.value, field: bad.field})
@@ -420,6 +414,65 @@ func boundaryValues(ref *openapi3.SchemaRef, name string) []any {
 				v -= step
 			}
 			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// boundaryBodies returns whole values built on base (a valid value of ref) with one scalar
+// field, at any depth, set to an extreme its schema allows (boundaryValues), with the fields
+// crossFieldCompanions pairs it with. key names ref's schema for those tables.
+func boundaryBodies(ref *openapi3.SchemaRef, base any, key string, rng *rand.Rand, depth int) []violation {
+	s := ref.Value
+	if ref.Ref != "" {
+		key = schemaName(ref)
+	}
+	var out []violation
+	switch {
+	case s.Type.Is("object") && !composed(s):
+		obj, _ := base.(map[string]any)
+		if obj == nil {
+			obj = map[string]any{}
+		}
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+			prop, propKey := s.Properties[name], key+"."+name
+			with := func(v any) map[string]any {
+				w := maps.Clone(obj)
+				for k, c := range crossFieldCompanions[propKey] {
+					if c == nil {
+						delete(w, k)
+					} else {
+						w[k] = c
+					}
+				}
+				w[name] = v
+				return w
+			}
+			for _, b := range boundaryValues(prop, propKey) {
+				out = append(out, violation{rule: fmt.Sprintf("%s=%v", name, b), value: with(b)})
+			}
+			if depth < 3 && (prop.Value.Type.Is("object") || prop.Value.Type.Is("array")) {
+				propBase, set := obj[name]
+				if !set {
+					propBase = validValue(prop, rng, depth+1)
+				}
+				for _, b := range boundaryBodies(prop, propBase, propKey, rng, depth+1) {
+					out = append(out, violation{rule: name + "." + b.rule, value: with(b.value)})
+				}
+			}
+		}
+	case s.Type.Is("array") && s.Items != nil:
+		items, _ := base.([]any)
+		first := validValue(s.Items, rng, depth+1)
+		if len(items) > 0 {
+			first = items[0]
+		}
+		for _, b := range boundaryBodies(s.Items, first, key+"[]", rng, depth+1) {
+			one := []any{b.value}
+			if len(items) > 1 {
+				one = append(one, items[1:]...)
+			}
+			out = append(out, violation{rule: "[0]." + b.rule, value: one})
 		}
 	}
 	return out
