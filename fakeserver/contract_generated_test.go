@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"math/rand/v2"
 	"net/http"
@@ -20,13 +21,16 @@ import (
 )
 
 // TestGeneratedRequestsFollowTheContracts generates, from openapi.json and control.openapi.json,
-// requests for every operation: requests valid by the contract (required fields, enums, bounds,
-// patterns, lengths, formats, each optional field on its own) must not be answered 400, and
-// requests that break one rule each must be answered 400 in the operation's documented shape
-// (the REST and control envelope with validation_error, subscribe's flat {error}). Values come
-// from a seeded generator, so every run sends the same requests. Each operation runs against a
-// fresh in-process fake on loopback. Path parameters name real resources: a malformed id is a 404
-// by design, so ids are not varied.
+// requests for every operation: requests valid by the contract (required fields, enums, each
+// optional field on its own, every scalar at any depth at the extremes of its bounds and lengths)
+// must not be answered 400, and requests that break one rule each (a required field missing or
+// null, an unknown field, a wrong type, an enum, a bound, a length, a pattern, a format, an item
+// count, an empty typed query value) must be answered 400 in the operation's documented shape
+// (the REST and control envelope with validation_error, subscribe's flat {error}), naming the
+// field. Values come from a generator seeded by the operation, so every run sends the same
+// requests. Each operation runs against a fresh in-process fake on loopback. Path parameters
+// name real resources (a malformed id is a documented 404), and wrong methods are left to the
+// routing tests.
 func TestGeneratedRequestsFollowTheContracts(t *testing.T) {
 	t.Parallel()
 	rest, err := contract()
@@ -90,7 +94,7 @@ type contractOp struct {
 type contractCase struct {
 	name  string
 	query url.Values
-	body  any // nil: no body; noBody{} too
+	body  any // nil: no body; a rawBody is sent as it is; anything else as JSON
 	// valid requests must not get 400; invalid ones must get exactly 400.
 	valid bool
 	// field is the parameter or body field an invalid request breaks, which the message names.
@@ -111,10 +115,15 @@ var crossFieldCompanions = map[string]map[string]any{
 	"HostedTags.chapters[].end":      {"start": 0},
 }
 
+// run generates the operation's requests, sends each to a fresh fake and checks its answer.
 func (c contractOp) run(t *testing.T, sent *contractCounts) {
 	w := newContractWorld(t)
 	path := c.pathWithIDs(w)
-	rng := rand.New(rand.NewPCG(0x706f6471, uint64(len(c.method+c.path))))
+	// Seeded by the operation, so that each sends the same requests on every run whatever the
+	// order the parallel subtests run in.
+	seed := fnv.New64a()
+	_, _ = seed.Write([]byte(c.method + " " + c.path))
+	rng := rand.New(rand.NewPCG(0x706f6471, seed.Sum64()))
 	var cases []contractCase
 	params := slices.Concat(c.item.Parameters, c.op.Parameters)
 	for _, ref := range params {
@@ -155,22 +164,14 @@ func (c contractOp) run(t *testing.T, sent *contractCounts) {
 		base := bases[0]
 		if obj, ok := base.(map[string]any); ok && !composed(bodySchema.Value) {
 			for _, name := range slices.Sorted(maps.Keys(bodySchema.Value.Properties)) {
-				companions := crossFieldCompanions[schemaName(bodySchema)+"."+name]
 				if _, set := obj[name]; set {
 					continue
 				}
-				with := maps.Clone(obj)
-				for k, v := range companions {
-					if v == nil {
-						delete(with, k)
-					} else {
-						with[k] = v
-					}
-				}
-				with[name] = validValue(bodySchema.Value.Properties[name], rng, 1)
+				v := validValue(bodySchema.Value.Properties[name], rng, 1)
 				if name == "series_id" {
-					with[name] = w.series() // an unknown series is a 400 of its own ("Series not found")
+					v = w.series() // an unknown series is a 400 of its own ("Series not found")
 				}
+				with := withField(obj, schemaName(bodySchema), name, v)
 				cases = append(cases, contractCase{name: "valid body with " + name + " " + mustJSON(t, with), body: with, valid: true})
 			}
 		}
@@ -419,6 +420,21 @@ func boundaryValues(ref *openapi3.SchemaRef, name string) []any {
 	return out
 }
 
+// withField returns a copy of obj, an object of the schema named key, with name set to v and
+// the fields crossFieldCompanions pairs with it set (or removed).
+func withField(obj map[string]any, key, name string, v any) map[string]any {
+	out := maps.Clone(obj)
+	for k, c := range crossFieldCompanions[key+"."+name] {
+		if c == nil {
+			delete(out, k)
+		} else {
+			out[k] = c
+		}
+	}
+	out[name] = v
+	return out
+}
+
 // boundaryBodies returns whole values built on base (a valid value of ref) with one scalar
 // field, at any depth, set to an extreme its schema allows (boundaryValues), with the fields
 // crossFieldCompanions pairs it with. key names ref's schema for those tables.
@@ -436,20 +452,8 @@ func boundaryBodies(ref *openapi3.SchemaRef, base any, key string, rng *rand.Ran
 		}
 		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 			prop, propKey := s.Properties[name], key+"."+name
-			with := func(v any) map[string]any {
-				w := maps.Clone(obj)
-				for k, c := range crossFieldCompanions[propKey] {
-					if c == nil {
-						delete(w, k)
-					} else {
-						w[k] = c
-					}
-				}
-				w[name] = v
-				return w
-			}
 			for _, b := range boundaryValues(prop, propKey) {
-				out = append(out, violation{rule: fmt.Sprintf("%s=%v", name, b), value: with(b)})
+				out = append(out, violation{rule: fmt.Sprintf("%s=%v", name, b), value: withField(obj, key, name, b)})
 			}
 			if depth < 3 && (prop.Value.Type.Is("object") || prop.Value.Type.Is("array")) {
 				propBase, set := obj[name]
@@ -457,7 +461,7 @@ func boundaryBodies(ref *openapi3.SchemaRef, base any, key string, rng *rand.Ran
 					propBase = validValue(prop, rng, depth+1)
 				}
 				for _, b := range boundaryBodies(prop, propBase, propKey, rng, depth+1) {
-					out = append(out, violation{rule: name + "." + b.rule, value: with(b.value)})
+					out = append(out, violation{rule: name + "." + b.rule, value: withField(obj, key, name, b.value)})
 				}
 			}
 		}
