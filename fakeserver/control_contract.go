@@ -23,8 +23,28 @@ var controlContract = sync.OnceValues(func() (*openapi3.T, error) {
 		return nil, fmt.Errorf("fakeserver: load the embedded control.openapi.json: %w", err)
 	}
 	doc.Servers = nil // routes are matched by our own mux
+	relaxDateTimeQueries(doc)
+	uuidQueries(doc)
 	return doc, nil
 })
+
+// uuidPattern is what a uuid query parameter of the control API must match.
+const uuidPattern = `^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`
+
+// uuidQueries makes the fake's private copy of the control contract check `format: uuid` of its
+// query parameters as a pattern: kin-openapi checks no uuid format unless one is registered
+// process-wide, which would also change REST's answers (a malformed REST id is a 404 there).
+func uuidQueries(doc *openapi3.T) {
+	for _, ref := range doc.Components.Parameters {
+		p := ref.Value
+		if p == nil || p.In != openapi3.ParameterInQuery || p.Schema == nil || p.Schema.Value == nil || p.Schema.Value.Format != "uuid" {
+			continue
+		}
+		checked := *p.Schema.Value
+		checked.Pattern = uuidPattern
+		p.Schema = openapi3.NewSchemaRef("", &checked)
+	}
+}
 
 // ControlOpenAPI returns the control API's OpenAPI 3.0 document, as GET /_fake/openapi.json
 // serves it, for generating a client in another language.
@@ -51,6 +71,12 @@ func (s *Server) validateControl(mux *http.ServeMux) http.Handler {
 		_, pattern := mux.Handler(r)
 		if _, path, ok := strings.Cut(pattern, " "); ok {
 			pattern = path
+		}
+		// The body is read within its limit before the contract check reads it, so that an
+		// oversized body is refused as such (and never read whole), as on REST.
+		if err := bufferJSONBody(r, maxControlBody); err != nil {
+			writeError(w, err)
+			return
 		}
 		if err := v.check(r, pattern); err != nil {
 			writeError(w, err)

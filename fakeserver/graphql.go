@@ -34,7 +34,7 @@ const (
 // last_used_at stamping are REST's; a request without a working credential still runs, as the
 // anonymous caller that may only read reports by id.
 func (s *Server) graphqlRoutes() http.Handler {
-	srv := handler.New(exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{s: s}, Complexity: gqlComplexity()}))
+	srv := handler.New(exec.NewExecutableSchema(exec.Config{Schema: servedSchema(), Resolvers: &gqlResolver{s: s}, Complexity: gqlComplexity()}))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
 	srv.Use(&costLimits{})

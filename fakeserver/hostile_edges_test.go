@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestLooseEdges: each loose edge of issue #19 answers a clear 400 or 413 in the documented
+// TestLooseEdges: each loose edge of issue #19 answers a clear 400 in the documented
 // envelope and changes nothing.
 func TestLooseEdges(t *testing.T) {
 	t.Parallel()
@@ -26,13 +26,13 @@ func TestLooseEdges(t *testing.T) {
 			`{"file_name":"a.wav","file_type":"audio/wav","duration_ms":1000}{"file_name":"b.wav"}`, 400, "after the JSON"},
 		{"REST garbage after the JSON body", "POST", "/api/rest/v1/reports", jsonHeader(bearer(seed.APIKey)),
 			`{"feed_url":"http://127.0.0.1:1/f.rss"} x`, 400, "after the JSON"},
-		{"REST oversized body", "POST", "/api/rest/v1/uploads", jsonHeader(bearer(seed.APIKey)), big, 413, "1048576"},
+		{"REST oversized body", "POST", "/api/rest/v1/uploads", jsonHeader(bearer(seed.APIKey)), big, 400, "1048576"},
 		{"CRLF in file_type", "POST", "/api/rest/v1/uploads", jsonHeader(bearer(seed.APIKey)),
 			`{"file_name":"a.wav","file_type":"audio/wav\r\nX-Evil: 1","duration_ms":1000}`, 400, "file_type"},
 		{"control character in file_type", "POST", "/api/rest/v1/uploads", jsonHeader(bearer(seed.APIKey)),
 			`{"file_name":"a.wav","file_type":"audio/wav\u0000","duration_ms":1000}`, 400, "file_type"},
 		{"zero-byte PUT", "PUT", strings.TrimPrefix(res.UploadURL, srv.URL()), http.Header{"Content-Type": {"audio/wav"}}, "", 400, "empty"},
-		{"10 MB control body", "POST", "/_fake/workspaces/" + seed.WorkspaceID + "/api-keys", jsonHeader(bearer(srv.AdminToken())), big, 413, "1048576"},
+		{"10 MB control body", "POST", "/_fake/workspaces/" + seed.WorkspaceID + "/api-keys", jsonHeader(bearer(srv.AdminToken())), big, 400, "1048576"},
 		{"limit=1e3", "GET", "/api/rest/v1/reports?limit=1e3", bearer(seed.APIKey), "", 400, `"1e3"`},
 		{"limit=abc", "GET", "/api/rest/v1/reports?limit=abc", bearer(seed.APIKey), "", 400, `"abc"`},
 	}
@@ -56,8 +56,8 @@ func TestLooseEdges(t *testing.T) {
 	}
 }
 
-// TestGraphQLOversizedBody413: an oversized GraphQL body is a 413 with an errors entry, not a 200.
-func TestGraphQLOversizedBody413(t *testing.T) {
+// TestGraphQLOversizedBody400: an oversized GraphQL body is a 400 with an errors entry, not a 200.
+func TestGraphQLOversizedBody400(t *testing.T) {
 	t.Parallel()
 	srv, _ := NewTest(t, WithoutRateLimits())
 	q := `{"query":"{ __typename }","variables":{"pad":"` + strings.Repeat("a", 2<<20) + `"}}`
@@ -68,8 +68,8 @@ func TestGraphQLOversizedBody413(t *testing.T) {
 			Extensions map[string]any `json:"extensions"`
 		} `json:"errors"`
 	}
-	if status != http.StatusRequestEntityTooLarge || json.Unmarshal(body, &answer) != nil || len(answer.Errors) != 1 ||
+	if status != http.StatusBadRequest || json.Unmarshal(body, &answer) != nil || len(answer.Errors) != 1 ||
 		!strings.Contains(answer.Errors[0].Message, "1048576") {
-		t.Fatalf("%d %s, want 413 with one errors entry naming the limit", status, body)
+		t.Fatalf("%d %s, want 400 with one errors entry naming the limit", status, body)
 	}
 }

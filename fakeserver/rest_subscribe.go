@@ -26,7 +26,12 @@ func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	in, err := parseSubscription(http.MaxBytesReader(w, r.Body, maxSubscribeBody))
+	body, err := readBody(r, maxSubscribeBody)
+	if err != nil {
+		writeFlatError(w, err)
+		return
+	}
+	in, err := parseSubscription(bytes.NewReader(body))
 	if err != nil {
 		writeFlatError(w, err)
 		return

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -94,6 +95,9 @@ func (v *validator) check(r *http.Request, pattern string) error {
 	if route == nil {
 		return nil
 	}
+	if err := emptyTypedQuery(r, route); err != nil {
+		return err
+	}
 	input := &openapi3filter.RequestValidationInput{
 		Request:    r,
 		PathParams: pathParams(pattern, r.URL.Path),
@@ -111,6 +115,43 @@ func (v *validator) check(r *http.Request, pattern string) error {
 		return core.ErrValidation("The request body is larger than %d bytes.", tooLarge.Limit)
 	}
 	return core.ErrValidation("%s", describe(err))
+}
+
+// emptyTypedQuery refuses a query parameter given with an empty value (?limit=) when the
+// contract types it as anything but a string: kin-openapi reads such a value as absent, so
+// ?limit= would otherwise get the default where ?limit=abc is refused. A string parameter's
+// empty value is left to its schema (an enum or format refuses it).
+func emptyTypedQuery(r *http.Request, route *routers.Route) error {
+	query := r.URL.Query()
+	for _, params := range []openapi3.Parameters{route.PathItem.Parameters, route.Operation.Parameters} {
+		for _, ref := range params {
+			p := ref.Value
+			if p == nil || p.In != openapi3.ParameterInQuery || p.Schema == nil || p.Schema.Value == nil ||
+				p.Schema.Value.Type == nil || p.Schema.Value.Type.Is("string") {
+				continue
+			}
+			values, given := query[p.Name]
+			if given && slices.Contains(values, "") {
+				return core.ErrValidation("Invalid query parameter %s: it is empty; give %s or leave it out.", p.Name, typeWanted(p.Schema.Value))
+			}
+		}
+	}
+	return nil
+}
+
+// typeWanted names, for a message, the kind of value schema sch accepts.
+func typeWanted(sch *openapi3.Schema) string {
+	switch {
+	case sch.Type == nil:
+		return "a value of the documented type"
+	case sch.Type.Is("integer"):
+		return "a whole number in decimal digits"
+	case sch.Type.Is("number"):
+		return "a number"
+	case sch.Type.Is("boolean"):
+		return "true or false"
+	}
+	return "a value of the documented type"
 }
 
 // pathParams pairs the {name} segments of pattern with the request path's segments.
@@ -143,15 +184,8 @@ func describe(err error) string {
 		if errors.As(reqErr.Err, &parseErr) {
 			// Such as limit=1e3: say what was given and what is expected.
 			want := "a value of the documented type"
-			if sch := reqErr.Parameter.Schema; sch != nil && sch.Value != nil && sch.Value.Type != nil {
-				switch {
-				case sch.Value.Type.Is("integer"):
-					want = "a whole number in decimal digits"
-				case sch.Value.Type.Is("number"):
-					want = "a number"
-				case sch.Value.Type.Is("boolean"):
-					want = "true or false"
-				}
+			if sch := reqErr.Parameter.Schema; sch != nil && sch.Value != nil {
+				want = typeWanted(sch.Value)
 			}
 			return fmt.Sprintf("Invalid %s: %q is not %s.", where, fmt.Sprint(parseErr.Value), want)
 		}

@@ -11,11 +11,11 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// errBodyTooLarge answers a request body over limit: 413 in the REST envelope, with the code of
-// a malformed request (the contract has no code of its own for it), so SDKs that branch on
-// validation_error still see it as the caller's mistake.
+// errBodyTooLarge answers a request body over limit: 400 validation_error, the specification's
+// answer to a body that is out of range (its error table has no 413), on every surface that reads
+// a body through here: REST, GraphQL and the control API, each in its own envelope.
 func errBodyTooLarge(limit int64) *Error {
-	return &Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
+	return &Error{Status: http.StatusBadRequest, Code: core.CodeValidation,
 		Message: "The request body is larger than the " + strconv.FormatInt(limit, 10) + "-byte limit of this call."}
 }
 
