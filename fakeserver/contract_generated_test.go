@@ -693,7 +693,7 @@ func truncate(s string, n int) string {
 type contractWorld struct {
 	t        *testing.T
 	srv      *Server
-	seed     Seed
+	seed     DemoWorkspace
 	receiver string
 	memo     map[string]string
 }
