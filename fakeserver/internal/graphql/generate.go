@@ -5,4 +5,4 @@
 // hand elsewhere (fakeserver/graphql.go) and are not generated.
 package graphql
 
-//go:generate go tool -modfile=../../../internal/tools/tools.mod gqlgen generate --config gqlgen.yml
+//go:generate env GOWORK=off go tool -modfile=../../../internal/tools/tools.mod gqlgen generate --config gqlgen.yml

@@ -1,3 +1,3 @@
 package restserver
 
-//go:generate go tool -modfile=../../../internal/tools/tools.mod oapi-codegen -config oapi-codegen.yaml ../../../openapi.json
+//go:generate env GOWORK=off go tool -modfile=../../../internal/tools/tools.mod oapi-codegen -config oapi-codegen.yaml ../../../openapi.json

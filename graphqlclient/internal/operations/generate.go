@@ -7,4 +7,4 @@
 // hand-written graphqlclient package decodes them.
 package operations
 
-//go:generate go tool -modfile=../../../internal/tools/tools.mod genqlient genqlient.yaml
+//go:generate env GOWORK=off go tool -modfile=../../../internal/tools/tools.mod genqlient genqlient.yaml
