@@ -24,7 +24,7 @@
 //	-log-level                  debug, info, warn or error (default info)
 //	-seed                       integer: every id, key, secret, token and webhook-id follows from it (env FAKESERVER_SEED)
 //	-fixtures                   JSON file of start state: workspaces, keys, endpoints, standards, feeds (env FAKESERVER_FIXTURES)
-//	-journal-size               requests the request journal keeps, oldest dropped (default 10000; 0 off)
+//	-journal-size               requests the request journal keeps, oldest dropped (default 10000, at most 100000; 0 off)
 package main
 
 import (
@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
 	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
 	fixturesFile := fs.String("fixtures", "", "JSON file of start state: workspaces, keys, webhook endpoints, standards, hosted feeds")
-	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; 0 turns it off")
+	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; at most 100000; 0 turns it off")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -91,8 +91,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if *webhookTimeout <= 0 {
 		return fmt.Errorf("-webhook-timeout must be more than 0, not %s", *webhookTimeout)
 	}
-	if *journalSize < 0 {
-		return fmt.Errorf("-journal-size must not be negative, not %d", *journalSize)
+	if *journalSize < 0 || *journalSize > fakeserver.MaxJournalSize {
+		return fmt.Errorf("-journal-size must be from 0 to %d, not %d", fakeserver.MaxJournalSize, *journalSize)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
