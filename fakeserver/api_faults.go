@@ -28,8 +28,8 @@ type Fault struct {
 	// "Service Unavailable", "Gateway Timeout"). Nothing reaches the API: nothing is created or
 	// charged. 0 lets the request through to the API.
 	Status int `json:"status,omitempty"`
-	// RetryAfterS is the Retry-After of a 429, in whole seconds, at least 1 (default 1). Only
-	// with Status 429.
+	// RetryAfterS is the Retry-After of a 429, in whole seconds, from 1 (the default) to
+	// maxFaultRetryAfter. Only with Status 429.
 	RetryAfterS int `json:"retry_after_s,omitempty"`
 	// Count is how many times the fault fires before it disarms itself; 0 keeps it armed until
 	// RemoveFault or ClearFaults.
@@ -79,6 +79,9 @@ const (
 // maxFaultLatency bounds LatencyMS: ten minutes.
 const maxFaultLatency = 10 * 60 * 1000
 
+// maxFaultRetryAfter bounds RetryAfterS: a day, far from where seconds overflow a Duration.
+const maxFaultRetryAfter = 24 * 60 * 60
+
 // InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
 // order they were armed, that fires on it; a fault that lets a matching request through (After,
 // Probability) passes it on to the next. Every fault counts the requests it matched.
@@ -112,8 +115,8 @@ func (f Fault) validate() (Fault, error) {
 		return bad("method must be an HTTP method such as GET.")
 	case f.Status != 0 && f.Status != 429 && f.Status != 500 && f.Status != 502 && f.Status != 503 && f.Status != 504:
 		return bad("status must be 429, 500, 502, 503 or 504.")
-	case f.RetryAfterS < 0:
-		return bad("retry_after_s must not be negative.")
+	case f.RetryAfterS < 0 || f.RetryAfterS > maxFaultRetryAfter:
+		return bad("retry_after_s must be from 1 to %d.", maxFaultRetryAfter)
 	case f.RetryAfterS > 0 && f.Status != http.StatusTooManyRequests:
 		return bad("retry_after_s goes with status 429 only.")
 	case f.Count < 0:
