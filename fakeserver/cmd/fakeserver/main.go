@@ -115,13 +115,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if *fixturesFile == "" {
 		*fixturesFile = getenv("FAKESERVER_FIXTURES")
 	}
-	if *fixturesFile != "" {
-		f, err := readFixtures(*fixturesFile)
-		if err != nil {
-			return err
-		}
-		opts = append(opts, fakeserver.WithFixtures(f))
-	}
 	if *seedFlag != "" {
 		n, err := strconv.ParseUint(*seedFlag, 10, 64)
 		if err != nil {
@@ -156,9 +149,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		opts = append(opts, fakeserver.WithAdminToken(token))
 	}
 
-	srv, err := fakeserver.New(opts...)
+	srv, err := start(ctx, *fixturesFile, opts)
 	if err != nil {
 		return err
+	}
+	if srv == nil {
+		logger.Info("fakeserver stopped while loading its fixtures")
+		return nil
 	}
 	seed, err := srv.SeedDemo()
 	if err != nil {
@@ -199,6 +196,40 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 }
 
 // readFixtures loads a fixtures file; its errors name the file's bad entry by JSON path.
+// start reads the fixtures file, if any, and makes the fake, unless ctx ends first (SIGTERM
+// while a large fixtures file loads): then it returns a nil server, and a fake made after all is
+// closed as soon as it is.
+func start(ctx context.Context, fixturesFile string, opts []fakeserver.Option) (*fakeserver.Server, error) {
+	type made struct {
+		srv *fakeserver.Server
+		err error
+	}
+	ready := make(chan made, 1)
+	go func() {
+		if fixturesFile != "" {
+			f, err := readFixtures(fixturesFile)
+			if err != nil {
+				ready <- made{err: err}
+				return
+			}
+			opts = append(opts, fakeserver.WithFixtures(f))
+		}
+		srv, err := fakeserver.New(opts...)
+		ready <- made{srv, err}
+	}()
+	select {
+	case m := <-ready:
+		return m.srv, m.err
+	case <-ctx.Done():
+		go func() {
+			if m := <-ready; m.srv != nil {
+				_ = m.srv.Close()
+			}
+		}()
+		return nil, nil
+	}
+}
+
 func readFixtures(name string) (fakeserver.Fixtures, error) {
 	file, err := os.Open(name)
 	if err != nil {
