@@ -25,13 +25,13 @@ const (
 	// gqlMaxDocument bounds the query text in bytes.
 	gqlMaxDocument = 128 << 10
 	// gqlMaxTokens bounds the query's lexical tokens, so that the parsed document stays small.
-	gqlMaxTokens = 30_000
+	gqlMaxTokens = 15_000
 	// gqlMaxDepth bounds the nesting of brackets in the text and of selection sets with every
 	// fragment spread expanded.
 	gqlMaxDepth = 32
 	// gqlMaxSelections bounds the selections visited with every fragment spread expanded, over
 	// the operations and the fragment definitions (the validator walks each of them).
-	gqlMaxSelections = 10_000
+	gqlMaxSelections = 5_000
 	// gqlMaxSpreads bounds the fragment spreads expanded over the whole document.
 	gqlMaxSpreads = 1_000
 	// gqlMaxComparisons bounds the field-merge comparisons: pairs of fields with the same
