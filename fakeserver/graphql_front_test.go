@@ -186,7 +186,7 @@ func TestGraphQLFrontPassesTheSDKOperations(t *testing.T) {
 		if err := checkDocument(context.Background(), string(src)); err != nil {
 			t.Errorf("%s refused: %v", file, err)
 		}
-		if _, err := gqlparser.LoadQuery(es.Schema(), string(src)); err != nil {
+		if _, err := gqlparser.LoadQueryWithRules(es.Schema(), string(src), nil); err != nil {
 			t.Errorf("%s does not validate: %v", file, err)
 		}
 	}
@@ -314,7 +314,7 @@ func FuzzGraphQLValidationFront(f *testing.F) {
 		if len(q) > gqlMaxDocument || depthOfBrackets(q) > gqlMaxDepth {
 			t.Fatalf("let through past the textual bounds")
 		}
-		_, _ = gqlparser.LoadQuery(es.Schema(), q)
+		_, _ = gqlparser.LoadQueryWithRules(es.Schema(), q, nil)
 	})
 }
 
@@ -330,14 +330,14 @@ func BenchmarkGraphQLValidationFront(b *testing.B) {
 	b.Run("gqlgen parse and validate of SDK reports.graphql", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := gqlparser.LoadQuery(es.Schema(), string(src)); err != nil {
+			if _, err := gqlparser.LoadQueryWithRules(es.Schema(), string(src), nil); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("SDK reports.graphql sent again (cached)", func(b *testing.B) {
 		front := newValidationFront()
-		doc, err := gqlparser.LoadQuery(es.Schema(), string(src))
+		doc, err := gqlparser.LoadQueryWithRules(es.Schema(), string(src), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
