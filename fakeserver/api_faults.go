@@ -30,8 +30,8 @@ type Fault struct {
 	// "Service Unavailable", "Gateway Timeout"). Nothing reaches the API: nothing is created or
 	// charged. 0 lets the request through to the API.
 	Status int
-	// RetryAfter is the Retry-After of a 429, rounded up to whole seconds, at least 1 second
-	// (default 1 second). Only with Status 429.
+	// RetryAfter is the Retry-After of a 429, rounded up to whole seconds, from 1 second (the
+	// default) to a day. Only with Status 429.
 	RetryAfter time.Duration
 	// Count is how many times the fault fires before it disarms itself; 0 keeps it armed until
 	// RemoveFault or ClearFaults.
@@ -83,6 +83,9 @@ const (
 // MaxFaultLatency is the longest Latency a fault may have.
 const MaxFaultLatency = 10 * time.Minute
 
+// maxFaultRetryAfter bounds RetryAfter: a day, far from where seconds overflow a Duration.
+const maxFaultRetryAfter = 24 * time.Hour
+
 // InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
 // order they were armed, that fires on it; a fault that lets a matching request through (After,
 // Probability) passes it on to the next. Every fault counts the requests it matched.
@@ -127,8 +130,8 @@ func (f Fault) validate() (Fault, error) {
 		return bad("method must be an HTTP method such as GET.")
 	case f.Status != 0 && f.Status != 429 && f.Status != 500 && f.Status != 502 && f.Status != 503 && f.Status != 504:
 		return bad("status must be 429, 500, 502, 503 or 504.")
-	case f.RetryAfter < 0:
-		return bad("retry_after_s must not be negative.")
+	case f.RetryAfter < 0 || f.RetryAfter > maxFaultRetryAfter:
+		return bad("retry_after_s must be from 1 to %d.", int(maxFaultRetryAfter/time.Second))
 	case f.RetryAfter > 0 && f.Status != http.StatusTooManyRequests:
 		return bad("retry_after_s goes with status 429 only.")
 	case f.Count < 0:

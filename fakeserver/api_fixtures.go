@@ -104,9 +104,11 @@ func fixtureErr(path, format string, args ...any) error {
 // maxFixturesSize bounds a fixtures document.
 const maxFixturesSize = 16 << 20
 
-// LoadFixtures reads a fixtures document strictly: unknown fields, values of the wrong type,
-// missing or duplicate refs, duplicate keys and keys without the podqa_api_ prefix are refused
-// with a *FixtureError naming the entry. What only a fake can check (an unknown standard, a
+// LoadFixtures reads a fixtures document strictly, in time linear in its size: unknown fields,
+// a field twice in one object, null, values of the wrong type, credits that are not whole,
+// missing, long or duplicate refs, duplicate keys and keys without the podqa_api_ prefix or
+// longer than MaxFixtureKeyLength are refused with a *FixtureError naming the entry by its
+// JSON path (a syntax error too). What only a fake can check (an unknown standard, a
 // refused URL, an episode that cannot be synthesised) is checked by New.
 func LoadFixtures(r io.Reader) (Fixtures, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxFixturesSize+1))
@@ -116,14 +118,9 @@ func LoadFixtures(r io.Reader) (Fixtures, error) {
 	if len(data) > maxFixturesSize {
 		return Fixtures{}, fixtureErr("", "the document is larger than %d bytes", maxFixturesSize)
 	}
-	var raw any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
-		return Fixtures{}, fixtureErr("", "not JSON: %s", jsonProblem(err))
-	}
-	if dec.More() {
-		return Fixtures{}, fixtureErr("", "the file must hold one JSON object")
+	raw, err := decodeFixturesJSON(data)
+	if err != nil {
+		return Fixtures{}, err
 	}
 	if err := checkShape(raw, reflect.TypeFor[fixturesJSON](), ""); err != nil {
 		return Fixtures{}, err
@@ -159,14 +156,14 @@ func checkShape(v any, t reflect.Type, path string) error {
 	case reflect.Struct:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return fixtureErr(path, "must be an object")
+			return fixtureErr(where, "must be an object")
 		}
 		fields := map[string]reflect.Type{}
 		collectFields(t, fields)
 		for key, val := range obj {
 			ft, known := fields[key]
 			if !known {
-				return fixtureErr(joinPath(path, key), "unknown field")
+				return fixtureErr(joinPath(path, shownKey(key)), "unknown field")
 			}
 			if err := checkShape(val, ft, joinPath(path, key)); err != nil {
 				return err
@@ -242,6 +239,9 @@ func (f Fixtures) validate() error {
 		if strings.TrimSpace(r) == "" {
 			return fixtureErr(path+".ref", "is required")
 		}
+		if len(r) > maxFixtureRef {
+			return fixtureErr(path+".ref", "may be at most %d bytes", maxFixtureRef)
+		}
 		if refs[kind] == nil {
 			refs[kind] = map[string]string{}
 		}
@@ -263,6 +263,12 @@ func (f Fixtures) validate() error {
 		if strings.TrimSpace(ws.Name) == "" {
 			return fixtureErr(p+".name", "is required")
 		}
+		if err := checkFixtureCredits(p+".plan_allowance", ws.PlanAllowance); err != nil {
+			return err
+		}
+		if err := checkFixtureCredits(p+".plan_used", ws.PlanUsed); err != nil {
+			return err
+		}
 		for j, k := range ws.APIKeys {
 			kp := fmt.Sprintf("%s.api_keys[%d]", p, j)
 			if err := ref("api key", kp, k.Ref); err != nil {
@@ -277,6 +283,8 @@ func (f Fixtures) validate() error {
 				return fixtureErr(kp+".key", "must start with %s", core.KeyPrefix)
 			case len(rest) < MinFixtureKeyLength:
 				return fixtureErr(kp+".key", "needs at least %d characters after %s", MinFixtureKeyLength, core.KeyPrefix)
+			case len(rest) > MaxFixtureKeyLength:
+				return fixtureErr(kp+".key", "may have at most %d characters after %s", MaxFixtureKeyLength, core.KeyPrefix)
 			case strings.ContainsFunc(rest, func(c rune) bool { return !isKeyChar(c) }):
 				return fixtureErr(kp+".key", "may hold only letters, digits, - and _ after %s", core.KeyPrefix)
 			}

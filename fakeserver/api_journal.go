@@ -16,8 +16,25 @@ const DefaultJournalSize = 10000
 // entry marked truncated.
 const MaxJournalBody = 64 << 10
 
-// WithJournalSize sets how many requests the request journal keeps (default DefaultJournalSize);
-// 0 turns the journal off.
+// MaxJournalSize is the most entries WithJournalSize may ask for.
+const MaxJournalSize = 100_000
+
+// MaxJournalBytes bounds what the journal's entries hold together; past it the oldest entries
+// are dropped first, however few the journal then keeps.
+const MaxJournalBytes = 64 << 20
+
+// The caps of a journal entry's other texts; a capped text is cut at a character boundary and
+// its entry marked (path_truncated, query_truncated, request_content_type_truncated). A request
+// without a working credential, or refused before it ran (401, 403, 404, 405, 413, 429), keeps
+// a line: path and query cut to MaxJournalLinePart bytes each and no body.
+const (
+	MaxJournalPath     = 1 << 10
+	MaxJournalQuery    = 4 << 10
+	MaxJournalLinePart = 128
+)
+
+// WithJournalSize sets how many requests the request journal keeps (default DefaultJournalSize,
+// at most MaxJournalSize); 0 turns the journal off.
 func WithJournalSize(n int) Option { return func(o *options) { o.journalSize = n } }
 
 // JournalEntry is one request the code under test sent to the REST API, GraphQL, the webhook
@@ -29,19 +46,24 @@ type JournalEntry struct {
 	// At is the fake-clock instant the request arrived.
 	At     time.Time `json:"-"`
 	Method string    `json:"method"`
-	Path   string    `json:"path"`
-	// Query is the raw query string, credentials masked.
-	Query  string `json:"query"`
-	Status int    `json:"status"`
+	// Path is the request's path, at most MaxJournalPath bytes.
+	Path          string `json:"path"`
+	PathTruncated bool   `json:"path_truncated"`
+	// Query is the raw query string, at most MaxJournalQuery bytes, credentials masked.
+	Query          string `json:"query"`
+	QueryTruncated bool   `json:"query_truncated"`
+	Status         int    `json:"status"`
 	// WorkspaceID, APIKeyID and MaskedKey name the working key (or, WorkspaceID only, the browser
 	// session) the request carried; empty when it carried none that works.
 	WorkspaceID string `json:"-"`
 	APIKeyID    string `json:"-"`
 	MaskedKey   string `json:"-"`
-	// RequestContentType is the Content-Type header as sent.
-	RequestContentType string `json:"request_content_type"`
+	// RequestContentType is the Content-Type header as sent, at most MaxJournalLinePart bytes.
+	RequestContentType          string `json:"request_content_type"`
+	RequestContentTypeTruncated bool   `json:"request_content_type_truncated"`
 	// RequestBody is the body as text (at most MaxJournalBody bytes, credentials masked); empty
-	// for a body that is not UTF-8 text, such as uploaded audio.
+	// for a body that is not UTF-8 text, such as uploaded audio, and for an entry kept as a line
+	// (then RequestBodyTruncated is set).
 	RequestBody          string `json:"request_body"`
 	RequestBodyTruncated bool   `json:"request_body_truncated"`
 	// ErrorCode is the code of an error answer in the REST envelope (or of the first GraphQL

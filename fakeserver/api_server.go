@@ -153,8 +153,8 @@ func New(opts ...Option) (*Server, error) {
 	if o.audioCache < 0 {
 		return nil, errors.New("fakeserver: the hosted audio cache budget must not be negative")
 	}
-	if o.journalSize < 0 {
-		return nil, errors.New("fakeserver: the journal size must not be negative")
+	if o.journalSize < 0 || o.journalSize > MaxJournalSize {
+		return nil, fmt.Errorf("fakeserver: the journal size must be from 0 to %d, not %d", MaxJournalSize, o.journalSize)
 	}
 	src := seeded.Random()
 	if o.seeded {

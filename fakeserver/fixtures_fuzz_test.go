@@ -16,6 +16,11 @@ func FuzzLoadFixtures(f *testing.F) {
 	f.Add(`{"feeds":[{"ref":"f","title":"T","episodes":[{"title":"e","duration_s":1,"transcript":[{"start":0,"end":1,"text":"x"}]}]}]}`)
 	f.Add(`{"workspaces":[{"ref":1}],"feeds":null}`)
 	f.Add(`[]`)
+	f.Add(`null`)
+	f.Add(`{"workspaces":[{"ref":"a","ref":"b","type":"personal","name":"A","plan_allowance":1.5}]}`)
+	f.Add(`{"workspaces":[{"ref":"a","type":"personal","name":"A","plan_used":1e30,"standards":[{"ref":"s","name":"S"},{"ref":"t","name":"s"}]}]}`)
+	f.Add(`{"workspaces":[{"ref":"a","type":"personal","name":"A","api_keys":[{"ref":"k","key":"podqa_api_` + strings.Repeat("k", 200) + `"}]}]}`)
+	f.Add(`{"a":{"b":{"c":[[[[{"é"x":` + "\x00")
 	f.Fuzz(func(t *testing.T, doc string) {
 		_, err := LoadFixtures(strings.NewReader(doc))
 		if err == nil {
@@ -24,6 +29,10 @@ func FuzzLoadFixtures(f *testing.F) {
 		var fe *FixtureError
 		if !errors.As(err, &fe) || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "fixtures: ") {
 			t.Fatalf("refusal %T %q", err, err)
+		}
+		// A refusal stays short, whatever the document's keys and values.
+		if len(err.Error()) > 2048 {
+			t.Fatalf("a %d-byte refusal", len(err.Error()))
 		}
 	})
 }

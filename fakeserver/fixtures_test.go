@@ -93,6 +93,7 @@ func TestFixturesRefused(t *testing.T) {
 		{"bad URL", ws(`,"webhook_endpoints":[{"ref":"h","url":"ftp://x/y","events":["report.completed"]}]`), "fixtures: workspaces[0].webhook_endpoints[0].url: must be an absolute http or https URL"},
 		{"bad secret", ws(`,"webhook_endpoints":[{"ref":"h","url":"http://127.0.0.1:9/","events":["report.completed"],"secret":"nope"}]`), "fixtures: workspaces[0].webhook_endpoints[0].secret: must be whsec_"},
 		{"feed without ref", `{"feeds":[{"title":"T","episodes":[]}]}`, "fixtures: feeds[0].ref: is required"},
+		{"negative allowance", ws(`,"plan_allowance":-1`), "fixtures: workspaces[0].plan_allowance: must be a whole number of credits"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +122,6 @@ func TestFixturesRefusedByTheFake(t *testing.T) {
 		{"private URL refused", ws(`,"webhook_endpoints":[{"ref":"h","url":"http://127.0.0.1:9/","events":["report.completed"]}]`), "fixtures: workspaces[0].webhook_endpoints[0].url: refused", false},
 		{"unknown event", ws(`,"webhook_endpoints":[{"ref":"h","url":"http://127.0.0.1:9/","events":["report.eaten"]}]`), "fixtures: workspaces[0].webhook_endpoints[0]:", true},
 		{"bad episode", `{"feeds":[{"ref":"f","title":"T","episodes":[{"title":"e","duration_s":-1}]}]}`, "fixtures: feeds[0]:", false},
-		{"negative allowance", ws(`,"plan_allowance":-1`), "fixtures: workspaces[0]: plan_allowance", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -37,6 +37,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 	srv := handler.New(exec.NewExecutableSchema(exec.Config{Schema: servedSchema(), Resolvers: &gqlResolver{s: s}, Complexity: gqlComplexity()}))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
+	useValidationFront(srv)
 	srv.Use(&costLimits{})
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {

@@ -100,13 +100,15 @@ func (s *Server) acceptUpload(r *http.Request) error {
 	}
 	// The budget is claimed before anything is read, and the body read into one buffer of
 	// exactly its declared size: an upload is never held twice.
-	if err := s.core.ClaimUpload(id, r.ContentLength); err != nil {
+	claim, err := s.core.ClaimUpload(id, r.ContentLength)
+	if err != nil {
 		return err
 	}
 	body := make([]byte, r.ContentLength)
 	if n, err := io.ReadFull(r.Body, body); err != nil {
-		s.core.ReleaseUpload(r.ContentLength)
+		s.core.ReleaseUpload(claim)
 		return core.ErrValidation("The upload ended after %d of its %d bytes.", n, len(body))
 	}
-	return s.core.StoreUpload(id, body)
+	// A reset while the body was read voids the claim: the bytes never reach the new state.
+	return s.core.StoreClaimedUpload(claim, body)
 }

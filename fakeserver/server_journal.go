@@ -17,33 +17,62 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// journal is a ring of the most recent requests.
+// journal is a ring of the most recent requests, bounded in entries and in bytes held.
 type journal struct {
-	mu      sync.Mutex
-	entries []JournalEntry // ring buffer of cap size
-	next    int            // index the next entry goes to
-	full    bool
+	mu sync.Mutex
+	// size is the most entries kept; entries grows to it as requests come.
+	size    int
+	entries []JournalEntry
+	head    int // index of the oldest entry
+	count   int
+	held    int // bytes the entries hold, as entryBytes counts them
+	budget  int
 	seq     uint64
 	// ns makes entry ids: the entry's sequence number hashed under it.
 	ns uuid.UUID
 }
 
+// journalStartEntries is the ring's first allocation; it doubles up to the journal's size.
+const journalStartEntries = 256
+
 func newJournal(size int, ns uuid.UUID) *journal {
-	return &journal{entries: make([]JournalEntry, size), ns: ns}
+	return &journal{size: size, entries: make([]JournalEntry, min(size, journalStartEntries)), budget: MaxJournalBytes, ns: ns}
 }
 
-func (j *journal) enabled() bool { return j != nil && len(j.entries) > 0 }
+func (j *journal) enabled() bool { return j != nil && j.size > 0 }
+
+// entryBytes is what an entry holds: its strings and a fixed part for the rest.
+func entryBytes(e *JournalEntry) int {
+	const fixed = 256 // the struct, its id and the workspace and key ids
+	return fixed + len(e.Path) + len(e.Query) + len(e.RequestContentType) + len(e.RequestBody) + len(e.ErrorCode)
+}
 
 func (j *journal) add(e JournalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.seq++
 	e.ID = uuid.NewSHA1(j.ns, strconv.AppendUint(nil, j.seq, 10)).String()
-	j.entries[j.next] = e
-	j.next++
-	if j.next == len(j.entries) {
-		j.next, j.full = 0, true
+	n := entryBytes(&e)
+	for j.count > 0 && (j.count == j.size || j.held+n > j.budget) {
+		j.dropOldest()
 	}
+	if j.count == len(j.entries) {
+		grown := make([]JournalEntry, min(2*len(j.entries), j.size))
+		for i := range j.count {
+			grown[i] = j.entries[(j.head+i)%len(j.entries)]
+		}
+		j.entries, j.head = grown, 0
+	}
+	j.entries[(j.head+j.count)%len(j.entries)] = e
+	j.count++
+	j.held += n
+}
+
+func (j *journal) dropOldest() {
+	j.held -= entryBytes(&j.entries[j.head])
+	j.entries[j.head] = JournalEntry{}
+	j.head = (j.head + 1) % len(j.entries)
+	j.count--
 }
 
 func (j *journal) clear() {
@@ -53,7 +82,7 @@ func (j *journal) clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	clear(j.entries)
-	j.next, j.full, j.seq = 0, false, 0
+	j.head, j.count, j.held, j.seq = 0, 0, 0, 0
 }
 
 func (j *journal) list(f RequestFilter) []JournalEntry {
@@ -63,12 +92,8 @@ func (j *journal) list(f RequestFilter) []JournalEntry {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := j.next
-	if j.full {
-		n = len(j.entries)
-	}
-	for i := 0; i < n && len(out) < f.Limit; i++ {
-		e := &j.entries[(j.next-1-i+len(j.entries))%len(j.entries)]
+	for i := j.count - 1; i >= 0 && len(out) < f.Limit; i-- {
+		e := &j.entries[(j.head+i)%len(j.entries)]
 		if f.matches(e) {
 			out = append(out, *e)
 		}
@@ -172,6 +197,8 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
 		at := s.clock.Now()
+		// As sent: a handler may rewrite the query it reads.
+		path, query := r.URL.Path, r.URL.RawQuery
 		var body *journalBody
 		if r.Body != nil && r.Body != http.NoBody {
 			body = &journalBody{ReadCloser: r.Body}
@@ -180,18 +207,28 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, peekOK: r.URL.Path == "/api/graphql"}
 		next.ServeHTTP(rec, r)
 		e := JournalEntry{
-			At:                 at,
-			Method:             r.Method,
-			Path:               r.URL.Path,
-			Query:              maskSecrets(r.URL.RawQuery),
-			Status:             rec.status,
-			RequestContentType: r.Header.Get("Content-Type"),
-			Duration:           time.Since(began),
+			At:       at,
+			Method:   journalMethod(r.Method),
+			Status:   rec.status,
+			Duration: time.Since(began),
 		}
 		if e.Status == 0 {
 			e.Status = http.StatusOK
 		}
-		if body != nil {
+		s.identify(r, &e)
+		// A request without a working credential, or refused before it ran, keeps a line.
+		line := (e.WorkspaceID == "" && !strings.HasPrefix(r.URL.Path, "/_uploads/")) || refusedBeforeRunning(e.Status)
+		pathCap, queryCap := MaxJournalPath, MaxJournalQuery
+		if line {
+			pathCap, queryCap = MaxJournalLinePart, MaxJournalLinePart
+		}
+		e.Path, e.PathTruncated = cutText(path, pathCap)
+		e.Query, e.QueryTruncated = cutText(query, queryCap)
+		e.Query = maskSecrets(e.Query)
+		e.RequestContentType, e.RequestContentTypeTruncated = cutText(r.Header.Get("Content-Type"), MaxJournalLinePart)
+		if body != nil && line {
+			e.RequestBodyTruncated = body.buf.Len() > 0 || body.truncated || r.ContentLength > 0
+		} else if body != nil {
 			if utf8.Valid(body.buf.Bytes()) || body.truncated {
 				text := body.buf.String()
 				if body.truncated {
@@ -203,10 +240,46 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			}
 			e.RequestBodyTruncated = body.truncated
 		}
-		e.ErrorCode = answerErrorCode(e.Status, rec.errBody)
-		s.identify(r, &e)
+		e.ErrorCode, _ = cutText(answerErrorCode(e.Status, rec.errBody), MaxJournalLinePart)
 		s.journal.add(e)
 	})
+}
+
+// journalMethod is a request's method as an entry keeps it: the constant of a standard method,
+// else a copy of at most MaxJournalLinePart bytes.
+func journalMethod(m string) string {
+	for _, std := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead, http.MethodOptions} {
+		if m == std {
+			return std
+		}
+	}
+	m, _ = cutText(m, MaxJournalLinePart)
+	return m
+}
+
+// refusedBeforeRunning reports an answer given before any handler ran: a refused credential,
+// an unknown path or method, a body too large, a rate limit.
+func refusedBeforeRunning(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed,
+		http.StatusRequestEntityTooLarge, http.StatusTooManyRequests:
+		return true
+	}
+	return false
+}
+
+// cutText is a copy of the first n bytes at most of s, cut at a character boundary, and whether
+// anything was cut. It is always a copy: a request's method, path and query are substrings of
+// its whole request line, which an entry must not keep alive.
+func cutText(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return strings.Clone(s), false
+	}
+	cut := n
+	for cut > 0 && cut > n-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.Clone(s[:cut]), true
 }
 
 // identify fills in the workspace and key a request's credential names, without touching the

@@ -24,7 +24,7 @@
 //	-log-level                  debug, info, warn or error (default info)
 //	-seed                       integer: every id, key, secret, token and webhook-id follows from it (env FAKESERVER_SEED)
 //	-fixtures                   JSON file of start state: workspaces, keys, endpoints, standards, feeds (env FAKESERVER_FIXTURES)
-//	-journal-size               requests the request journal keeps, oldest dropped (default 10000; 0 off)
+//	-journal-size               requests the request journal keeps, oldest dropped (default 10000, at most 100000; 0 off)
 package main
 
 import (
@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
 	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
 	fixturesFile := fs.String("fixtures", "", "JSON file of start state: workspaces, keys, webhook endpoints, standards, hosted feeds")
-	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; 0 turns it off")
+	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; at most 100000; 0 turns it off")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -91,8 +91,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if *webhookTimeout <= 0 {
 		return fmt.Errorf("-webhook-timeout must be more than 0, not %s", *webhookTimeout)
 	}
-	if *journalSize < 0 {
-		return fmt.Errorf("-journal-size must not be negative, not %d", *journalSize)
+	if *journalSize < 0 || *journalSize > fakeserver.MaxJournalSize {
+		return fmt.Errorf("-journal-size must be from 0 to %d, not %d", fakeserver.MaxJournalSize, *journalSize)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -114,13 +114,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if *fixturesFile == "" {
 		*fixturesFile = getenv("FAKESERVER_FIXTURES")
-	}
-	if *fixturesFile != "" {
-		f, err := readFixtures(*fixturesFile)
-		if err != nil {
-			return err
-		}
-		opts = append(opts, fakeserver.WithFixtures(f))
 	}
 	if *seedFlag != "" {
 		n, err := strconv.ParseUint(*seedFlag, 10, 64)
@@ -156,9 +149,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		opts = append(opts, fakeserver.WithAdminToken(token))
 	}
 
-	srv, err := fakeserver.New(opts...)
+	srv, err := start(ctx, *fixturesFile, opts)
 	if err != nil {
 		return err
+	}
+	if srv == nil {
+		logger.Info("fakeserver stopped while loading its fixtures")
+		return nil
 	}
 	seed, err := srv.SeedDemo()
 	if err != nil {
@@ -199,6 +196,40 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 }
 
 // readFixtures loads a fixtures file; its errors name the file's bad entry by JSON path.
+// start reads the fixtures file, if any, and makes the fake, unless ctx ends first (SIGTERM
+// while a large fixtures file loads): then it returns a nil server, and a fake made after all is
+// closed as soon as it is.
+func start(ctx context.Context, fixturesFile string, opts []fakeserver.Option) (*fakeserver.Server, error) {
+	type made struct {
+		srv *fakeserver.Server
+		err error
+	}
+	ready := make(chan made, 1)
+	go func() {
+		if fixturesFile != "" {
+			f, err := readFixtures(fixturesFile)
+			if err != nil {
+				ready <- made{err: err}
+				return
+			}
+			opts = append(opts, fakeserver.WithFixtures(f))
+		}
+		srv, err := fakeserver.New(opts...)
+		ready <- made{srv, err}
+	}()
+	select {
+	case m := <-ready:
+		return m.srv, m.err
+	case <-ctx.Done():
+		go func() {
+			if m := <-ready; m.srv != nil {
+				_ = m.srv.Close()
+			}
+		}()
+		return nil, nil
+	}
+}
+
 func readFixtures(name string) (fakeserver.Fixtures, error) {
 	file, err := os.Open(name)
 	if err != nil {

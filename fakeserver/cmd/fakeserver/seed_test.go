@@ -89,7 +89,9 @@ func TestSeedAndJournalFlagErrors(t *testing.T) {
 		{"seed not a number", []string{"-seed", "abc"}, "-seed must be an integer"},
 		{"negative seed", []string{"-seed", "-1"}, "-seed must be an integer"},
 		{"seed too big", []string{"-seed", "18446744073709551616"}, "-seed must be an integer"},
-		{"negative journal", []string{"-journal-size", "-1"}, "-journal-size must not be negative"},
+		{"negative journal", []string{"-journal-size", "-1"}, "-journal-size must be from 0 to 100000"},
+		{"journal past its maximum (D15)", []string{"-journal-size", "100001"}, "-journal-size must be from 0 to 100000"},
+		{"journal of 2^63-1 entries (D15)", []string{"-journal-size", "9223372036854775807"}, "-journal-size must be from 0 to 100000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/google/uuid"
 )
@@ -18,13 +19,30 @@ type standardState struct {
 	// workspace default for a show, Podcast for a workspace).
 	workspaceDefault map[uuid.UUID]uuid.UUID
 	seriesStandard   map[uuid.UUID]uuid.UUID
+	// names holds each workspace's custom standards' names by foldName, so that a new name is
+	// checked in one lookup rather than against every standard (50,000 fixtures standards
+	// took 53 s).
+	names map[uuid.UUID]map[string]bool
 }
 
 func newStandardState() standardState {
 	return standardState{
 		custom: map[uuid.UUID]*Standard{}, order: map[uuid.UUID][]uuid.UUID{},
 		workspaceDefault: map[uuid.UUID]uuid.UUID{}, seriesStandard: map[uuid.UUID]uuid.UUID{},
+		names: map[uuid.UUID]map[string]bool{},
 	}
+}
+
+// foldName maps every rune to the smallest of its simple case-folding orbit, so that two names
+// have one foldName exactly when strings.EqualFold holds between them.
+func foldName(name string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, name)
 }
 
 // Bounds of a custom standard's word lists.
@@ -119,9 +137,8 @@ func (c *Core) CreateStandard(workspace uuid.UUID, in StandardSpec) (Standard, e
 	if _, ok := c.workspaces[workspace]; !ok {
 		return Standard{}, ErrNotFound("Workspace")
 	}
-	if _, ok := c.builtinByName(name); ok || slices.ContainsFunc(c.stds.order[workspace], func(id uuid.UUID) bool {
-		return strings.EqualFold(c.stds.custom[id].Name, name)
-	}) {
+	folded := foldName(name)
+	if _, ok := c.builtinByName(name); ok || c.stds.names[workspace][folded] {
 		return Standard{}, errorf(CodeConflict, "This workspace already has a standard named %q.", name)
 	}
 	s := &Standard{
@@ -130,6 +147,10 @@ func (c *Core) CreateStandard(workspace uuid.UUID, in StandardSpec) (Standard, e
 	}
 	c.stds.custom[s.ID] = s
 	c.stds.order[workspace] = append(c.stds.order[workspace], s.ID)
+	if c.stds.names[workspace] == nil {
+		c.stds.names[workspace] = map[string]bool{}
+	}
+	c.stds.names[workspace][folded] = true
 	return s.clone(), nil
 }
 

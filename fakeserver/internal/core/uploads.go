@@ -84,32 +84,55 @@ func (c *Core) HeldUploadBytes() int64 {
 	return c.held
 }
 
+// UploadClaim is bytes counted against the upload budget for one reservation by ClaimUpload,
+// in the fake's state of that moment: a reset in between voids it.
+type UploadClaim struct {
+	id  uuid.UUID
+	n   int64
+	gen uint64
+}
+
 // ClaimUpload counts n bytes about to be read for reservation id against the upload budget,
 // before they are read: 404 or 409 when the reservation cannot take audio, 507 when the budget
-// cannot hold them. On success the caller must either StoreUpload the bytes or ReleaseUpload(n).
-func (c *Core) ClaimUpload(id uuid.UUID, n int64) error {
+// cannot hold them. On success the caller must either StoreClaimedUpload the bytes or
+// ReleaseUpload the claim.
+func (c *Core) ClaimUpload(id uuid.UUID, n int64) (UploadClaim, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r, ok := c.reservations[id]
 	if !ok {
-		return ErrNotFound("Upload")
+		return UploadClaim{}, ErrNotFound("Upload")
 	}
 	if r.used {
-		return errorf(CodeConflict, "A report was already created from this upload.")
+		return UploadClaim{}, errorf(CodeConflict, "A report was already created from this upload.")
 	}
 	if c.held+n > c.heldBudget {
-		return errorf(CodeInsufficientStorage,
+		return UploadClaim{}, errorf(CodeInsufficientStorage,
 			"The fake holds %d bytes of uploads, its budget is %d: create reports from earlier uploads (their audio is freed once measured) or let unused reservations lapse, then retry.", c.held, c.heldBudget)
 	}
 	c.held += n
-	return nil
+	return UploadClaim{id: id, n: n, gen: c.gen}, nil
 }
 
-// ReleaseUpload gives back n bytes claimed by ClaimUpload and never stored.
-func (c *Core) ReleaseUpload(n int64) {
+// ReleaseUpload gives back the bytes of a claim never stored; after a reset there is nothing to
+// give back (the reset dropped every claim's count).
+func (c *Core) ReleaseUpload(claim UploadClaim) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.held -= n
+	if claim.gen == c.gen {
+		c.held -= claim.n
+	}
+}
+
+// StoreClaimedUpload keeps the audio of a claim; a claim made before a reset finds no
+// reservation (404), even one of the new state with the same id, as a seeded fake makes again.
+func (c *Core) StoreClaimedUpload(claim UploadClaim, audio []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if claim.gen != c.gen {
+		return ErrNotFound("Upload")
+	}
+	return c.storeUploadLocked(claim.id, audio)
 }
 
 // Reservation returns a reservation by id, whoever minted it (the signed URL is the authority).
@@ -123,12 +146,17 @@ func (c *Core) Reservation(id uuid.UUID) (Reservation, bool) {
 	return *r, true
 }
 
-// StoreUpload keeps the audio PUT to a reservation's URL, whose bytes were claimed with
-// ClaimUpload; a later PUT replaces it until the report is created. On an error the claim is
-// released.
+// StoreUpload keeps audio for reservation id as if its bytes had been claimed: the test
+// helpers' way to give a reservation audio without the HTTP upload.
 func (c *Core) StoreUpload(id uuid.UUID, audio []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.storeUploadLocked(id, audio)
+}
+
+// storeUploadLocked keeps the audio PUT to a reservation's URL, whose bytes were claimed; a
+// later PUT replaces it until the report is created. On an error the claim is released.
+func (c *Core) storeUploadLocked(id uuid.UUID, audio []byte) error {
 	r, ok := c.reservations[id]
 	if !ok {
 		c.held -= int64(len(audio))

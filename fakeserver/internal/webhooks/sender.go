@@ -45,10 +45,17 @@ type Sender struct {
 	client    *http.Client
 	transport *http.Transport
 	budget    time.Duration
+	// slots holds one token per attempt in flight, over every SendAll at once.
+	slots chan struct{}
 }
 
-// maxParallel bounds how many receivers SendAll serves at once.
+// maxParallel bounds how many receivers one SendAll serves at once.
 const maxParallel = 64
+
+// MaxInFlight bounds the attempts in flight over all of a sender's SendAll calls together: a
+// burst of completions to hanging receivers waits for a slot (one goroutine per SendAll call,
+// not one per attempt) instead of opening a connection per attempt.
+const MaxInFlight = 128
 
 // maxResponseRead is how much of a receiver's answer is read (then discarded), so that the
 // connection can be reused without reading a huge body.
@@ -71,6 +78,7 @@ func NewSender(policy Policy, budget time.Duration) *Sender {
 	return &Sender{
 		transport: tr,
 		budget:    budget,
+		slots:     make(chan struct{}, MaxInFlight),
 		client: &http.Client{
 			Transport: tr,
 			Timeout:   budget,
@@ -114,7 +122,8 @@ func (s *Sender) Send(ctx context.Context, a Attempt) Outcome {
 
 // SendAll makes the attempts and returns their outcomes in the same order. Attempts to one URL
 // go one after another, in order, so that a receiver hears events in the order they happened;
-// different URLs are served concurrently, at most 64 at a time.
+// different URLs are served concurrently, at most 64 at a time and at most MaxInFlight over
+// every call at once. An attempt that ctx ends before it gets a slot fails without being made.
 func (s *Sender) SendAll(ctx context.Context, attempts []Attempt) []Outcome {
 	out := make([]Outcome, len(attempts))
 	var order []string
@@ -129,9 +138,18 @@ func (s *Sender) SendAll(ctx context.Context, attempts []Attempt) []Outcome {
 	var wg sync.WaitGroup
 	for _, u := range order {
 		sem <- struct{}{}
+		select {
+		case s.slots <- struct{}{}:
+		case <-ctx.Done():
+			<-sem
+			for _, i := range byURL[u] {
+				out[i] = Outcome{Err: "the delivery was cancelled before it was sent"}
+			}
+			continue
+		}
 		wg.Add(1)
 		go func(idx []int) {
-			defer func() { <-sem; wg.Done() }()
+			defer func() { <-s.slots; <-sem; wg.Done() }()
 			for _, i := range idx {
 				out[i] = s.Send(ctx, attempts[i])
 			}

@@ -1,0 +1,176 @@
+package fakeserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds of a fixtures document beyond its size, as strict as the control API's bodies.
+const (
+	// maxFixturesDepth bounds the nesting of objects and arrays.
+	maxFixturesDepth = 32
+	// maxFixtureRef bounds a ref, which the program prints in its start line.
+	maxFixtureRef = 256
+	// MaxFixtureKeyLength is the most characters a fixture key may have after podqa_api_.
+	MaxFixtureKeyLength = 128
+	// maxFixtureCredits bounds plan_allowance and plan_used: whole credits.
+	maxFixtureCredits = 1_000_000_000
+	// maxShownKey is how much of an unknown or repeated field's name an error shows.
+	maxShownKey = 64
+	// maxShownPath is how much of a deep path an error shows: its start and its end.
+	maxShownPath = 512
+)
+
+// jsonPath is the path of the value being read, kept as segments and spelt only for an error,
+// so that reading stays linear in the document.
+type jsonPath []pathSegment
+
+type pathSegment struct {
+	key   string
+	index int // used when key is ""
+	isKey bool
+}
+
+func (p jsonPath) String() string {
+	var b strings.Builder
+	for _, s := range p {
+		if !s.isKey {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(shownKey(s.key))
+	}
+	if out := b.String(); len(out) > maxShownPath {
+		head, _ := cutText(out, maxShownPath/2)
+		tail := out[len(out)-maxShownPath/2:]
+		for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+			tail = tail[1:]
+		}
+		return head + "…" + tail
+	}
+	return b.String()
+}
+
+// shownKey is a field's name as an error shows it: cut, and quoted when it is not plain.
+func shownKey(key string) string {
+	plain := key != "" && !strings.ContainsFunc(key, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	if len(key) > maxShownKey {
+		cut, _ := cutText(key, maxShownKey)
+		return strconv.Quote(cut) + "…"
+	}
+	if plain {
+		return key
+	}
+	return strconv.Quote(key)
+}
+
+// decodeFixturesJSON reads data as one JSON value into the shapes checkShape walks
+// (map[string]any, []any, string, bool, json.Number), in one pass: a key twice in one object,
+// a null, nesting past maxFixturesDepth or a syntax error is refused with the path where it
+// was met.
+func decodeFixturesJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var path jsonPath
+	v, err := readFixtureValue(dec, &path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fixtureErr("", "the file must hold one JSON object")
+	}
+	return v, nil
+}
+
+func readFixtureValue(dec *json.Decoder, path *jsonPath) (any, error) {
+	if len(*path) > maxFixturesDepth {
+		return nil, fixtureErr(path.String(), "nests more than %d levels", maxFixturesDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, notJSON(*path, dec, err)
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			obj := map[string]any{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, notJSON(*path, dec, err)
+				}
+				key, _ := kt.(string)
+				*path = append(*path, pathSegment{key: key, isKey: true})
+				if _, dup := obj[key]; dup {
+					return nil, fixtureErr(path.String(), "appears twice in one object")
+				}
+				v, err := readFixtureValue(dec, path)
+				if err != nil {
+					return nil, err
+				}
+				obj[key] = v
+				*path = (*path)[:len(*path)-1]
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, notJSON(*path, dec, err)
+			}
+			return obj, nil
+		case '[':
+			arr := []any{}
+			for i := 0; dec.More(); i++ {
+				*path = append(*path, pathSegment{index: i})
+				v, err := readFixtureValue(dec, path)
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+				*path = (*path)[:len(*path)-1]
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, notJSON(*path, dec, err)
+			}
+			return arr, nil
+		}
+		return nil, fixtureErr(path.String(), "not JSON: unexpected %q", t)
+	case nil:
+		where := path.String()
+		if where == "" {
+			return nil, fixtureErr("", "the document is null; it must be an object")
+		}
+		return nil, fixtureErr(where, "must not be null; leave the field out instead")
+	default:
+		return t, nil
+	}
+}
+
+// notJSON names a syntax error by the path of the value being read and its byte offset.
+func notJSON(path jsonPath, dec *json.Decoder, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fixtureErr(path.String(), "not JSON: the document ends early")
+	}
+	return fixtureErr(path.String(), "not JSON: %s (byte %d)", jsonProblem(err), dec.InputOffset())
+}
+
+// checkFixtureCredits refuses what the Go type accepts but a plan cannot hold: credits that are
+// not whole or past maxFixtureCredits.
+func checkFixtureCredits(path string, v *float64) error {
+	if v == nil {
+		return nil
+	}
+	if !(*v >= 0 && *v <= maxFixtureCredits) || *v != math.Trunc(*v) {
+		return fixtureErr(path, "must be a whole number of credits from 0 to %d", maxFixtureCredits)
+	}
+	return nil
+}
