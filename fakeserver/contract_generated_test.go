@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
 )
 
 // TestGeneratedRequestsFollowTheContracts generates, from openapi.json and control.openapi.json,
@@ -33,7 +35,9 @@ import (
 // routing tests.
 func TestGeneratedRequestsFollowTheContracts(t *testing.T) {
 	t.Parallel()
-	rest, err := contract()
+	// openapi.json whole: the generated server's embedded copy leaves out the subscription
+	// calls, whose routes are written by hand.
+	rest, err := openapi3.NewLoader().LoadFromData(contractfiles.OpenAPI())
 	if err != nil {
 		t.Fatal(err)
 	}
