@@ -51,6 +51,9 @@ func buildExamples(t *testing.T) string {
 // TestExamplesAgainstTheFake runs each example program against one fake on its real clock (the
 // programs wait for reports as they would against the service; the fake analyses at once).
 func TestExamplesAgainstTheFake(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs every example program on the real clock: -short skips it, the full suite (CI) runs it")
+	}
 	bin := buildExamples(t)
 	began := time.Now().Add(-time.Second)
 	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0), fakeserver.WithPrivateURLs(true))

@@ -345,6 +345,9 @@ func (tr *tour) stopAll() {
 // prints other than what the README shows.
 func TestTour(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("the tour builds and runs the fake and every command: -short skips it, the full suite (CI) runs it")
+	}
 	blocks := tourBlocks(t)
 	tr := newTour(t)
 	ran := 0

@@ -72,6 +72,9 @@ func (c countingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // no 5xx beyond the injected ones, every created report final once the clock has moved on, and
 // no goroutine left behind once the fake is closed.
 func TestSoak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the soak is long: -short skips it, the full suite (CI) runs it")
+	}
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 
 	srv, err := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()), fakeserver.WithoutRateLimits(),

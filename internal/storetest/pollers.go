@@ -181,6 +181,9 @@ const PollersTTL = 10 * time.Second
 // a live holder's renewals (every third of it) are never starved past two thirds of it on a
 // loaded machine, or it loses its lease mid-page and delivers a page twice, as it should.
 func Pollers(t *testing.T, newStore func(t *testing.T) poller.LeaseStore, ttl time.Duration, n int, kill bool) PollersResult {
+	if testing.Short() {
+		t.Skip("the three-poller proof is long: -short skips it, the full suite (CI) runs it")
+	}
 	srv, seed := fakeserver.NewTest(t, fakeserver.WithoutRateLimits())
 	reports := make([]fakeserver.SeededReport, n)
 	for i := range reports {
