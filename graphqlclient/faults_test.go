@@ -12,8 +12,8 @@ import (
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
-	"github.com/podqa/podqa-go/internal/faultcut"
 	"github.com/podqa/podqa-go/graphqlclient"
+	"github.com/podqa/podqa-go/internal/faultcut"
 )
 
 // GraphQL reads against the fake's faults: they ride the REST client's retries.
