@@ -158,8 +158,8 @@ type PollersResult struct {
 }
 
 // PollersTTL is the lease TTL to give Pollers: a live holder renews every third of it and
-// loses it only if its renewals are starved for two thirds of it (6.7 s), which a loaded
-// 2-core machine running -race does not reach, where it did with 1 s; the test waits it out
+// loses it only if its renewals are starved for two thirds of it, 6.7 s rather than the 0.67 s
+// of a 1 s TTL, which a loaded 2-core machine running -race can reach. The test waits it out
 // once, after the kill.
 const PollersTTL = 10 * time.Second
 
