@@ -139,7 +139,9 @@ func ExampleClient_WaitForReport() {
 		fmt.Println(err)
 		return
 	}
-	report, err := c.WaitForReport(ctx, created.ID, client.WaitBounds(10*time.Millisecond, 100*time.Millisecond))
+	// At most a poll a second, so that however long the analysis takes, the polls stay under
+	// the 100 requests a minute of the key's rate limit.
+	report, err := c.WaitForReport(ctx, created.ID, client.WaitBounds(10*time.Millisecond, time.Second))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -174,7 +176,7 @@ func ExampleClient_Upload() {
 		return
 	}
 	fmt.Println("estimated credits:", *created.EstimatedCredits, "for", created.Duration, "measured:", created.Measured)
-	report, err := c.WaitForReport(ctx, created.ID, client.WaitBounds(10*time.Millisecond, 100*time.Millisecond))
+	report, err := c.WaitForReport(ctx, created.ID, client.WaitBounds(10*time.Millisecond, time.Second)) // under the rate limit
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver"
+	"github.com/podqa/podqa-go/internal/faultcut"
 )
 
 // The client against the fake's faults: what a slow, cut, dropped, rate-limited or flaky
@@ -68,18 +69,26 @@ func matches(t *testing.T, srv *fakeserver.Server, id string) int {
 	return a.Matches
 }
 
+// heldClient is a client of srv whose attempts time out once the fault id holds them
+// (faultcut): a per-attempt timeout that neither cuts an attempt before it reaches the fake nor
+// a fast one, however slow the machine.
+func heldClient(t *testing.T, srv *fakeserver.Server, key, id string) (*Client, *fakeClock) {
+	t.Helper()
+	hc := srv.Client()
+	hc.Transport = &faultcut.Transport{Next: hc.Transport, Server: srv, FaultID: id}
+	return newTestClient(t, srv.URL(), WithHTTPClient(hc), withKey(key))
+}
+
 func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 	t.Parallel()
-	// Ten minutes of latency against a short per-attempt timeout: every faulted attempt times
-	// out, whatever the machine's speed. The timeout is long enough for each attempt to reach
-	// the fake on a loaded CI machine (half a second), and a second where an attempt must then
-	// succeed.
+	// Ten minutes of latency against a per-attempt timeout: every faulted attempt times out,
+	// whatever the machine's speed, as the timeout fires once the fake holds the attempt.
 	const latency = 10 * time.Minute
 	t.Run("read retried past two slow answers", func(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
-		c, clk := faultClient(t, srv, seed.APIKey, time.Second)
 		id := inject(t, srv, fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", Latency: latency, Count: 2})
+		c, clk := heldClient(t, srv, seed.APIKey, id)
 		me, err := c.Me(context.Background())
 		if err != nil || me.Workspace.ID != seed.WorkspaceID {
 			t.Fatalf("Me = %+v, %v", me, err)
@@ -91,8 +100,8 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 	t.Run("read fails with the timeout once attempts run out", func(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
-		c, _ := faultClient(t, srv, seed.APIKey, 500*time.Millisecond)
 		id := inject(t, srv, fakeserver.Fault{Method: "GET", PathPrefix: "/api/rest/v1/me", Latency: latency})
+		c, _ := heldClient(t, srv, seed.APIKey, id)
 		_, err := c.Me(context.Background())
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() {
@@ -105,8 +114,8 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 	t.Run("write not retried: it may have been carried out", func(t *testing.T) {
 		t.Parallel()
 		srv, seed := fakeserver.NewTest(t)
-		c, _ := faultClient(t, srv, seed.APIKey, 500*time.Millisecond)
 		id := inject(t, srv, fakeserver.Fault{Method: "POST", PathPrefix: "/api/rest/v1/reports", Latency: latency})
+		c, _ := heldClient(t, srv, seed.APIKey, id)
 		_, err := c.CreateReportFromFeed(context.Background(), srv.URL()+"/_feeds/x/feed.rss", CreateReportParams{})
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() {

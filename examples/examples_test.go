@@ -53,6 +53,9 @@ func buildExamples(t *testing.T) string {
 // TestExamplesAgainstTheFake runs each example program against one fake on its real clock (the
 // programs wait for reports as they would against the service; the fake analyses at once).
 func TestExamplesAgainstTheFake(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs every example program on the real clock: -short skips it, the full suite (CI) runs it")
+	}
 	bin := buildExamples(t)
 	began := time.Now().Add(-time.Second)
 	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0), fakeserver.WithPrivateURLs(true))
@@ -177,7 +180,7 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 // standard output contains each of want, and returns both outputs.
 func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []string, exitCode int, want []string) (stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a watchdog: only a hang reaches it
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(bin, program), args...)
 	cmd.Env = append(os.Environ(), "PODQA_API_KEY="+apiKey, "PODQA_BASE_URL="+baseURL)
@@ -205,7 +208,7 @@ func runExample(t *testing.T, bin, baseURL, apiKey, program string, args []strin
 // and waits for the receiver to print the verified event; on SIGINT it must unsubscribe and
 // exit cleanly.
 func testWebhookReceiver(t *testing.T, bin, baseURL, apiKey, feedURL string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a watchdog: only a hang reaches it
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(bin, "webhook-receiver"), "-addr", "127.0.0.1:0", "-subscribe")
 	cmd.Env = append(os.Environ(), "PODQA_API_KEY="+apiKey, "PODQA_BASE_URL="+baseURL)
@@ -274,7 +277,7 @@ func testWebhookReceiver(t *testing.T, bin, baseURL, apiKey, feedURL string) {
 // (-dedup-url) behind a front that passes each delivery to both at the same moment, as a
 // retrying proxy or an at-least-once sender could: the event must be printed by exactly one.
 func testTwoReceivers(t *testing.T, bin string, srv *fakeserver.Server, seed fakeserver.DemoWorkspace, feedURL, dedupURL string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a watchdog: only a hang reaches it
 	defer cancel()
 	var (
 		mu      sync.Mutex

@@ -9,7 +9,9 @@ import (
 )
 
 // TestDecompressionBombFailsFast: the 8-channel FLAC bomb of issue #19 kept one Advance busy
-// for 30 s; it now fails its report at once, with the ceiling named.
+// for 30 s; it now fails its report at once, with the ceiling named. "At once" is shown by the
+// reason, not by a stopwatch: the channel ceiling is checked before the first block is decoded
+// (audio's TestBombsStopAtACeiling counts that it stops at the first check).
 func TestDecompressionBombFailsFast(t *testing.T) {
 	t.Parallel()
 	bomb, err := os.ReadFile("../internal/audio/testdata/bombs/flac-8ch-65535x2000.flac")
@@ -18,12 +20,8 @@ func TestDecompressionBombFailsFast(t *testing.T) {
 	}
 	srv, seed := NewTest(t, WithAnalysisPace(0))
 	id := uploadReport(t, srv, seed.APIKey, bomb)
-	began := time.Now()
 	if _, err := srv.Advance(10 * time.Second); err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(began); took > 5*time.Second {
-		t.Errorf("Advance took %v", took)
 	}
 	_, _, body := call(t, srv, "GET", "/api/rest/v1/reports/"+id, bearer(seed.APIKey), "")
 	var r struct {

@@ -19,7 +19,7 @@ func shortTimeouts(o *options) {
 }
 
 // waitClosed reads from conn until the server closes it; it fails if that takes longer than
-// limit, which is far above the timeout under test.
+// limit, a watchdog minutes above the timeout under test so that only a hang fails it.
 func waitClosed(t *testing.T, conn net.Conn, limit time.Duration) time.Duration {
 	t.Helper()
 	began := time.Now()
@@ -71,7 +71,7 @@ func TestServerClosesStalledAndIdleConnections(t *testing.T) {
 				_, _ = io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
 			}
-			waitClosed(t, conn, 10*time.Second)
+			waitClosed(t, conn, 2*time.Minute)
 		})
 	}
 }

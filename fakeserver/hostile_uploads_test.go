@@ -16,7 +16,12 @@ import (
 // reading it, and the bytes of a reservation that lapses unused are freed.
 func TestUploadMemoryBounded(t *testing.T) {
 	const size = 64 << 20
-	srv, seed := NewTest(t, func(o *options) { o.uploadBudget = 100 << 20 }, WithoutRateLimits())
+	srv, seed := NewTest(t, func(o *options) {
+		o.uploadBudget = 100 << 20
+		// 64 MiB bodies on a loaded machine: the connection timeouts (wall clock, 30 s stalls,
+		// a minute idle) are not under test here and must not cut a slow PUT.
+		o.timeouts = serverTimeouts{header: 10 * time.Minute, idle: 10 * time.Minute, body: 10 * time.Minute, stall: 10 * time.Minute, write: 10 * time.Minute}
+	}, WithoutRateLimits())
 	body := strings.Repeat("a", size)
 	heap := func() uint64 {
 		runtime.GC()

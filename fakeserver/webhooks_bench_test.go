@@ -69,3 +69,33 @@ func BenchmarkDeliverTestEventParallel(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/time.Since(began).Seconds(), "events/s")
 }
+
+// BenchmarkDeliveryLadder measures TestDeliveryLadder's work: a delivery to a receiver that
+// always answers 500, retried ten times over 28 hours of fake time and abandoned. Each iteration
+// is one whole ladder, to a new endpoint of the same fake.
+func BenchmarkDeliveryLadder(b *testing.B) {
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	b.Cleanup(receiver.Close)
+	srv, seed := NewTest(b, WithPrivateURLs(true), WithWebhookTimeout(5*time.Second))
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		ep, err := srv.CreateWebhookEndpoint(ctx, seed.WorkspaceID, WebhookEndpointSpec{URL: receiver.URL + "/hook", Events: []string{"report.completed"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := srv.SendTestEvent(ctx, ep.ID); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := srv.Advance(30 * time.Hour); err != nil {
+			b.Fatal(err)
+		}
+		ds, err := srv.WebhookDeliveries(ep.ID)
+		if err != nil || len(ds) != 1 || ds[0].Status != "abandoned" || ds[0].Attempts != 10 {
+			b.Fatalf("%+v %v", ds, err)
+		}
+	}
+}

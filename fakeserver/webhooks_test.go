@@ -101,11 +101,12 @@ func refusedURL(t *testing.T) string {
 	return "http://" + addr + "/hook"
 }
 
-// newHookTest starts a fake that accepts local receivers and gives them 5 s to answer (generous
-// for a loaded CI machine; the test of a hanging receiver shortens it).
+// newHookTest starts a fake that accepts local receivers and gives them two minutes to answer:
+// the budget is wall time, and only the test of a hanging receiver is about it (it shortens
+// it); no other outcome may depend on how fast a loaded machine answers.
 func newHookTest(t *testing.T, opts ...Option) (*Server, DemoWorkspace) {
 	t.Helper()
-	return NewTest(t, append([]Option{WithWebhookTimeout(5 * time.Second)}, opts...)...)
+	return NewTest(t, append([]Option{WithWebhookTimeout(2 * time.Minute)}, opts...)...)
 }
 
 func mustEndpoint(t *testing.T, srv *Server, ws string, spec WebhookEndpointSpec) WebhookEndpoint {
@@ -160,21 +161,20 @@ func verify(t *testing.T, secret string, r received) time.Time {
 // TestDeliveryLadder: a receiver that always answers 500 gets ten attempts over about 28 hours of
 // fake time, each on the first five-minute sweep at or after its due time; the webhook-id and
 // body never change, the timestamp is each attempt's own; then the delivery is abandoned. The
-// whole ladder takes well under a second of wall time.
+// ladder runs on the fake clock (on the real one it would take 28 hours); its wall time is
+// BenchmarkDeliveryLadder's.
 func TestDeliveryLadder(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
 	rc := newReceiver(t, http.StatusInternalServerError)
 	ep := mustEndpoint(t, srv, seed.WorkspaceID, WebhookEndpointSpec{URL: rc.srv.URL + "/hook", Events: []string{"report.completed"}})
 	mustAdvance(t, srv, time.Minute) // off the sweep grid, so that retries land late
-	began := time.Now()
 	first := srv.Now()
 	d, err := srv.SendTestEvent(context.Background(), ep.ID)
 	if err != nil || d.Status != "retrying" || d.Attempts != 1 || *d.ResponseCode != 500 || *d.LastError != "HTTP 500" {
 		t.Fatalf("first attempt: %+v %v", d, err)
 	}
 	mustAdvance(t, srv, 30*time.Hour)
-	wall := time.Since(began)
 
 	got := rc.requests()
 	if len(got) != webhooks.MaxAttempts {
@@ -201,10 +201,6 @@ func TestDeliveryLadder(t *testing.T) {
 	if len(ds) != 1 || ds[0].Status != "abandoned" || ds[0].Attempts != 10 || ds[0].FailedAttempts != 10 || !ds[0].NextAttemptAt.IsZero() {
 		t.Fatalf("log: %+v", ds)
 	}
-	if wall > time.Second {
-		t.Errorf("the ladder took %v of wall time", wall)
-	}
-	t.Logf("28-hour ladder in %v of wall time", wall)
 }
 
 // TestDeliveryOutcomes: what one attempt records for each kind of receiver, and that only a 2xx
@@ -231,7 +227,7 @@ func TestDeliveryOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			budget := 5 * time.Second
+			budget := 2 * time.Minute // wall time: a watchdog for the receivers that answer
 			if tt.hang {
 				budget = 200 * time.Millisecond // the one case that waits out the budget
 			}
@@ -353,7 +349,7 @@ func TestRealClockDeliveryBlocksNothing(t *testing.T) {
 		if !strings.Contains(string(body), id) {
 			t.Fatalf("delivery %s", body)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(2 * time.Minute): // a watchdog that turns a hang into a failure, never a bound
 		t.Fatal("no delivery on the real clock")
 	}
 	// The receiver is still holding the attempt.

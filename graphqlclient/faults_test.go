@@ -13,6 +13,7 @@ import (
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
 	"github.com/podqa/podqa-go/graphqlclient"
+	"github.com/podqa/podqa-go/internal/faultcut"
 )
 
 // GraphQL reads against the fake's faults: they ride the REST client's retries.
@@ -67,21 +68,18 @@ func TestReadsRideOutFaults(t *testing.T) {
 			t.Fatalf("%d attempts, want %d", a.Fired, fastRetries.MaxAttempts)
 		}
 	})
-	// Ten minutes of latency against a short per-attempt timeout: two slow answers are retried
-	// away (a second each, so that the third attempt succeeds on a loaded machine); slow answers
-	// on every attempt end with the timeout (half a second each, so that each reaches the
-	// fake first).
+	// Ten minutes of latency against a per-attempt timeout that fires once the fake holds the
+	// attempt (faultcut), so that no attempt is cut before it reaches the fake and no fast one
+	// is, however slow the machine: two slow answers are retried away; slow answers on every
+	// attempt end with the timeout.
 	for _, count := range []int{2, 0} {
 		t.Run("latency beyond the attempt timeout, count "+strconv.Itoa(count), func(t *testing.T) {
 			t.Parallel()
 			srv, seed := fakeserver.NewTest(t)
+			id := inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", Latency: 10 * time.Minute, Count: count})
 			hc := srv.Client()
-			hc.Timeout = 500 * time.Millisecond
-			if count > 0 {
-				hc.Timeout = time.Second
-			}
+			hc.Transport = &faultcut.Transport{Next: hc.Transport, Server: srv, FaultID: id}
 			gql := newGQLOver(t, srv, seed.APIKey, []client.Option{client.WithHTTPClient(hc)})
-			inject(t, srv, fakeserver.Fault{PathPrefix: "/api/graphql", Latency: 10 * time.Minute, Count: count})
 			me, err := gql.Me(context.Background())
 			if count > 0 {
 				checkMe(t, me, err)

@@ -50,7 +50,7 @@ func TestMemoryStorePollers(t *testing.T) {
 		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
 			t.Parallel()
 			s := poller.NewMemoryLeaseStore()
-			storetest.Pollers(t, func(*testing.T) poller.LeaseStore { return s }, time.Second, 5000, kill)
+			storetest.Pollers(t, func(*testing.T) poller.LeaseStore { return s }, storetest.PollersTTL, 5000, kill)
 		})
 	}
 }

@@ -74,6 +74,9 @@ func measureCase(c corpus.Case) (audio.Measurement, error) {
 // TestAccuracyCorpus measures every corpus case and compares it with ffmpeg's ebur128 figures.
 func TestAccuracyCorpus(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("the accuracy corpus is long: -short skips it, the full suite (CI) runs it")
+	}
 	refs := readRefs(t)
 	cases := corpus.Cases()
 	if len(refs) != len(cases) {

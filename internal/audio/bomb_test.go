@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -79,8 +80,22 @@ func crc16(p []byte) uint16 {
 // fakeLimits are the ceilings the fake applies.
 var fakeLimits = Limits{MaxDuration: 12 * time.Hour, MaxChannels: 2}
 
+// checkCounter is a context that counts how often the decoder asks it whether to stop: Measure
+// checks its context and ceilings once per block of pcmBlock frames handed to the meter, so the
+// count is the work done, whatever the speed of the machine.
+type checkCounter struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *checkCounter) Err() error {
+	c.n.Add(1)
+	return c.Context.Err()
+}
+
 // TestBombsStopAtACeiling: the bomb stops soon after crossing a ceiling, with a clear error;
-// an honest file of the same format is measured under the same ceilings.
+// an honest file of the same format is measured under the same ceilings. "Soon" is counted in
+// blocks metered, not in seconds.
 func TestBombsStopAtACeiling(t *testing.T) {
 	t.Parallel()
 	if b, err := os.ReadFile("testdata/bombs/flac-8ch-65535x2000.flac"); err != nil || !bytes.Equal(b, flacBomb(2000)) {
@@ -90,32 +105,41 @@ func TestBombsStopAtACeiling(t *testing.T) {
 	if m, err := Measure(bytes.NewReader(small)); err != nil || m.Channels != 8 || m.Duration < 4*time.Second {
 		t.Fatalf("the crafted FLAC does not decode: %+v %v", m, err)
 	}
+	const rate = 44100 // flacBomb's
+	// blocks is how many blocks of the meter hold d of the bomb's audio, rounded up.
+	blocks := func(d time.Duration) int64 {
+		return (int64(d.Seconds()*rate) + pcmBlock - 1) / pcmBlock
+	}
+	bomb := flacBomb(2000) // 49.5 minutes of 8-channel audio: 16,000 blocks if nothing stopped it
 	tests := []struct {
 		name   string
-		file   []byte
 		limits Limits
+		// minChecks and maxChecks bound the checks made before the error: refused before
+		// decoding, or stopped within a block of the ceiling. maxChecks allows twice the blocks
+		// so that a decoder checking more than once per block still passes; one that ran on
+		// would make hundreds of times more.
+		minChecks, maxChecks int64
 	}{
-		{"2,000 constant 8-channel frames (54 KB)", flacBomb(2000), fakeLimits},
-		{"over the duration ceiling", flacBomb(60), Limits{MaxDuration: time.Minute}},
+		{"2,000 constant 8-channel frames (54 KB) over the channel ceiling", fakeLimits, 1, 2},
+		// 3 s rather than the fake's 12 h: the ceiling's size proves nothing, and metering 8
+		// channels under -race costs seconds of CPU per 10 s of audio.
+		{"over the duration ceiling", Limits{MaxDuration: 3 * time.Second}, blocks(3 * time.Second), 2 * (blocks(3*time.Second) + 2)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			began := time.Now()
-			_, err := MeasureContext(context.Background(), bytes.NewReader(tt.file), WithLimits(tt.limits))
-			took := time.Since(began)
+			ctx := &checkCounter{Context: context.Background()}
+			_, err := MeasureContext(ctx, bytes.NewReader(bomb), WithLimits(tt.limits))
 			if !errors.Is(err, ErrOverCeiling) {
 				t.Fatalf("err = %v, want ErrOverCeiling", err)
 			}
-			// The channels are refused before decoding, the duration within a block of the
-			// minute; the bound is generous for -race on a shared machine.
-			if took > 10*time.Second {
-				t.Fatalf("the bomb ran %v before stopping", took)
+			if n := ctx.n.Load(); n < tt.minChecks || n > tt.maxChecks {
+				t.Fatalf("the bomb stopped after %d checks of its context (blocks of %d frames metered), want %d to %d", n, pcmBlock, tt.minChecks, tt.maxChecks)
 			}
-			t.Logf("%v after %v", err, took)
+			t.Logf("%v after %d checks", err, ctx.n.Load())
 		})
 	}
-	honest, err := Synthesize(SynthSpec{DurationSeconds: 90, Channels: 2})
+	honest, err := Synthesize(SynthSpec{DurationSeconds: 10, Channels: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,9 @@ func loadFormatRefs(t *testing.T) []formatRef {
 // decoded length.
 func TestFormatsMatchFFmpeg(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("the corpus of formats is long: -short skips it, the full suite (CI) runs it")
+	}
 	for _, ref := range loadFormatRefs(t) {
 		t.Run(ref.File, func(t *testing.T) {
 			t.Parallel()

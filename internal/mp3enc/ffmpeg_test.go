@@ -44,6 +44,9 @@ type ffmpegFigures struct {
 // the input's, and our engine within 0.1 LU and 0.2 dB of ffmpeg on the stream.
 func TestMatchesFFmpeg(t *testing.T) {
 	t.Parallel()
+	if testing.Short() && *writeStreams == "" {
+		t.Skip("the reference streams are long: -short skips them, the full suite (CI) runs them")
+	}
 	if *writeStreams != "" {
 		for _, o := range referenceCases {
 			pcm := speech(t, o.SampleRate, o.Channels, 12)

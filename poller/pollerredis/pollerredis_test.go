@@ -82,7 +82,7 @@ func TestPollers(t *testing.T) {
 					t.Fatal(err)
 				}
 				return s
-			}, time.Second, 5000, kill)
+			}, storetest.PollersTTL, 5000, kill)
 		})
 	}
 }

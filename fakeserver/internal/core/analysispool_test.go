@@ -36,7 +36,7 @@ func TestSlowAnalysisDoesNotHoldTheRealClock(t *testing.T) {
 	clk.After(0, func(time.Time) { close(fired) })
 	select {
 	case <-fired:
-	case <-time.After(5 * time.Second): // a guard against a hang, not a wait for the result
+	case <-time.After(2 * time.Minute): // a guard against a hang, not a wait for the result
 		close(release)
 		c.Close()
 		t.Fatal("an unrelated timer did not fire while an analysis was running")
@@ -65,7 +65,7 @@ func TestAnalysisPoolIsFairBetweenWorkspaces(t *testing.T) {
 		p.run(a, func() { started <- "a"; <-release })
 	}
 	p.run(b, func() { started <- "b" })
-	guard := time.After(5 * time.Second) // a guard against a hang, not a wait for the result
+	guard := time.After(2 * time.Minute) // a guard against a hang, not a wait for the result
 	var order []string
 	for len(order) < 2 {
 		select {
