@@ -152,7 +152,8 @@ func TestServedAudioMeasuresAsAsked(t *testing.T) {
 
 // TestUnreachableMP3PeaksAreRefused: a true peak the synthesiser reaches with a click that a
 // low-bit-rate MP3 cannot keep (32 kbit/s stereo) is refused when the episode is hosted, naming
-// wav as the way out, and nothing is hosted.
+// the episode (index and title), the nearest peak a trial measured and wav as the way out, and
+// nothing is hosted.
 func TestUnreachableMP3PeaksAreRefused(t *testing.T) {
 	t.Parallel()
 	h := New("http://fake.test", 0, nil)
@@ -160,8 +161,11 @@ func TestUnreachableMP3PeaksAreRefused(t *testing.T) {
 	e := Episode{Title: "Clicky", GUID: "c", DurationS: 20, Format: "mp3", SampleRate: 32000, BitRate: 32, LoudnessLUFS: ptr(-16.0), TruePeakDB: ptr(-1.5)}
 	_, err := h.AddFeed(id, "Show", false, []Episode{e})
 	var ce *core.Error
-	if !errors.As(err, &ce) || ce.Code != core.CodeValidation || !strings.Contains(ce.Message, "format wav") {
-		t.Fatalf("AddFeed = %v, want a validation error naming wav", err)
+	var ee *EpisodeError
+	if !errors.As(err, &ce) || ce.Code != core.CodeValidation || !strings.Contains(ce.Message, "format wav") ||
+		!strings.HasPrefix(ce.Message, `Episode 0 ("Clicky"): `) || !strings.Contains(ce.Message, "the nearest it measured is -") ||
+		!errors.As(err, &ee) || ee.Index != 0 || ee.Title != "Clicky" {
+		t.Fatalf("AddFeed = %v, want a validation error naming the episode, the nearest peak and wav", err)
 	}
 	if len(h.AudioURLs(id)) != 0 {
 		t.Error("a refused episode was hosted")
