@@ -364,9 +364,9 @@ func (s *Server) loadStartFixtures() error {
 	// Feeds first: a workspace's endpoints and standards do not depend on them, and a suite
 	// may point an endpoint at nothing hosted.
 	for i, feed := range f.Feeds {
-		hosted, err := s.HostFeed(feed.HostedFeedSpec)
+		hosted, err := s.hostFeed(feed.HostedFeedSpec)
 		if err != nil {
-			return at(fmt.Sprintf("feeds[%d]", i), err)
+			return at(fmt.Sprintf("feeds[%d]", i)+hostedEpisodePath(err), err)
 		}
 		ids.Feeds[feed.Ref] = hosted
 	}

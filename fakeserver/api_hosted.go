@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -153,6 +155,12 @@ func millis(d time.Duration) int { return int(d.Milliseconds()) }
 // HostFeed starts serving a feed whose episodes the fake synthesises.
 func (s *Server) HostFeed(spec HostedFeedSpec) (_ HostedFeed, err error) {
 	defer apiError(&err)
+	return s.hostFeed(spec)
+}
+
+// hostFeed is HostFeed with the host's errors as they are: a refused episode is a
+// *hosted.EpisodeError, which the fixtures loader names by its path (hostedEpisodePath).
+func (s *Server) hostFeed(spec HostedFeedSpec) (HostedFeed, error) {
 	if strings.TrimSpace(spec.Title) == "" {
 		return HostedFeed{}, core.ErrValidation("A feed needs a title.")
 	}
@@ -166,6 +174,15 @@ func (s *Server) HostFeed(spec HostedFeedSpec) (_ HostedFeed, err error) {
 		return HostedFeed{}, err
 	}
 	return HostedFeed{ID: id.String(), FeedURL: url}, nil
+}
+
+// hostedEpisodePath is ".episodes[i]" for the refusal of a feed's episode i, else "".
+func hostedEpisodePath(err error) string {
+	var ee *hosted.EpisodeError
+	if errors.As(err, &ee) && ee.Index >= 0 {
+		return fmt.Sprintf(".episodes[%d]", ee.Index)
+	}
+	return ""
 }
 
 // AddHostedEpisode publishes a new newest episode on a hosted feed.

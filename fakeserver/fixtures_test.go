@@ -121,7 +121,7 @@ func TestFixturesRefusedByTheFake(t *testing.T) {
 		{"unknown default", ws(`,"default_standard":"nope"`), "fixtures: workspaces[0].default_standard:", false},
 		{"private URL refused", ws(`,"webhook_endpoints":[{"ref":"h","url":"http://127.0.0.1:9/","events":["report.completed"]}]`), "fixtures: workspaces[0].webhook_endpoints[0].url: refused", false},
 		{"unknown event", ws(`,"webhook_endpoints":[{"ref":"h","url":"http://127.0.0.1:9/","events":["report.eaten"]}]`), "fixtures: workspaces[0].webhook_endpoints[0]:", true},
-		{"bad episode", `{"feeds":[{"ref":"f","title":"T","episodes":[{"title":"e","duration_s":-1}]}]}`, "fixtures: feeds[0]:", false},
+		{"bad episode", `{"feeds":[{"ref":"f","title":"T","episodes":[{"title":"e","duration_s":-1}]}]}`, `fixtures: feeds[0].episodes[0]: Episode 0 ("e"): duration_s`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

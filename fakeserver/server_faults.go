@@ -23,6 +23,9 @@ type armedFault struct {
 	// seq is the fault's place among those armed since the last clear; with the seed it
 	// decides the fault's pattern.
 	seq uint64
+	// ended is closed when the fault is removed or cleared (or the fake reset): what it
+	// still slows down (a throttled body, a latency) goes on at full speed.
+	ended chan struct{}
 }
 
 // faults holds the armed faults. n mirrors len(armed) so that a fake with none armed pays one
@@ -58,7 +61,7 @@ func (f *faults) add(fault Fault) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
-	a := &armedFault{ArmedFault: ArmedFault{ID: f.newID().String(), Fault: fault}, seq: f.seq}
+	a := &armedFault{ArmedFault: ArmedFault{ID: f.newID().String(), Fault: fault}, seq: f.seq, ended: make(chan struct{})}
 	f.armed = append(f.armed, a)
 	f.n.Store(int32(len(f.armed)))
 	return a.ID, nil
@@ -80,6 +83,7 @@ func (f *faults) remove(id string) error {
 	for i, a := range f.armed {
 		if a.ID == id {
 			f.removeLocked(i)
+			close(a.ended)
 			return nil
 		}
 	}
@@ -94,6 +98,9 @@ func (f *faults) removeLocked(i int) {
 func (f *faults) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	for _, a := range f.armed {
+		close(a.ended)
+	}
 	f.armed = nil
 	f.seq = 0
 	f.n.Store(0)
@@ -106,6 +113,7 @@ func (f *faults) close() { f.stopOnce.Do(func() { close(f.stop) }) }
 type firing struct {
 	Fault
 	delay time.Duration
+	ended <-chan struct{} // closed when the fault is removed
 }
 
 // take finds the first fault that fires on r, deciding from the seed, each fault's place and the
@@ -135,7 +143,7 @@ func (f *faults) take(r *http.Request) *firing {
 		if jitter := int(a.Jitter / time.Millisecond); jitter > 0 {
 			delay += time.Duration(rng.IntN(2*jitter+1)-jitter) * time.Millisecond
 		}
-		return &firing{Fault: a.Fault, delay: delay}
+		return &firing{Fault: a.Fault, delay: delay, ended: a.ended}
 	}
 	return nil
 }
@@ -148,8 +156,9 @@ func mix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// wait sleeps d of wall time; false when the request ended or the fake is closing first.
-func (f *faults) wait(r *http.Request, d time.Duration) bool {
+// wait sleeps d of wall time, or until ended is closed (the fault was removed: the request goes
+// on); false when the request ended or the fake is closing first.
+func (f *faults) wait(r *http.Request, d time.Duration, ended <-chan struct{}) bool {
 	if d <= 0 {
 		return true
 	}
@@ -157,6 +166,8 @@ func (f *faults) wait(r *http.Request, d time.Duration) bool {
 	defer t.Stop()
 	select {
 	case <-t.C:
+		return true
+	case <-ended:
 		return true
 	case <-r.Context().Done():
 		return false
@@ -182,14 +193,15 @@ func (s *Server) injectFaults(next http.Handler) http.Handler {
 
 // apply does what fire says to one request.
 func (f *faults) apply(w http.ResponseWriter, r *http.Request, fire *firing, next http.Handler) {
-	if !f.wait(r, fire.delay) {
+	if !f.wait(r, fire.delay, fire.ended) {
 		dropConnection(w, true)
 		return
 	}
 	out := w
 	if rate := fire.ThrottleBytesPerS; rate > 0 {
-		r.Body = &throttledBody{body: r.Body, t: throttle{rate: rate, f: f, r: r}}
-		out = &throttledWriter{w: w, t: throttle{rate: rate, f: f, r: r}}
+		t := throttle{rate: rate, f: f, r: r, ended: fire.ended}
+		r.Body = &throttledBody{body: r.Body, t: t}
+		out = &throttledWriter{w: w, t: t}
 	}
 	switch {
 	case fire.Reset == ResetBeforeBody:
@@ -259,21 +271,29 @@ func dropConnection(w http.ResponseWriter, reset bool) {
 	_ = conn.Close()
 }
 
-// throttle paces bytes at rate a second.
+// throttle paces bytes at rate a second until its fault ends.
 type throttle struct {
-	rate int64
-	f    *faults
-	r    *http.Request
+	rate  int64
+	f     *faults
+	r     *http.Request
+	ended <-chan struct{}
 }
 
 // errThrottleStopped ends a throttled transfer whose request ended or whose fake closed.
 var errThrottleStopped = errors.New("fakeserver: throttled transfer stopped")
 
 // chunk is how many bytes go between two pauses: a twentieth of a second's worth.
-func (t throttle) chunk() int { return int(max(1, min(t.rate/20, 64<<10))) }
+func (t throttle) chunk() int {
+	select {
+	case <-t.ended:
+		return 64 << 10
+	default:
+		return int(max(1, min(t.rate/20, 64<<10)))
+	}
+}
 
 func (t throttle) pause(n int) error {
-	if !t.f.wait(t.r, time.Duration(float64(n)/float64(t.rate)*float64(time.Second))) {
+	if !t.f.wait(t.r, time.Duration(float64(n)/float64(t.rate)*float64(time.Second)), t.ended) {
 		return errThrottleStopped
 	}
 	return nil

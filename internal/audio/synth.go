@@ -33,7 +33,16 @@ type SynthSpec struct {
 	// Cover, when not empty, is a PNG or JPEG image of at most MaxSynthCover bytes, written as
 	// the front cover (an APIC frame) of that ID3 tag.
 	Cover []byte
+	// PeriodMultiple, when not 0, makes the speech repeat with a period (at least 10 s) that is a
+	// whole number of PeriodMultiple frames, from 1 to MaxPeriodMultiple. An encoder whose
+	// frames (and padding pattern) fit PeriodMultiple frames then codes every period of the
+	// file alike, so that an excerpt (SynthesizeExcerpt) coded measures as the whole file coded.
+	PeriodMultiple int
 }
+
+// MaxPeriodMultiple is the largest SynthSpec.PeriodMultiple: 2 s at 44.1 kHz, more than an
+// MP3 frame times its padding pattern (1152 × 49).
+const MaxPeriodMultiple = 88200
 
 // ErrInvalidSpec means a SynthSpec out of range, or asking for a loudness and true peak that
 // speech-like audio cannot have together; the error says which.
@@ -177,6 +186,44 @@ func SynthesizeSamples(spec SynthSpec, frames func(n int64, channels, rate int) 
 	return s.writeData(&sampleWriter{emit: emit})
 }
 
+// SynthesizeExcerpt is SynthesizeSamples for an excerpt of the file that stands for all of it:
+// the file less whole periods of its repeating middle, so that one period and a second either
+// side of it stay of the middle (a file too short to lose a period is passed whole). Every
+// other frame is the file's own, at the same place modulo the period, and the excerpt ends as
+// the file does; so a coder whose frames fit the period (SynthSpec.PeriodMultiple) and whose
+// memory is shorter than a second codes in the excerpt every stretch it codes in the file, and
+// the coded excerpt's true peak is the coded file's. It costs at most about two periods and the
+// head and tail to make, whatever the duration.
+func SynthesizeExcerpt(spec SynthSpec, frames func(n int64, channels, rate int) error, emit func(samples []float64) error) error {
+	s, err := planSynth(spec)
+	if err != nil {
+		return err
+	}
+	s.excerpt()
+	if err := frames(s.frames, s.channels, s.rate); err != nil {
+		return err
+	}
+	return s.writeData(&sampleWriter{emit: emit})
+}
+
+// excerpt shortens the planned file by whole periods of its middle, keeping at least a period
+// and a second either side of the middle; the head, tail and fades stay as planned.
+func (s *synth) excerpt() {
+	if s.explicit {
+		return
+	}
+	r := int64(s.rate)
+	middle := boundary(s.jT, r) - boundary(s.jH, r)
+	keep := s.period + 2*r
+	if middle <= keep {
+		return
+	}
+	drop := (middle - keep) / s.period * s.period
+	s.frames -= drop
+	s.jT -= drop * 10 / r // periods are whole sub-blocks
+	s.jN -= drop * 10 / r
+}
+
 // sampleWriter turns 16-bit little-endian PCM into samples; writes come in whole samples.
 type sampleWriter struct {
 	emit func([]float64) error
@@ -235,26 +282,49 @@ func planSynth(spec SynthSpec) (*synth, error) {
 		return nil, fmt.Errorf("%w: loudness %v LUFS (want %v to %v)", ErrInvalidSpec, lufs, synthMinLUFS, synthMaxLUFS)
 	case spec.TruePeakDB != nil && !(*spec.TruePeakDB >= synthMinPeak && *spec.TruePeakDB <= synthMaxPeak):
 		return nil, fmt.Errorf("%w: true peak %v dBTP (want %v to %v)", ErrInvalidSpec, *spec.TruePeakDB, synthMinPeak, synthMaxPeak)
+	case spec.PeriodMultiple < 0 || spec.PeriodMultiple > MaxPeriodMultiple:
+		return nil, fmt.Errorf("%w: period multiple %d frames (want 0 to %d)", ErrInvalidSpec, spec.PeriodMultiple, MaxPeriodMultiple)
 	}
 	frames := int64(math.Round(d * float64(rate)))
 	if err := checkTags(spec, framesDuration(frames, rate)); err != nil {
 		return nil, err
 	}
-	s := newSynth(rate, channels, frames)
+	s := newSynth(rate, channels, frames, patternPeriod(rate, spec.PeriodMultiple))
 	if err := s.solve(lufs, spec.TruePeakDB); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func newSynth(rate, channels int, frames int64) *synth {
+// patternPeriod returns the speech's period in frames: 10 s, or with a multiple the shortest
+// period of at least 10 s that is a whole number of multiples and of the meter's 100 ms
+// sub-blocks (whose boundaries repeat every 2205 frames at 11025 Hz), so that the model of the
+// file's loudness stays exact.
+func patternPeriod(rate, multiple int) int64 {
+	period := int64(patternSeconds * rate)
+	if multiple == 0 {
+		return period
+	}
+	blocks := int64(rate) / gcd(int64(rate), 10) // frames of the shortest run of whole sub-blocks
+	step := blocks / gcd(blocks, int64(multiple)) * int64(multiple)
+	return (period + step - 1) / step * step
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func newSynth(rate, channels int, frames, period int64) *synth {
 	fs := float64(rate)
 	fade := int64(math.Round(min(maxFade, max(minFade, float64(frames)/fs/10)) * fs))
 	s := &synth{
 		rate:     rate,
 		channels: channels,
 		frames:   frames,
-		period:   patternSeconds * int64(rate),
+		period:   period,
 		fadeIn:   fade,
 		fadeOut:  fade,
 		gain:     1,
@@ -270,7 +340,7 @@ func newSynth(rate, channels int, frames int64) *synth {
 	}
 	s.jN = lastBoundaryAtOrBefore(frames, r)
 	n := min(frames, s.period)
-	s.base = renderSpeech(speechPlan(patternSeconds), rate, int(n))
+	s.base = renderSpeech(speechPlan(float64(period)/fs), rate, int(n))
 	s.shaped = make([]float64, n)
 	s.scratch = make([]float64, n)
 	s.qbuf = make([]float64, tpHist+int(n))
@@ -446,7 +516,7 @@ func (s *synth) evaluate() (lufs, truePeak float64) {
 	copy(s.qbuf[:tpHist], p[len(p)-tpHist:])
 	tp := truePeakFilter.scan(s.qbuf, tpHist, 0)
 	k.energy(p[len(p)-int(warmupSeconds*r):])
-	var periodic [10 * patternSeconds]float64
+	periodic := make([]float64, s.period*10/r)
 	for i := range periodic {
 		periodic[i] = k.energy(p[boundary(int64(i), r):boundary(int64(i)+1, r)])
 	}

@@ -1,5 +1,7 @@
 package mp3enc
 
+import "io"
+
 // writeInfo writes the Info frame: a frame of silence whose main data holds the Xing fields
 // (frames, bytes, table of contents, quality) and a LAME tag with the encoder delay and the
 // padding, which decoders use to drop them.
@@ -82,4 +84,28 @@ func crc16(b []byte) uint16 {
 		}
 	}
 	return crc
+}
+
+// LayoutPeriod returns after how many samples per channel the stream's frame layout repeats:
+// a frame's length times the period of its padding slots. Two stretches of input that many
+// samples apart (or a multiple) start frames at the same place and get frames of the same
+// size, so the encoder, whose memory is a few granules, codes equal stretches alike.
+func LayoutPeriod(o Options) (int, error) {
+	e, err := New(io.Discard, o, 0)
+	if err != nil {
+		return 0, err
+	}
+	rest := e.v.slots * o.BitRate % o.SampleRate
+	slots := 1
+	if rest != 0 {
+		slots = o.SampleRate / gcd(rest, o.SampleRate)
+	}
+	return e.frameLen * slots, nil
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }

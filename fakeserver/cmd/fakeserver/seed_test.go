@@ -136,6 +136,8 @@ func TestFixturesFlag(t *testing.T) {
 			"fixtures: workspaces[0].api_keys[1].key: must start with podqa_api_"},
 		{"unknown standard", write("std.json", `{"workspaces":[{"ref":"a","type":"personal","name":"A","standards":[{"ref":"s","name":"S","based_on":"Loud"}]}]}`),
 			"fixtures: workspaces[0].standards[0]:"},
+		{"impossible episode", write("episode.json", `{"feeds":[{"ref":"f","title":"F","episodes":[{"title":"Fine","duration_s":1},{"title":"Loud and low","duration_s":1,"loudness_lufs":-6,"true_peak_db":-20}]}]}`),
+			`fixtures: feeds[0].episodes[1]: Episode 1 ("Loud and low"): `},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

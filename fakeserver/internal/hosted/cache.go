@@ -1,11 +1,9 @@
 package hosted
 
 import (
-	"bytes"
 	"container/list"
 	"crypto/sha256"
 	"encoding/json"
-	"io"
 	"sync"
 
 	"github.com/podqa/podqa-go/internal/audio"
@@ -27,7 +25,11 @@ func audioKeyOf(ep Episode) audioKey {
 	return sha256.Sum256(b)
 }
 
-// audioCache is a least-recently-used cache of rendered audio, bounded by total bytes.
+// audioCache is a least-recently-used cache of rendered audio, bounded by total bytes. An entry
+// being served is pinned: it is not evicted, so the bytes a download holds are the bytes the
+// cache counts. A rendering that fits only by evicting audio downloaded as often as it or more
+// is not kept, so that two episodes too large to fit together, downloaded in turn, do not evict
+// each other at every download (each would be rendered every time).
 type audioCache struct {
 	max int64
 
@@ -35,30 +37,60 @@ type audioCache struct {
 	size    int64
 	order   *list.List // of *audioEntry, most recently used first
 	entries map[audioKey]*list.Element
+	// asked counts the downloads asked of each audio (cached or not), for admission; it is
+	// forgotten whole when it reaches maxAsked keys.
+	asked map[audioKey]int
 }
+
+// maxAsked bounds the download counts the cache keeps.
+const maxAsked = 4096
 
 type audioEntry struct {
 	key  audioKey
 	data []byte
+	pins int // downloads serving data
 }
 
 func newAudioCache(maxBytes int64) *audioCache {
-	return &audioCache{max: maxBytes, order: list.New(), entries: map[audioKey]*list.Element{}}
+	return &audioCache{max: maxBytes, order: list.New(), entries: map[audioKey]*list.Element{}, asked: map[audioKey]int{}}
 }
 
-// get returns the audio kept under k and marks it recently used.
-func (c *audioCache) get(k audioKey) ([]byte, bool) {
+// get returns the audio kept under k, marks it recently used and pins it until release is
+// called; it counts the download either way.
+func (c *audioCache) get(k audioKey) (data []byte, release func(), ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(c.asked) >= maxAsked {
+		clear(c.asked)
+	}
+	c.asked[k]++
 	e, ok := c.entries[k]
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*audioEntry).data, true
+	entry := e.Value.(*audioEntry)
+	entry.pins++
+	var once sync.Once
+	return entry.data, func() {
+		once.Do(func() {
+			c.mu.Lock()
+			entry.pins--
+			c.mu.Unlock()
+		})
+	}, true
 }
 
-// put keeps data under k, evicting the least recently used audio until it fits.
+// peek is get without counting a download.
+func (c *audioCache) peek(k audioKey) (data []byte, release func(), ok bool) {
+	c.mu.Lock()
+	c.asked[k]--
+	c.mu.Unlock()
+	return c.get(k)
+}
+
+// put keeps data under k when it fits, evicting the least recently used audio that is neither
+// pinned nor downloaded as often as k.
 func (c *audioCache) put(k audioKey, data []byte) {
 	n := int64(len(data))
 	if n > c.max {
@@ -70,9 +102,24 @@ func (c *audioCache) put(k audioKey, data []byte) {
 		c.order.MoveToFront(e)
 		return
 	}
-	for c.size+n > c.max {
-		last := c.order.Back()
-		old := c.order.Remove(last).(*audioEntry)
+	var victims []*list.Element
+	free := c.max - c.size
+	for e := c.order.Back(); e != nil && free < n; e = e.Prev() {
+		old := e.Value.(*audioEntry)
+		if old.pins > 0 {
+			continue
+		}
+		if c.asked[old.key] >= c.asked[k] {
+			return // k is asked for no more often than what it would evict
+		}
+		victims = append(victims, e)
+		free += int64(len(old.data))
+	}
+	if free < n {
+		return
+	}
+	for _, e := range victims {
+		old := c.order.Remove(e).(*audioEntry)
 		delete(c.entries, old.key)
 		c.size -= int64(len(old.data))
 	}
@@ -85,46 +132,4 @@ func (c *audioCache) stats() (entries int, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.entries), c.size
-}
-
-// capture keeps a copy of what is written through it until it has seen more than max bytes;
-// then it gives up the copy, so audio too long to cache never sits in memory.
-type capture struct {
-	w    io.Writer
-	max  int64
-	buf  bytes.Buffer
-	over bool
-}
-
-func (c *capture) Write(p []byte) (int, error) {
-	if !c.over {
-		if int64(c.buf.Len()+len(p)) > c.max {
-			c.over = true
-			c.buf = bytes.Buffer{}
-		} else {
-			c.buf.Write(p)
-		}
-	}
-	return c.w.Write(p)
-}
-
-// writeAudio writes an episode's audio to w: from the cache when it holds it, else synthesised
-// as it streams and kept for the next download when it fits.
-func (h *Host) writeAudio(w io.Writer, ep Episode) error {
-	if h.cache == nil {
-		return h.synthesize(w, ep)
-	}
-	k := audioKeyOf(ep)
-	if data, ok := h.cache.get(k); ok {
-		_, err := w.Write(data)
-		return err
-	}
-	c := &capture{w: w, max: h.cache.max}
-	if err := h.synthesize(c, ep); err != nil {
-		return err // a cut stream is never kept
-	}
-	if !c.over {
-		h.cache.put(k, bytes.Clone(c.buf.Bytes())) // exact size: the budget counts len
-	}
-	return nil
 }

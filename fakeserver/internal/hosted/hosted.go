@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -92,6 +94,14 @@ type Host struct {
 
 	cache      *audioCache // nil when off
 	synthesize func(io.Writer, Episode) error
+	prepared   preparedMemo
+
+	slots     chan struct{} // a token per rendering running
+	encodes   atomic.Int64  // renderings running
+	queued    atomic.Int64  // downloads waiting for a slot
+	renderMu  sync.Mutex
+	renders   map[audioKey]*render       // shared renderings in flight
+	streaming map[audioKey]chan struct{} // renderings of uncacheable audio in flight, closed when done
 }
 
 // New returns a host of no feeds serving under base, keeping up to cacheBytes of rendered
@@ -100,7 +110,8 @@ func New(base string, cacheBytes int64, log *slog.Logger) *Host {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &Host{base: base, log: log, synthesize: synthesize}
+	h := &Host{base: base, log: log, synthesize: synthesize, slots: make(chan struct{}, MaxConcurrentEncodes),
+		renders: map[audioKey]*render{}, streaming: map[audioKey]chan struct{}{}}
 	h.Reset()
 	if cacheBytes > 0 {
 		h.cache = newAudioCache(cacheBytes)
@@ -115,9 +126,17 @@ func (h *Host) Reset() {
 	h.feeds, h.byAudio = map[uuid.UUID]*feed{}, map[string]*episode{}
 }
 
-// check validates e and gives it the tags and cover a published episode usually has, unless it
-// brings its own or asks for bare audio.
+// check validates e, gives it the tags and cover a published episode usually has (unless it
+// brings its own or asks for bare audio) and calibrates an MP3's synthesis.
 func check(e *Episode, feedTitle string) error {
+	if err := checkValues(e, feedTitle); err != nil {
+		return err
+	}
+	return checkAudio(e)
+}
+
+// checkValues is check's part that costs nothing: the values and their defaults.
+func checkValues(e *Episode, feedTitle string) error {
 	if !e.BareAudio {
 		if e.Tags == nil {
 			e.Tags = &Tags{Title: e.Title, Artist: feedTitle, Album: feedTitle}
@@ -145,87 +164,135 @@ func check(e *Episode, feedTitle string) error {
 			return core.ErrValidation("transcript lines need 0 <= start <= end and confidence from 0 to 1.")
 		}
 	}
-	if err := checkFormat(e); err != nil {
-		return err
-	}
+	return checkFormat(e)
+}
+
+// checkAudio is check's part that plans and codes audio: whether the synthesiser can make it,
+// and an MP3's calibration.
+func checkAudio(e *Episode) error {
 	if err := audio.CheckSpec(synthSpec(*e)); err != nil {
 		return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
 	}
-	return calibrate(e)
+	if err := calibrate(e); err != nil {
+		if u := (*Unmet)(nil); errors.As(err, &u) {
+			return core.ErrValidation("This episode's audio cannot be made: %v.", u)
+		}
+		return err
+	}
+	return nil
 }
 
-// calibrate aims an MP3 episode's synthesis so that the encoded file measures at the true peak
-// asked (within 0.04 dB), or at most -1 dBTP when none was: a transient (the click the
-// synthesiser adds to raise a peak) loses some of its peak in coding. It measures the first
-// seconds of the encoded file, where the click and a whole period of the repeating speech are,
-// and moves the synthesiser's target by the secant of its trials.
+// calibrate aims an MP3 episode's synthesis so that the whole encoded file measures at or
+// under the true peak asked (preferably within peakClose of it, at most peakWindow under it),
+// or at most -1 dBTP when none was: coding moves the peak of a transient (the click the
+// synthesiser adds to raise a peak) and of clipped speech, by an amount that depends on where
+// the frames fall and on how the click's spectrum quantises. The speech repeats with a period
+// the frames fit (synthSpec), so an excerpt of the file (audio.SynthesizeExcerpt) holds every
+// stretch the file codes; calibrate measures the coded excerpt and moves the synthesiser's
+// target by the miss. The coded peak is not a smooth function of the target (a tenth of a dB
+// more of click can quantise to three tenths less), so it keeps the best trial at or under the
+// peak asked. What no trial meets is refused, naming the nearest peak a trial reached.
 func calibrate(e *Episode) error {
 	if e.Format != "mp3" || e.FailAnalysis {
 		return nil
 	}
-	// want is the peak to land on; with none asked, only one above -1 dBTP is corrected, and
-	// speech planned well below it (MP3 moves speech's peak by hundredths) is not measured.
-	want, tolerance := -1.05, 0.05
+	lo, hi := math.Inf(-1), -1.0 // the default: at most -1 dBTP
 	if e.TruePeakDB != nil {
-		want, tolerance = *e.TruePeakDB, 0.04
-	} else if planned, err := audio.PlannedTruePeak(synthSpec(*e)); err == nil && planned <= -1.3 {
-		return nil
+		hi = *e.TruePeakDB
+		lo = hi - peakWindow
 	}
-	ask := want
-	var lastAsk, lastGot float64
-	for n := range 8 {
-		got, err := mp3PeakOfStart(*e)
-		if err != nil {
+	aim := hi - peakClose/2
+	var (
+		ask      = aim
+		best     *float64 // the ask of the best trial in [lo, hi]
+		bestGot  = math.Inf(-1)
+		nearest  = math.NaN()
+		lastGood = math.NaN()
+	)
+	for n := range calibrationTrials {
+		trial := ask
+		if n > 0 || e.TruePeakDB != nil {
+			e.synthPeak = &trial
+		}
+		got, err := codedPeak(*e)
+		switch {
+		case err != nil && (n == 0 || !errors.Is(err, audio.ErrInvalidSpec)):
+			e.synthPeak = nil
 			return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
+		case err != nil:
+			// The synthesiser cannot reach this target: step back halfway to the last that did.
+			ask = (trial + lastGood) / 2
+			continue
 		}
-		if math.Abs(got-want) <= tolerance || (e.TruePeakDB == nil && got <= -1) {
-			return nil
+		if n == 0 && e.synthPeak == nil { // the default's trial stood at its planned peak
+			if trial, err = audio.PlannedTruePeak(synthSpec(*e)); err != nil {
+				return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
+			}
+			if got <= hi {
+				return nil
+			}
 		}
-		// The secant through the last two trials, or a step of the miss at first; steps are
-		// bounded, since the synthesiser's peak moves in jumps where it changes method.
-		step := want - got
-		if n > 0 && got != lastGot {
-			step = (want - got) * (ask - lastAsk) / (got - lastGot)
+		lastGood = trial
+		if got >= lo && got <= hi && got > bestGot {
+			best, bestGot = ptr(trial), got
+			if got >= hi-peakClose {
+				break
+			}
 		}
-		step = min(max(step, -1), 1)
-		lastAsk, lastGot = ask, got
-		ask = min(max(ask+step, -20), 0)
-		e.synthPeak = &ask
-		if err := audio.CheckSpec(synthSpec(*e)); err != nil {
-			return core.ErrValidation("This episode's loudness and true peak cannot be met in MP3: %v.", err)
+		if math.IsNaN(nearest) || math.Abs(got-aim) < math.Abs(nearest-aim) {
+			nearest = got
 		}
+		ask = min(max(trial+min(max(aim-got, -1), 1), -20), 0)
 	}
-	return core.ErrValidation("This episode's true peak cannot be met in MP3 at %d kbit/s; ask another, or format wav.", e.BitRate)
+	e.synthPeak = best
+	if best == nil {
+		return &Unmet{Format: "mp3", BitRate: e.BitRate, AskedPeak: e.TruePeakDB, NearestPeak: nearest}
+	}
+	return nil
 }
 
-// calibrationSeconds is how much of an MP3 episode calibrate encodes: the speech repeats every
-// 10 s and the click is near the start.
-const calibrationSeconds = 15
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
 
-// mp3PeakOfStart encodes the first calibrationSeconds of e's audio and returns their true peak.
-func mp3PeakOfStart(e Episode) (float64, error) {
+// How far under the true peak asked an MP3 episode may measure, in dB: at most peakWindow, and
+// calibrate stops at the first trial within peakClose.
+const (
+	peakWindow = 0.5
+	peakClose  = 0.1
+)
+
+// calibrationTrials bounds the encodes calibrate makes of an episode's excerpt.
+const calibrationTrials = 8
+
+// Unmet is the error of an episode whose true peak its format cannot meet: what was asked, and
+// the nearest peak a trial reached.
+type Unmet struct {
+	Format      string
+	BitRate     int      // kbit/s
+	AskedPeak   *float64 // dBTP; nil: the default, at most -1
+	NearestPeak float64  // dBTP
+}
+
+func (u *Unmet) Error() string {
+	asked := "at most -1 dBTP"
+	if u.AskedPeak != nil {
+		asked = fmt.Sprintf("%.2f dBTP (or up to %.1f dB under)", *u.AskedPeak, peakWindow)
+	}
+	return fmt.Sprintf("a true peak of %s cannot be met in %s at %d kbit/s; the nearest it measured is %.2f dBTP: ask that, or format wav",
+		asked, strings.ToUpper(u.Format), u.BitRate, u.NearestPeak)
+}
+
+// codedPeak encodes the excerpt of e's audio that stands for all of it and returns its true peak.
+func codedPeak(e Episode) (float64, error) {
 	var (
-		buf      bytes.Buffer
-		enc      *mp3enc.Encoder
-		left     int64
-		channels int
+		buf bytes.Buffer
+		enc *mp3enc.Encoder
 	)
-	err := audio.SynthesizeSamples(synthSpec(e), func(frames int64, ch, r int) (err error) {
-		channels = ch
-		left = min(frames, calibrationSeconds*int64(r))
-		enc, err = mp3enc.New(&buf, mp3enc.Options{SampleRate: r, Channels: ch, BitRate: e.BitRate}, left)
+	err := audio.SynthesizeExcerpt(synthSpec(e), func(frames int64, ch, r int) (err error) {
+		enc, err = mp3enc.New(&buf, mp3enc.Options{SampleRate: r, Channels: ch, BitRate: e.BitRate}, frames)
 		return err
-	}, func(samples []float64) error {
-		n := min(int64(len(samples)/channels), left)
-		if err := enc.Write(samples[:n*int64(channels)]); err != nil {
-			return err
-		}
-		if left -= n; left == 0 {
-			return errStop
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errStop) {
+	}, func(samples []float64) error { return enc.Write(samples) })
+	if err != nil {
 		return 0, err
 	}
 	if err := enc.Close(); err != nil {
@@ -304,17 +371,14 @@ func (h *Host) AddFeed(id uuid.UUID, title string, explicit bool, episodes []Epi
 	}
 	f := &feed{id: id, title: title, explicit: explicit}
 	guids := map[string]bool{}
-	for _, e := range episodes {
-		if err := check(&e, title); err != nil {
-			return "", err
-		}
+	for i, e := range episodes {
 		if guids[e.GUID] {
 			return "", core.ErrValidation("Two episodes have the guid %q.", e.GUID)
 		}
 		guids[e.GUID] = true
-		length, err := audioLength(e)
+		length, err := h.prepare(&e, title)
 		if err != nil {
-			return "", err
+			return "", episodeErr(i, e.Title, err)
 		}
 		f.episodes = append(f.episodes, &episode{Episode: e, audioURL: h.audioURL(id, e), length: length})
 	}
@@ -339,12 +403,9 @@ func (h *Host) AddEpisode(feedID uuid.UUID, e Episode) (string, error) {
 	if !ok {
 		return "", core.ErrNotFound("Feed")
 	}
-	if err := check(&e, title); err != nil {
-		return "", err
-	}
-	length, err := audioLength(e)
+	length, err := h.prepare(&e, title)
 	if err != nil {
-		return "", err
+		return "", episodeErr(-1, e.Title, err)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -466,6 +527,10 @@ func synthSpec(ep Episode) audio.SynthSpec {
 		}
 	}
 	spec.Cover = ep.Cover
+	if ep.Format == "mp3" {
+		// The speech's period fits the frames, so every period codes alike (calibrate).
+		spec.PeriodMultiple, _ = mp3enc.LayoutPeriod(mp3enc.Options{SampleRate: cmp.Or(ep.SampleRate, 44100), Channels: channels, BitRate: ep.BitRate})
+	}
 	return spec
 }
 

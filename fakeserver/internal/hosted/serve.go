@@ -1,6 +1,7 @@
 package hosted
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -67,14 +68,24 @@ func (h *Host) serveAudio(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", contentType(ep.Episode))
 	w.Header().Set("Content-Length", strconv.FormatInt(ep.length, 10))
+	if r.Method == http.MethodHead {
+		return // the length is known without rendering anything
+	}
 	if ep.FailAnalysis {
 		_, _ = w.Write([]byte(failAnalysisBody))
 		return
 	}
 	// Streamed as it is made, so an hour of audio never sits in memory. The episode's values were
 	// checked when it was hosted; a failure here cuts the stream, and the analysis says so.
-	if err := h.writeAudio(w, ep.Episode); err != nil {
-		h.log.Error("hosted audio synthesis failed", "audio_url", ep.audioURL, "err", err)
+	out := &pacedWriter{w: w, start: time.Now(), now: time.Now}
+	err := h.writeAudio(r.Context(), out, ep)
+	switch {
+	case errors.Is(err, errBusy) && out.written == 0:
+		w.Header().Del("Content-Length")
+		w.Header().Set("Retry-After", strconv.Itoa(int(BusyRetryAfter/time.Second)))
+		http.Error(w, "Too many hosted episodes are being rendered; retry later.", http.StatusServiceUnavailable)
+	case err != nil && r.Context().Err() == nil && !errors.Is(err, errTooSlow) && !errors.Is(err, errRenderGone):
+		h.log.Debug("hosted audio download ended", "audio_url", ep.audioURL, "err", err)
 	}
 }
 
