@@ -105,6 +105,7 @@ type Meter struct {
 	subEnd   int64 // first frame of the next sub-block
 	pending  []float64
 	scratch  []float64
+	maxes    []float64 // the largest magnitude of each tpChunk samples of the chunk in scratch
 	first    []float64 // channel 0's samples of the current chunk, for the L/R cross product
 	sample   float64   // sample peak, linear
 	truePeak float64   // true peak, linear
@@ -141,6 +142,7 @@ func NewMeter(sampleRate, channels int) (*Meter, error) {
 		tp:       truePeakFilter,
 		pending:  make([]float64, 0, channels),
 		scratch:  make([]float64, tpHist+meterChunk),
+		maxes:    make([]float64, (meterChunk+tpChunk-1)/tpChunk),
 	}
 	if channels >= 2 {
 		m.first = make([]float64, meterChunk)
@@ -203,22 +205,8 @@ func (m *Meter) processFrames(samples []float64) {
 			buf := m.scratch[:tpHist+n]
 			copy(buf, ch.hist[:])
 			x := buf[tpHist:]
-			var peak float64
-			for i := range x {
-				v := samples[i*m.channels+c]
-				switch {
-				case v != v: // NaN
-					v = 0
-				case v > maxMagnitude:
-					v = maxMagnitude
-				case v < -maxMagnitude:
-					v = -maxMagnitude
-				}
-				x[i] = v
-				if a := abs(v); a > peak {
-					peak = a
-				}
-			}
+			maxes := m.maxes[:(n+tpChunk-1)/tpChunk]
+			peak := deinterleave(x, samples, c, m.channels, maxes)
 			m.sample = max(m.sample, peak)
 			if peak >= ClipLevel {
 				m.stats.clipScan(ch, x)
@@ -237,7 +225,7 @@ func (m *Meter) processFrames(samples []float64) {
 				m.stats.sumLR += dot(x, m.first)
 			}
 			ch.energy += ch.k.energy(x)
-			m.truePeak = m.tp.scan(buf, tpHist, m.truePeak)
+			m.truePeak = m.tp.scanChunks(buf, maxes, m.truePeak)
 			copy(ch.hist[:], buf[n:])
 		}
 		samples = samples[n*m.channels:]
@@ -253,6 +241,37 @@ func (m *Meter) processFrames(samples []float64) {
 			m.subEnd = boundary(m.gate.next+1, int64(m.rate))
 		}
 	}
+}
+
+// deinterleave copies channel c of the interleaved frames in samples to x, with NaN read as 0
+// and magnitudes limited to maxMagnitude, and stores in maxes[k] the largest magnitude of
+// x[k·tpChunk:(k+1)·tpChunk]; it returns the largest of all.
+func deinterleave(x, samples []float64, c, stride int, maxes []float64) (peak float64) {
+	samples = samples[c:]
+	for k := range maxes {
+		lo, hi := k*tpChunk, min((k+1)*tpChunk, len(x))
+		var cm float64
+		for i := lo; i < hi; i++ {
+			v := samples[i*stride]
+			switch {
+			case v != v: // NaN
+				v = 0
+			case v > maxMagnitude:
+				v = maxMagnitude
+			case v < -maxMagnitude:
+				v = -maxMagnitude
+			}
+			x[i] = v
+			// math.Abs, unlike a comparison, does not branch on the sign, which speech flips
+			// unpredictably.
+			if a := math.Abs(v); a > cm {
+				cm = a
+			}
+		}
+		maxes[k] = cm
+		peak = max(peak, cm)
+	}
+	return peak
 }
 
 // Result returns the measurements of the audio processed so far; processing may continue after.
