@@ -104,11 +104,8 @@ type Meter struct {
 	frames   int64
 	subEnd   int64 // first frame of the next sub-block
 	pending  []float64
-	scratch  []float64
-	maxes    []float64 // the largest magnitude of each tpChunk samples of the chunk in scratch
-	first    []float64 // channel 0's samples of the current chunk, for the L/R cross product
-	sample   float64   // sample peak, linear
-	truePeak float64   // true peak, linear
+	sample   float64 // sample peak, linear
+	truePeak float64 // true peak, linear
 	stats    statsState
 }
 
@@ -116,10 +113,12 @@ type meterChannel struct {
 	k        kFilter
 	energy   float64 // sum of squared K-weighted samples in the current sub-block
 	hist     [tpHist]float64
-	sum      float64 // of the samples, for the DC offset
-	sumSq    float64 // of the squared samples, for the RMS level
-	clipPrev float64 // the last sample, for clipping runs
-	clipRun  int64   // equal samples near full scale up to the last one
+	sum      float64   // of the samples, for the DC offset
+	sumSq    float64   // of the squared samples, for the RMS level
+	clipPrev float64   // the last sample, for clipping runs
+	clipRun  int64     // equal samples near full scale up to the last one
+	buf      []float64 // tpHist samples of history, then the chunk being measured
+	maxes    []float64 // the largest magnitude of each tpChunk samples of the chunk in buf
 }
 
 // ErrBadMeterConfig reports an unsupported sample rate, channel count or channel weights.
@@ -141,11 +140,6 @@ func NewMeter(sampleRate, channels int) (*Meter, error) {
 		chans:    make([]meterChannel, channels),
 		tp:       truePeakFilter,
 		pending:  make([]float64, 0, channels),
-		scratch:  make([]float64, tpHist+meterChunk),
-		maxes:    make([]float64, (meterChunk+tpChunk-1)/tpChunk),
-	}
-	if channels >= 2 {
-		m.first = make([]float64, meterChunk)
 	}
 	m.Reset()
 	return m, nil
@@ -169,7 +163,12 @@ func (m *Meter) SetChannelWeights(weights []float64) error {
 // Reset forgets all audio processed so far, keeping the configuration.
 func (m *Meter) Reset() {
 	for i := range m.chans {
-		m.chans[i] = meterChannel{k: newKFilter(m.rate)}
+		buf, maxes := m.chans[i].buf, m.chans[i].maxes
+		if buf == nil {
+			buf = make([]float64, tpHist+meterChunk)
+			maxes = make([]float64, (meterChunk+tpChunk-1)/tpChunk)
+		}
+		m.chans[i] = meterChannel{k: newKFilter(m.rate), buf: buf, maxes: maxes}
 	}
 	m.gate = newBlockGate(m.rate, true)
 	m.frames = 0
@@ -202,10 +201,10 @@ func (m *Meter) processFrames(samples []float64) {
 		n := int(min(int64(len(samples)/m.channels), meterChunk, m.subEnd-m.frames))
 		for c := range m.chans {
 			ch := &m.chans[c]
-			buf := m.scratch[:tpHist+n]
+			buf := ch.buf[:tpHist+n]
 			copy(buf, ch.hist[:])
 			x := buf[tpHist:]
-			maxes := m.maxes[:(n+tpChunk-1)/tpChunk]
+			maxes := ch.maxes[:(n+tpChunk-1)/tpChunk]
 			peak := deinterleave(x, samples, c, m.channels, maxes)
 			m.sample = max(m.sample, peak)
 			if peak >= ClipLevel {
@@ -218,14 +217,27 @@ func (m *Meter) processFrames(samples []float64) {
 			ch.sum += sum
 			ch.sumSq += sq
 			m.stats.winEnergy += sq
-			switch {
-			case c == 0 && m.first != nil:
-				copy(m.first, x)
-			case c == 1:
-				m.stats.sumLR += dot(x, m.first)
+			if c == 1 {
+				m.stats.sumLR += dot(x, m.chans[0].buf[tpHist:])
 			}
-			ch.energy += ch.k.energy(x)
-			m.truePeak = m.tp.scanChunks(buf, maxes, m.truePeak)
+		}
+		// K-weighting is a chain of dependent operations per sample; two channels filtered in
+		// one loop run side by side in the processor.
+		c := 0
+		for ; c+1 < len(m.chans); c += 2 {
+			a, b := &m.chans[c], &m.chans[c+1]
+			ea, eb := energy2(&a.k, &b.k, a.buf[tpHist:tpHist+n], b.buf[tpHist:tpHist+n])
+			a.energy += ea
+			b.energy += eb
+		}
+		if c < len(m.chans) {
+			ch := &m.chans[c]
+			ch.energy += ch.k.energy(ch.buf[tpHist : tpHist+n])
+		}
+		for c := range m.chans {
+			ch := &m.chans[c]
+			buf := ch.buf[:tpHist+n]
+			m.truePeak = m.tp.scanChunks(buf, ch.maxes[:(n+tpChunk-1)/tpChunk], m.truePeak)
 			copy(ch.hist[:], buf[n:])
 		}
 		samples = samples[n*m.channels:]
@@ -253,18 +265,19 @@ func deinterleave(x, samples []float64, c, stride int, maxes []float64) (peak fl
 		var cm float64
 		for i := lo; i < hi; i++ {
 			v := samples[i*stride]
-			switch {
-			case v != v: // NaN
-				v = 0
-			case v > maxMagnitude:
-				v = maxMagnitude
-			case v < -maxMagnitude:
-				v = -maxMagnitude
+			// math.Abs, unlike a comparison, does not branch on the sign, which speech flips
+			// unpredictably; one comparison catches both NaN and magnitudes over the limit.
+			a := math.Abs(v)
+			if !(a <= maxMagnitude) {
+				if v != v {
+					v = 0
+				} else {
+					v = math.Copysign(maxMagnitude, v)
+				}
+				a = math.Abs(v)
 			}
 			x[i] = v
-			// math.Abs, unlike a comparison, does not branch on the sign, which speech flips
-			// unpredictably.
-			if a := math.Abs(v); a > cm {
+			if a > cm {
 				cm = a
 			}
 		}
