@@ -4,7 +4,7 @@
 # ffmpeg's, our wall time over ffmpeg's and both peak RSS figures.
 #
 # The source is synthetic speech: espeak-ng reading a fixed text with several voices and speeds,
-# looped to the duration, over a quiet 150 Hz tone (−45 dBFS), 44.1 kHz stereo with the right
+# looped to the duration (at −6 dB, so that no encode clips), over a quiet 150 Hz tone (−45 dBFS), 44.1 kHz stereo with the right
 # channel a delayed, quieter copy of the left. Every codec is encoded from that one source by
 # ffmpeg: MP3 (LAME 128 kbit/s), AAC LC 128 kbit/s in M4A (moov after the media data, as ffmpeg
 # writes it) and in ADTS, Opus 64 kbit/s (48 kHz), Vorbis q4, FLAC and 16-bit WAV.
@@ -64,7 +64,7 @@ source_wav() {
   speech
   ffmpeg -hide_banner -loglevel error -y -stream_loop -1 -i "$DIR/speech.wav" \
     -f lavfi -i "sine=f=150:r=44100:d=$((min * 60))" \
-    -filter_complex "[0]aresample=44100,atrim=duration=$((min * 60)),volume=0.9[s];[1]volume=0.0056[t];\
+    -filter_complex "[0]aresample=44100,atrim=duration=$((min * 60)),volume=0.5[s];[1]volume=0.0056[t];\
 [s][t]amix=inputs=2:normalize=0,pan=stereo|c0=c0|c1=0.8*c0,adelay=0|3" \
     -t $((min * 60)) -c:a pcm_s16le "$out"
 }
@@ -115,9 +115,9 @@ echo "runs=$RUNS load=$(cut -d' ' -f1-3 /proc/loadavg) cpus=$(nproc) taskset=${T
 for min in "${@:-10}"; do
   echo
   echo "== $min minutes (medians of $RUNS alternating runs; CPU is user+sys; I/true peak as printed)"
-  printf '| %-6s | %-7s | %-8s | %-9s | %-9s | %-8s | %-8s | %-13s | %-21s | %-21s |\n' \
-    file size "CPU ×" "wall ×" "ours CPU" "ffmpeg" "ours wall" "RSS ours/ff" "ffmpeg I/TP" "ours I/TP"
-  printf '|%s|\n' "--------|---------|----------|-----------|-----------|----------|----------|---------------|-----------------------|-----------------------"
+  printf '| %-6s | %-6s | %-6s | %-6s | %-13s | %-13s | %-13s | %-15s | %-15s |\n' \
+    file size "CPU ×" "wall ×" "CPU ours/ff" "wall ours/ff" "RSS MiB ours/ff" "I/TP ffmpeg" "I/TP ours"
+  printf '|%s|\n' "--------|--------|--------|--------|---------------|---------------|-----------------|-----------------|-----------------"
   for codec in $CODECS; do
     f=$(encode "$min" "$codec")
     : >"$DIR/runs.txt"
@@ -140,8 +140,8 @@ for min in "${@:-10}"; do
     frss=$(awk '{print $3}' "$DIR/runs.txt" | median)
     fres=$(tail -1 "$DIR/runs.txt" | awk '{print $4}')
     gres=$(tail -1 "$DIR/runs.txt" | awk '{print $8}')
-    printf '| %-6s | %-7s | %-8s | %-9s | %-9s | %-8s | %-8s | %-13s | %-21s | %-21s |\n' \
+    printf '| %-6s | %-6s | %-6s | %-6s | %-13s | %-13s | %-15s | %-15s | %-15s |\n' \
       "$codec" "$(du -h "$f" | cut -f1)" "$(printf '%.2f' "$cpur")" "$(printf '%.2f' "$wallr")" \
-      "${gcpu}s" "${fcpu}s" "${gwall}s/${fwall}s" "${grss}/${frss} MiB" "$fres" "$gres"
+      "${gcpu}/${fcpu} s" "${gwall}/${fwall} s" "${grss}/${frss}" "${fres%/}" "${gres%/}"
   done
 done
