@@ -10,10 +10,9 @@ import (
 
 // bitWriter writes bits most significant first, for frames crafted by the tests.
 type bitWriter struct {
-	b    []byte
-	n    uint // bits used in the last byte
-	cur  byte
-	bits int
+	b   []byte
+	n   uint // bits in cur, the byte being written
+	cur byte
 }
 
 func (w *bitWriter) write(v uint64, k uint) {
