@@ -7,7 +7,8 @@
 # looped to the duration (at −6 dB, so that no encode clips), over a quiet 150 Hz tone (−45 dBFS), 44.1 kHz stereo with the right
 # channel a delayed, quieter copy of the left. Every codec is encoded from that one source by
 # ffmpeg: MP3 (LAME 128 kbit/s), AAC LC 128 kbit/s in M4A (moov after the media data, as ffmpeg
-# writes it) and in ADTS, Opus 64 kbit/s (48 kHz), Vorbis q4, FLAC and 16-bit WAV.
+# writes it) and in ADTS, Opus 64 kbit/s (48 kHz), Vorbis q4, FLAC and 16-bit WAV; CODECS may
+# also name m4a-faststart (moov first, decoded as it streams).
 # Files are made once in $DIR (default /tmp/podqa-bench); they are never committed.
 #
 # For each run, ffmpeg and measure alternate (ffmpeg first on odd runs, ours first on even ones),
@@ -75,6 +76,7 @@ encode() {
   case $codec in
   mp3) ext=mp3 enc=(-c:a libmp3lame -b:a 128k) ;;
   m4a) ext=m4a enc=(-c:a aac -b:a 128k) ;;
+  m4a-faststart) ext=m4a enc=(-c:a aac -b:a 128k -movflags +faststart) ;;
   adts) ext=aac enc=(-c:a aac -b:a 128k -f adts) ;;
   opus) ext=opus enc=(-c:a libopus -b:a 64k) ;;
   vorbis) ext=ogg enc=(-c:a libvorbis -q:a 4) ;;
