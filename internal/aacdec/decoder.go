@@ -35,14 +35,29 @@ type Decoder struct {
 	spectral [11]*huffTable
 	sfTable  *huffTable
 	windows  *windows
-	long     *imdct
-	short    *imdct
-	ch       [2]channel
+	ch       *[2]channel // the spectra of the block being parsed
+	own      Block       // Decode's block
 	state    [2]synthState
+	syn      [2]channelSynth
 	random   uint32 // the noise generator of perceptual noise substitution
-	buf      [2048]float64
-	out      [2][FrameSamples]float64
-	stats    Stats
+	stats    Stats  // what Parse counts; Stats adds the channels' synthesis counts
+}
+
+// channelSynth is one channel's synthesis scratch, so that channels synthesize concurrently.
+type channelSynth struct {
+	long, short *imdct
+	buf         [2048]float64
+	out         [FrameSamples]float64
+	windows     [4]int // frames per window sequence
+	shapes      [2]int // frames per window shape
+	tnsFilters  int
+}
+
+// Block is one raw data block parsed and dequantized by Parse: the part of decoding that must
+// run in stream order. Synthesize turns it into samples a channel at a time.
+type Block struct {
+	ch      [2]channel
+	corrupt bool
 }
 
 // Stats counts what the frames decoded so far used, for tests that must show their fixtures
@@ -57,7 +72,20 @@ type Stats struct {
 }
 
 // Stats returns the counts of what the frames decoded so far used.
-func (d *Decoder) Stats() Stats { return d.stats }
+func (d *Decoder) Stats() Stats {
+	s := d.stats
+	for c := range d.syn {
+		y := &d.syn[c]
+		for i, n := range y.windows {
+			s.Windows[i] += n
+		}
+		for i, n := range y.shapes {
+			s.Shapes[i] += n
+		}
+		s.TNSFilters += y.tnsFilters
+	}
+	return s
+}
 
 // synthState is what a channel carries from one frame to the next.
 type synthState struct {
@@ -75,8 +103,10 @@ func NewDecoder(c Config) (*Decoder, error) {
 		return nil, fmt.Errorf("%w: sampling frequency index %d", ErrMalformed, c.rateIndex)
 	}
 	s := shared()
-	d := &Decoder{cfg: c, bands: bandTables[c.rateIndex], spectral: s.spectral, sfTable: s.sfTable, windows: s.windows,
-		long: newIMDCT(s.long), short: newIMDCT(s.short)}
+	d := &Decoder{cfg: c, bands: bandTables[c.rateIndex], spectral: s.spectral, sfTable: s.sfTable, windows: s.windows}
+	for c := range d.syn {
+		d.syn[c].long, d.syn[c].short = newIMDCT(s.long), newIMDCT(s.short)
+	}
 	d.Reset()
 	return d, nil
 }
@@ -113,32 +143,56 @@ func (d *Decoder) Reset() {
 // error wrapping ErrCorrupt; a stream using what the decoder does not decode (SBR, coupling,
 // more channels) returns an error wrapping ErrUnsupported and appends nothing.
 func (d *Decoder) Decode(dst []float64, block []byte) ([]float64, error) {
-	err := d.parse(block)
-	d.stats.Frames++
+	err := d.Parse(&d.own, block)
 	if errors.Is(err, ErrUnsupported) {
 		return dst, err
-	}
-	if err != nil {
-		d.stats.Corrupt++
-		for c := range d.cfg.Channels {
-			clear(d.ch[c].spec[:])
-			d.ch[c].info = icsInfo{windowShape: d.state[c].shape}
-			d.ch[c].tns.present = false
-		}
-	}
-	for c := range d.cfg.Channels {
-		d.synthesize(c)
 	}
 	n := d.cfg.Channels
 	start := len(dst)
 	dst = append(dst, make([]float64, FrameSamples*n)...)
 	out := dst[start:]
 	for c := range n {
-		for i, v := range d.out[c] {
+		y := &d.syn[c].out
+		d.Synthesize(y, &d.own, c)
+		for i, v := range y {
 			out[i*n+c] = v
 		}
 	}
 	return dst, err
+}
+
+// Parse reads one raw data block into b: its elements, scale factors and dequantized spectra.
+// Blocks must be parsed in stream order (noise substitution draws from the decoder's noise
+// generator), and each then synthesized with Synthesize, channel by channel. Parse returns what
+// Decode would: for an error wrapping ErrCorrupt, b synthesizes to silence; for one wrapping
+// ErrUnsupported, b must not be synthesized.
+func (d *Decoder) Parse(b *Block, block []byte) error {
+	d.ch = &b.ch
+	err := d.parse(block)
+	d.stats.Frames++
+	b.corrupt = false
+	if errors.Is(err, ErrUnsupported) {
+		return err
+	}
+	if err != nil {
+		d.stats.Corrupt++
+		b.corrupt = true
+	}
+	return err
+}
+
+// Synthesize turns channel c of a parsed block into FrameSamples samples at full scale 1.0 in
+// out: TNS, the inverse MDCT, windowing and overlap-add with the channel's previous block.
+// Each channel's blocks must be synthesized in the order they were parsed; different channels
+// may be synthesized concurrently, from different goroutines.
+func (d *Decoder) Synthesize(out *[FrameSamples]float64, b *Block, c int) {
+	ch := &b.ch[c]
+	if b.corrupt {
+		clear(ch.spec[:])
+		ch.info = icsInfo{windowShape: d.state[c].shape}
+		ch.tns.present = false
+	}
+	d.synthesize(ch, c, out)
 }
 
 // parse reads a raw data block into the channels' spectra.

@@ -61,7 +61,7 @@ func TestPerfectReconstruction(t *testing.T) {
 			}
 		}
 		win := synthesisWindow(d.windows, fr.seq, prevShape, fr.shape)
-		ch := &d.ch[0]
+		ch := &d.own.ch[0]
 		ch.info = icsInfo{windowSequence: fr.seq, windowShape: fr.shape, numWindows: 1}
 		if fr.seq == eightShort {
 			for w := range 8 {
@@ -78,12 +78,12 @@ func TestPerfectReconstruction(t *testing.T) {
 			}
 			mdct(ch.spec[:1024], seg)
 		}
-		d.synthesize(0)
+		d.synthesize(ch, 0, &d.syn[0].out)
 		prevShape = fr.shape
 		if f == 0 {
 			continue
 		}
-		for i, got := range d.out[0] {
+		for i, got := range d.syn[0].out {
 			if want := x[(f-1)*1024+i]; math.Abs(got-want) > 1e-9 {
 				t.Fatalf("frame %d (%+v after shape %d): sample %d is %g, want %g", f, fr, frames[f-1].shape, i, got, want)
 			}

@@ -1,19 +1,18 @@
 package aacdec
 
-// synthesize applies TNS to channel c's spectrum, transforms it and overlap-adds it into
-// d.out[c] (4.6.11).
-func (d *Decoder) synthesize(c int) {
-	ch := &d.ch[c]
+// synthesize applies TNS to ch, channel c's spectrum, transforms it and overlap-adds it into
+// out (4.6.11). It touches only channel c's state and scratch.
+func (d *Decoder) synthesize(ch *channel, c int, out *[FrameSamples]float64) {
 	st := &d.state[c]
+	y := &d.syn[c]
 	info := &ch.info
 	if ch.tns.present {
-		d.applyTNS(ch)
+		y.tnsFilters += d.applyTNS(ch)
 	}
-	out := &d.out[c]
-	buf := d.buf[:]
+	buf := y.buf[:]
 	prev, cur := st.shape, info.windowShape
-	d.stats.Windows[info.windowSequence]++
-	d.stats.Shapes[cur]++
+	y.windows[info.windowSequence]++
+	y.shapes[cur]++
 	wl := d.windows.long
 	ws := d.windows.short
 	switch info.windowSequence {
@@ -21,7 +20,7 @@ func (d *Decoder) synthesize(c int) {
 		clear(buf)
 		var tmp [256]float64
 		for w := range 8 {
-			d.short.transform(tmp[:], ch.spec[w*128:w*128+128], 1)
+			y.short.transform(tmp[:], ch.spec[w*128:w*128+128], 1)
 			rise := ws[cur]
 			if w == 0 {
 				rise = ws[prev]
@@ -34,7 +33,7 @@ func (d *Decoder) synthesize(c int) {
 			}
 		}
 	default:
-		d.long.transform(buf, ch.spec[:], 1)
+		y.long.transform(buf, ch.spec[:], 1)
 		if info.windowSequence == longStop {
 			clear(buf[:448])
 			rise := ws[prev]
@@ -69,8 +68,8 @@ func (d *Decoder) synthesize(c int) {
 }
 
 // applyTNS runs each TNS filter, an all-pole filter of the reflection coefficients, over its
-// bands of the spectrum (4.6.9.3).
-func (d *Decoder) applyTNS(ch *channel) {
+// bands of the spectrum (4.6.9.3), and returns how many filters it ran.
+func (d *Decoder) applyTNS(ch *channel) (filters int) {
 	info := &ch.info
 	maxBand := d.bands.tnsMaxLong
 	if info.windowSequence == eightShort {
@@ -88,7 +87,7 @@ func (d *Decoder) applyTNS(ch *channel) {
 			if flt.order == 0 {
 				continue
 			}
-			d.stats.TNSFilters++
+			filters++
 			// Reflection coefficients to direct-form coefficients (step-up recursion).
 			lpc[0] = 1
 			for m := 1; m <= flt.order; m++ {
@@ -120,4 +119,5 @@ func (d *Decoder) applyTNS(ch *channel) {
 			}
 		}
 	}
+	return filters
 }

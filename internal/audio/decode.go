@@ -76,8 +76,11 @@ type options struct {
 // bytes do not identify the format, for example an MPEG audio stream that starts with garbage.
 func WithNameHint(name string) Option { return func(o *options) { o.nameHint = name } }
 
-// WithWorkers sets how many goroutines decode MP3 segments in parallel (default GOMAXPROCS).
-// One decodes sequentially; the result is the same.
+// WithWorkers sets how many goroutines decode MP3 segments in parallel (default GOMAXPROCS);
+// with more than two, the meter also measures the channels of a stereo or multichannel stream
+// on two goroutines. (With two cores, decoding and metering already fill both, and splitting
+// the channels costs 5 to 15% more CPU for no gain in time.) One decodes and measures
+// sequentially; the result is the same.
 func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
 
 // MeasureFile is Measure with a name hint: Measure(r, WithNameHint(nameHint)).
@@ -121,7 +124,7 @@ func MeasureContext(ctx context.Context, r io.Reader, opts ...Option) (m Measure
 			m, err = Measurement{}, fmt.Errorf("%w: the %s decoder failed: %v", ErrMalformed, kind, p)
 		}
 	}()
-	in := &source{r: br, counter: cr, ctx: ctx, limits: o.limits}
+	in := &source{r: br, counter: cr, ctx: ctx, limits: o.limits, split: o.workers > 2}
 	switch kind {
 	case "wav":
 		m, err = measureWAV(in)
@@ -153,6 +156,7 @@ type source struct {
 	counter *countingReader
 	ctx     context.Context
 	limits  Limits
+	split   bool // the meter measures channels on two goroutines (WithWorkers above 2)
 }
 
 // Read reads from the buffered input.

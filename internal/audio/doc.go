@@ -23,7 +23,8 @@
 //     fails. Tags: ID3v2 (with CHAP chapters, via github.com/bogem/id3v2) and ID3v1 at the
 //     end, met as the stream is read. Layers I and II and free-format streams are
 //     ErrUnsupportedCodec.
-//   - FLAC with github.com/mewkiz/flac; Vorbis comments and PICTURE blocks.
+//   - FLAC: metadata blocks with github.com/mewkiz/flac (Vorbis comments and PICTURE blocks),
+//     frames with internal/flacdec, bit-exact.
 //   - Ogg Vorbis with github.com/jfreymuth/oggvorbis (which trims the end to the last granule
 //     position and limits samples to ±1).
 //   - Ogg Opus (mono and stereo, mapping family 0) with github.com/pion/opus at 48 kHz: the

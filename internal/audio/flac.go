@@ -7,12 +7,16 @@ import (
 
 	"github.com/mewkiz/flac"
 	"github.com/mewkiz/flac/meta"
+	"github.com/podqa/podqa-go/internal/flacdec"
 )
 
-// measureFLAC decodes FLAC with github.com/mewkiz/flac, frame by frame. Vorbis comments give
-// the tags and the first PICTURE block (a front cover first) the cover.
+// measureFLAC reads the metadata blocks with github.com/mewkiz/flac and decodes the frames with
+// internal/flacdec. Vorbis comments give the tags and the first PICTURE block (a front cover
+// first) the cover.
 func measureFLAC(in *source) (Measurement, error) {
-	st, err := flac.Parse(in)
+	// flac.Parse reads through in.r itself (a bufio.Reader large enough for it to keep), so the
+	// frames start where the metadata ends.
+	st, err := flac.Parse(in.r)
 	if err != nil {
 		return Measurement{}, fmt.Errorf("%w: FLAC metadata: %v", ErrMalformed, err)
 	}
@@ -21,40 +25,33 @@ func measureFLAC(in *source) (Measurement, error) {
 	if ch < 1 || ch > MaxChannels || rate < MinSampleRate || rate > MaxSampleRate {
 		return Measurement{}, fmt.Errorf("%w: FLAC with %d channels at %d Hz", ErrUnsupportedCodec, ch, rate)
 	}
-	var pending []int32 // interleaved samples of the current frame not yet emitted
+	dec := flacdec.NewDecoder(in.r, flacdec.StreamInfo{SampleRate: rate, BitsPerSample: int(info.BitsPerSample)})
+	var buf [flacdec.MaxChannels][]int32
+	var pending [][]int32 // the current frame's samples not yet emitted, per channel
 	var scale float64
 	res, err := measurePCM(in, rate, ch, ChannelWeights(ch, 0), func(dst []float64) (int, error) {
-		for len(pending) == 0 {
-			f, err := st.ParseNext()
+		for len(pending) == 0 || len(pending[0]) == 0 {
+			f, err := dec.Next()
 			if errors.Is(err, io.EOF) {
 				return 0, io.EOF
 			}
 			if err != nil {
 				return 0, fmt.Errorf("%w: FLAC frame: %v", ErrMalformed, err)
 			}
-			if len(f.Subframes) != ch || f.BitsPerSample == 0 || f.BitsPerSample > 32 {
-				return 0, fmt.Errorf("%w: FLAC frame with %d channels of %d bits", ErrMalformed, len(f.Subframes), f.BitsPerSample)
+			if len(f.Samples) != ch {
+				return 0, fmt.Errorf("%w: FLAC frame with %d channels in a stream of %d", ErrMalformed, len(f.Samples), ch)
 			}
 			scale = 1 / float64(uint64(1)<<(f.BitsPerSample-1))
-			n := len(f.Subframes[0].Samples)
-			for _, sf := range f.Subframes {
-				if len(sf.Samples) != n {
-					return 0, fmt.Errorf("%w: FLAC subframes of unequal length", ErrMalformed)
-				}
-			}
-			pending = pending[:0]
-			for i := range n {
-				for _, sf := range f.Subframes {
-					pending = append(pending, sf.Samples[i])
-				}
-			}
+			pending = buf[:copy(buf[:], f.Samples)]
 		}
-		n := min(len(dst), len(pending))
-		for i, v := range pending[:n] {
-			dst[i] = float64(v) * scale
+		n := min(len(dst)/ch, len(pending[0]))
+		for c, s := range pending {
+			for i, v := range s[:n] {
+				dst[i*ch+c] = float64(v) * scale
+			}
+			pending[c] = s[n:]
 		}
-		pending = pending[n:]
-		return n, nil
+		return n * ch, nil
 	})
 	if err != nil {
 		return Measurement{}, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Limits of the streams the reader, the meter and the synthesiser accept.
@@ -104,10 +105,10 @@ type Meter struct {
 	frames   int64
 	subEnd   int64 // first frame of the next sub-block
 	pending  []float64
-	scratch  []float64
-	first    []float64 // channel 0's samples of the current chunk, for the L/R cross product
-	sample   float64   // sample peak, linear
-	truePeak float64   // true peak, linear
+	split    bool    // measure channels on two goroutines (see processSplit)
+	plan     []int   // processSplit's chunk lengths
+	sample   float64 // sample peak, linear
+	truePeak float64 // true peak, linear
 	stats    statsState
 }
 
@@ -115,10 +116,21 @@ type meterChannel struct {
 	k        kFilter
 	energy   float64 // sum of squared K-weighted samples in the current sub-block
 	hist     [tpHist]float64
-	sum      float64 // of the samples, for the DC offset
-	sumSq    float64 // of the squared samples, for the RMS level
-	clipPrev float64 // the last sample, for clipping runs
-	clipRun  int64   // equal samples near full scale up to the last one
+	sum      float64   // of the samples, for the DC offset
+	sumSq    float64   // of the squared samples, for the RMS level
+	clipPrev float64   // the last sample, for clipping runs
+	clipRun  int64     // equal samples near full scale up to the last one
+	runs     int64     // clipping runs ended so far
+	clipped  int64     // samples in them
+	buf      []float64 // tpHist samples of history, then the chunk being measured
+	maxes    []float64 // the largest magnitude of each tpChunk samples of the chunk in buf
+	// What processSplit's workers leave for the merge: the block's samples after tpHist of
+	// history, each chunk's sum of squares and K-weighted energy, the block's peaks.
+	block     []float64
+	sqs       []float64
+	energies  []float64
+	blockPeak float64
+	blockTP   float64
 }
 
 // ErrBadMeterConfig reports an unsupported sample rate, channel count or channel weights.
@@ -140,10 +152,6 @@ func NewMeter(sampleRate, channels int) (*Meter, error) {
 		chans:    make([]meterChannel, channels),
 		tp:       truePeakFilter,
 		pending:  make([]float64, 0, channels),
-		scratch:  make([]float64, tpHist+meterChunk),
-	}
-	if channels >= 2 {
-		m.first = make([]float64, meterChunk)
 	}
 	m.Reset()
 	return m, nil
@@ -167,7 +175,13 @@ func (m *Meter) SetChannelWeights(weights []float64) error {
 // Reset forgets all audio processed so far, keeping the configuration.
 func (m *Meter) Reset() {
 	for i := range m.chans {
-		m.chans[i] = meterChannel{k: newKFilter(m.rate)}
+		buf, maxes := m.chans[i].buf, m.chans[i].maxes
+		if buf == nil {
+			buf = make([]float64, tpHist+meterChunk)
+			maxes = make([]float64, (meterChunk+tpChunk-1)/tpChunk)
+		}
+		m.chans[i] = meterChannel{k: newKFilter(m.rate), buf: buf, maxes: maxes,
+			block: m.chans[i].block, sqs: m.chans[i].sqs[:0], energies: m.chans[i].energies[:0]}
 	}
 	m.gate = newBlockGate(m.rate, true)
 	m.frames = 0
@@ -196,63 +210,190 @@ func (m *Meter) Process(samples []float64) {
 }
 
 func (m *Meter) processFrames(samples []float64) {
+	if m.split && m.channels >= 2 && len(samples) >= splitMinFrames*m.channels {
+		m.processSplit(samples)
+		return
+	}
 	for len(samples) > 0 {
 		n := int(min(int64(len(samples)/m.channels), meterChunk, m.subEnd-m.frames))
 		for c := range m.chans {
 			ch := &m.chans[c]
-			buf := m.scratch[:tpHist+n]
+			buf := ch.buf[:tpHist+n]
 			copy(buf, ch.hist[:])
 			x := buf[tpHist:]
-			var peak float64
-			for i := range x {
-				v := samples[i*m.channels+c]
-				switch {
-				case v != v: // NaN
-					v = 0
-				case v > maxMagnitude:
-					v = maxMagnitude
-				case v < -maxMagnitude:
-					v = -maxMagnitude
-				}
-				x[i] = v
-				if a := abs(v); a > peak {
-					peak = a
-				}
-			}
+			maxes := ch.maxes[:(n+tpChunk-1)/tpChunk]
+			peak := deinterleave(x, samples, c, m.channels, maxes)
 			m.sample = max(m.sample, peak)
 			if peak >= ClipLevel {
-				m.stats.clipScan(ch, x)
+				ch.clipScan(x)
 			} else if ch.clipRun > 0 {
-				m.stats.endRun(ch)
+				ch.endRun()
 			}
 			// Sums are kept per chunk and then added, which keeps rounding error small.
 			sum, sq := moments(x)
 			ch.sum += sum
 			ch.sumSq += sq
 			m.stats.winEnergy += sq
-			switch {
-			case c == 0 && m.first != nil:
-				copy(m.first, x)
-			case c == 1:
-				m.stats.sumLR += dot(x, m.first)
+			if c == 1 {
+				m.stats.sumLR += dot(x, m.chans[0].buf[tpHist:])
 			}
-			ch.energy += ch.k.energy(x)
-			m.truePeak = m.tp.scan(buf, tpHist, m.truePeak)
+		}
+		// K-weighting is a chain of dependent operations per sample; two channels filtered in
+		// one loop run side by side in the processor.
+		c := 0
+		for ; c+1 < len(m.chans); c += 2 {
+			a, b := &m.chans[c], &m.chans[c+1]
+			ea, eb := energy2(&a.k, &b.k, a.buf[tpHist:tpHist+n], b.buf[tpHist:tpHist+n])
+			a.energy += ea
+			b.energy += eb
+		}
+		if c < len(m.chans) {
+			ch := &m.chans[c]
+			ch.energy += ch.k.energy(ch.buf[tpHist : tpHist+n])
+		}
+		for c := range m.chans {
+			ch := &m.chans[c]
+			buf := ch.buf[:tpHist+n]
+			m.truePeak = m.tp.scanChunks(buf, ch.maxes[:(n+tpChunk-1)/tpChunk], m.truePeak)
 			copy(ch.hist[:], buf[n:])
 		}
 		samples = samples[n*m.channels:]
-		m.frames += int64(n)
-		if m.frames == m.subEnd {
-			var e float64
-			for c := range m.chans {
-				e += m.weights[c] * m.chans[c].energy
-				m.chans[c].energy = 0
-			}
-			m.gate.add(e)
-			m.stats.window(m.frames, m.channels)
-			m.subEnd = boundary(m.gate.next+1, int64(m.rate))
+		m.advance(n)
+	}
+}
+
+// advance counts n frames measured and closes the sub-block they end, if they end one.
+func (m *Meter) advance(n int) {
+	m.frames += int64(n)
+	if m.frames == m.subEnd {
+		var e float64
+		for c := range m.chans {
+			e += m.weights[c] * m.chans[c].energy
+			m.chans[c].energy = 0
+		}
+		m.gate.add(e)
+		m.stats.window(m.frames, m.channels)
+		m.subEnd = boundary(m.gate.next+1, int64(m.rate))
+	}
+}
+
+// splitMinFrames is the shortest block processSplit takes: shorter ones do not repay a goroutine.
+const splitMinFrames = 2048
+
+// processSplit is processFrames with the channels divided between the calling goroutine and a
+// second one: each measures its channels' chunks (the same chunks processFrames cuts) through
+// the whole block, keeping per chunk what the merge needs. The merge then adds the chunks'
+// sums in processFrames' order and takes the maxima, so the results are the same bit for bit.
+func (m *Meter) processSplit(samples []float64) {
+	frames := len(samples) / m.channels
+	plan := m.plan[:0]
+	at, subEnd, next := m.frames, m.subEnd, m.gate.next
+	for left := frames; left > 0; {
+		n := int(min(int64(left), meterChunk, subEnd-at))
+		plan = append(plan, n)
+		at += int64(n)
+		left -= n
+		if at == subEnd {
+			next++
+			subEnd = boundary(next+1, int64(m.rate))
 		}
 	}
+	m.plan = plan
+	half := m.channels / 2
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		m.measureChannels(samples, half, m.channels)
+	}()
+	m.measureChannels(samples, 0, half)
+	wg.Wait()
+	off := 0
+	for k, n := range plan {
+		for c := range m.chans {
+			ch := &m.chans[c]
+			m.stats.winEnergy += ch.sqs[k]
+			ch.energy += ch.energies[k]
+		}
+		m.stats.sumLR += dot(m.chans[1].block[tpHist+off:tpHist+off+n], m.chans[0].block[tpHist+off:])
+		off += n
+		m.advance(n)
+	}
+	for c := range m.chans {
+		m.sample = max(m.sample, m.chans[c].blockPeak)
+		m.truePeak = max(m.truePeak, m.chans[c].blockTP)
+	}
+}
+
+// measureChannels measures channels lo to hi−1 of the frames in samples, chunk by chunk as
+// m.plan says, for processSplit. It writes only those channels' state.
+func (m *Meter) measureChannels(samples []float64, lo, hi int) {
+	frames := len(samples) / m.channels
+	for c := lo; c < hi; c++ {
+		ch := &m.chans[c]
+		need := tpHist + frames
+		if cap(ch.block) < need {
+			ch.block = make([]float64, need)
+		}
+		blk := ch.block[:need]
+		copy(blk, ch.hist[:])
+		ch.sqs, ch.energies = ch.sqs[:0], ch.energies[:0]
+		peak, tp := 0.0, m.truePeak
+		off := 0
+		for _, n := range m.plan {
+			buf := blk[off : off+tpHist+n]
+			x := buf[tpHist:]
+			maxes := ch.maxes[:(n+tpChunk-1)/tpChunk]
+			p := deinterleave(x, samples[off*m.channels:], c, m.channels, maxes)
+			peak = max(peak, p)
+			if p >= ClipLevel {
+				ch.clipScan(x)
+			} else if ch.clipRun > 0 {
+				ch.endRun()
+			}
+			sum, sq := moments(x)
+			ch.sum += sum
+			ch.sumSq += sq
+			ch.sqs = append(ch.sqs, sq)
+			ch.energies = append(ch.energies, ch.k.energy(x))
+			tp = m.tp.scanChunks(buf, maxes, tp)
+			off += n
+		}
+		copy(ch.hist[:], blk[frames:])
+		ch.blockPeak, ch.blockTP = peak, tp
+	}
+}
+
+// deinterleave copies channel c of the interleaved frames in samples to x, with NaN read as 0
+// and magnitudes limited to maxMagnitude, and stores in maxes[k] the largest magnitude of
+// x[k·tpChunk:(k+1)·tpChunk]; it returns the largest of all.
+func deinterleave(x, samples []float64, c, stride int, maxes []float64) (peak float64) {
+	samples = samples[c:]
+	for k := range maxes {
+		lo, hi := k*tpChunk, min((k+1)*tpChunk, len(x))
+		var cm float64
+		for i := lo; i < hi; i++ {
+			v := samples[i*stride]
+			// math.Abs, unlike a comparison, does not branch on the sign, which speech flips
+			// unpredictably; one comparison catches both NaN and magnitudes over the limit.
+			a := math.Abs(v)
+			if !(a <= maxMagnitude) {
+				if v != v {
+					v = 0
+				} else {
+					v = math.Copysign(maxMagnitude, v)
+				}
+				a = math.Abs(v)
+			}
+			x[i] = v
+			if a > cm {
+				cm = a
+			}
+		}
+		maxes[k] = cm
+		peak = max(peak, cm)
+	}
+	return peak
 }
 
 // Result returns the measurements of the audio processed so far; processing may continue after.

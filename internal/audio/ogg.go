@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/jfreymuth/oggvorbis"
@@ -274,12 +275,12 @@ func measureOpus(in *source) (Measurement, error) {
 				if err != nil {
 					return 0, fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)
 				}
-				from := max(preSkip-decoded, 0)
+				from := min(max(preSkip-decoded, 0), int64(n))
 				decoded += int64(n)
-				for i := from; i < int64(n); i++ {
-					for c := range ch {
-						page = append(page, float64(out[int(i)*ch+c])*gain)
-					}
+				at := len(page)
+				page = slices.Grow(page, (n-int(from))*ch)[:at+(n-int(from))*ch]
+				for i, v := range out[int(from)*ch : n*ch] {
+					page[at+i] = float64(v) * gain
 				}
 				if last {
 					break

@@ -31,6 +31,7 @@ func measurePCM(in *source, rate, channels int, weights []float64, read func(dst
 	if err := in.check(0, rate, channels); err != nil {
 		return MeterResult{}, err
 	}
+	m.split = in.split
 	free := make(chan []float64, pcmBuffers)
 	for range pcmBuffers {
 		free <- make([]float64, pcmBlock*channels)

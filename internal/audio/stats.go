@@ -158,8 +158,6 @@ type statsState struct {
 	longest   int64   // frames of the longest silence between loud windows
 	levels    levelHistogram
 	sumLR     float64 // sum of products of channels 0 and 1
-	runs      int64   // clipping runs ended so far
-	clipped   int64   // samples in them
 }
 
 func (s *statsState) reset() {
@@ -188,24 +186,24 @@ func (s *statsState) loud(start, end int64, p float64) {
 }
 
 // endRun closes a channel's clipping run, if any.
-func (s *statsState) endRun(ch *meterChannel) {
+func (ch *meterChannel) endRun() {
 	if ch.clipRun >= MinClipRun {
-		s.runs++
-		s.clipped += ch.clipRun
+		ch.runs++
+		ch.clipped += ch.clipRun
 	}
 	ch.clipRun = 0
 }
 
 // clipScan follows clipping runs through a channel's chunk x that has a sample at or above
 // ClipLevel; chunks without one just end the channel's run.
-func (s *statsState) clipScan(ch *meterChannel, x []float64) {
+func (ch *meterChannel) clipScan(x []float64) {
 	prev := ch.clipPrev
 	for _, v := range x {
 		near := abs(v) >= ClipLevel
 		if near && ch.clipRun > 0 && v == prev {
 			ch.clipRun++
 		} else {
-			s.endRun(ch)
+			ch.endRun()
 			if near {
 				ch.clipRun = 1
 			}
@@ -240,9 +238,10 @@ func (m *Meter) signalStats() SignalStats {
 		st.TrailingSilence = framesDuration(frames-s.loudEnd, rate)
 		st.LongestSilence = framesDuration(s.longest, rate)
 	}
-	st.ClippingRuns, st.ClippedSamples = s.runs, s.clipped
 	for c := range m.chans {
 		ch := &m.chans[c]
+		st.ClippingRuns += ch.runs
+		st.ClippedSamples += ch.clipped
 		if ch.clipRun >= MinClipRun {
 			st.ClippingRuns++
 			st.ClippedSamples += ch.clipRun

@@ -141,6 +141,28 @@ func (f *tpFilter) scan(buf []float64, start int, peak float64) float64 {
 	return peak
 }
 
+// scanChunks is scan(buf, tpHist, peak) for buf = history + chunk, given maxes[k], the largest
+// magnitude of the chunk's samples buf[tpHist+k·tpChunk:][:tpChunk]. Each output block's window
+// lies within its own samples, the tpHist before them and so within the history or the block
+// before, so the larger of the two maxima bounds it, and most blocks are skipped without
+// reading their samples again.
+func (f *tpFilter) scanChunks(buf []float64, maxes []float64, peak float64) float64 {
+	var prev float64
+	for _, v := range buf[:tpHist] {
+		prev = max(prev, math.Abs(v))
+	}
+	for k, cm := range maxes {
+		bound := max(prev, cm)
+		prev = cm
+		if bound*f.l1 <= peak {
+			continue
+		}
+		c0 := tpHist + k*tpChunk
+		peak = f.scan(buf[:min(c0+tpChunk, len(buf))], c0, peak)
+	}
+	return peak
+}
+
 // abs is math.Abs for finite numbers, without the unsafe conversion that the race detector's
 // pointer checks instrument.
 func abs(v float64) float64 {

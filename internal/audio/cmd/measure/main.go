@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	measure [-workers n] file
+//	measure [-workers n] [-cpuprofile file] file
 package main
 
 import (
@@ -14,21 +14,55 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/pprof"
 
 	"github.com/podqa/podqa-go/internal/audio"
 )
 
 func main() {
-	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "goroutines decoding MP3 segments")
+	os.Exit(measureMain())
+}
+
+// measureMain is main returning its exit status, so that deferred calls run before the exit.
+func measureMain() int {
+	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "goroutines decoding in parallel")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measurement to this file")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: measure [-workers n] file")
-		os.Exit(2)
+		fmt.Fprintln(os.Stderr, "usage: measure [-workers n] [-cpuprofile file] file")
+		return 2
+	}
+	if *cpuProfile != "" {
+		stop, err := startProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "measure:", err)
+			return 1
+		}
+		defer stop()
 	}
 	if err := run(flag.Arg(0), *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "measure:", err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
+}
+
+// startProfile starts a CPU profile written to name and returns the function that ends it.
+func startProfile(name string) (func(), error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "measure:", err)
+		}
+	}, nil
 }
 
 func run(name string, workers int) error {
