@@ -169,7 +169,11 @@ func (s *Server) hostFeed(spec HostedFeedSpec) (HostedFeed, error) {
 	for _, e := range spec.Episodes {
 		episodes = append(episodes, s.hostedEpisode(e))
 	}
-	url, err := s.host.AddFeed(id, spec.Title, spec.Explicit, episodes)
+	add := s.host.AddFeed
+	if s.stagedFeeds != nil {
+		add = s.stagedFeeds.AddFeed
+	}
+	url, err := add(id, spec.Title, spec.Explicit, episodes)
 	if err != nil {
 		return HostedFeed{}, err
 	}

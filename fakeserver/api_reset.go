@@ -3,6 +3,9 @@ package fakeserver
 import (
 	"sync"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
 // startState is what Reset rebuilds: the generator's state once New had drawn its own values
@@ -20,41 +23,78 @@ type startState struct {
 // report, feed, upload, fault, delivery, email, scripted transcript and journal entry goes, the
 // fixtures (WithFixtures) and the Demo workspace (if SeedDemo made it) come back with the same
 // ids and keys as at start, and a manual clock is back at its start instant. Work in flight
-// (a measurement, a webhook attempt) records nothing into the new state. The admin token, the
-// upload URL signing key and the options stay.
+// (a measurement, a webhook attempt, an upload's body, a download) records nothing into the new
+// state. The admin token, the upload URL signing key and the options stay.
 //
 // The ids and keys of the start state repeat because the generator (see WithSeed) is rewound to
 // where it stood when they were first made; with a seed, a suite that runs the same calls after
-// a reset gets the same answers. Requests sent while Reset runs may see either state.
+// a reset gets the same answers. The new state is built aside while the old one goes on
+// serving, then put in its place at once: a request sees the old state or the new, never one
+// half rebuilt (a fixture key never answers 401).
 func (s *Server) Reset() (_ time.Time, err error) {
 	defer apiError(&err)
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
-	s.core.Reset(s.opts.start)
-	s.host.Reset()
-	s.scripts.mu.Lock()
-	s.scripts.bySum = nil
-	s.scripts.mu.Unlock()
-	s.renderCache.mu.Lock()
-	s.renderCache.entries = nil
-	s.renderCache.mu.Unlock()
-	s.faults.clear()
-	s.journal.clear()
 
-	if err := s.rand.Restore(s.start.rand); err != nil {
+	// The start state mints from a generator of its own, rewound to the start, so that requests
+	// still served by the old state neither draw from it nor see their generator rewound.
+	src := seeded.Random()
+	if err := src.Restore(s.start.rand); err != nil {
 		return time.Time{}, err
 	}
-	if err := s.loadStartFixtures(); err != nil {
+	b := s.stagingView(s.core.Stage(s.opts.start, src), src)
+	if err := b.loadStartFixtures(); err != nil {
 		return time.Time{}, err
 	}
 	if s.start.demo != nil {
-		if err := s.rand.Restore(s.start.demo); err != nil {
+		if err := src.Restore(s.start.demo); err != nil {
 			return time.Time{}, err
 		}
-		if _, err := s.seedDemo(); err != nil {
+		if _, err := b.seedDemo(); err != nil {
 			return time.Time{}, err
 		}
 	}
+	next := src.Save()
+	var restored error
+	err = s.core.Adopt(b.core, s.opts.start, func() {
+		s.host.Swap(b.stagedFeeds)
+		restored = s.rand.Restore(next)
+		s.scripts.mu.Lock()
+		s.scripts.bySum = nil
+		s.scripts.mu.Unlock()
+		s.renderCache.mu.Lock()
+		s.renderCache.entries = nil
+		s.renderCache.mu.Unlock()
+		s.faults.clear()
+		s.journal.clear()
+	})
+	if err == nil {
+		err = restored
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	s.start.fixtureIDs = b.start.fixtureIDs
 	s.log.Info("fake reset", "now", s.Now())
 	return s.Now(), nil
+}
+
+// stagingView is the server as the fixtures loader and seedDemo see it while Reset builds the
+// start state aside: its core is the staged one, its hosted feeds are staged, and it mints from
+// src. Nothing else may use it; it serves no request.
+func (s *Server) stagingView(staged *core.Core, src *seeded.Source) *Server {
+	return &Server{
+		opts:        s.opts,
+		clock:       staged.Clock(),
+		core:        staged,
+		faults:      s.faults,
+		log:         s.log,
+		url:         s.url,
+		uploadKey:   s.uploadKey,
+		host:        s.host,
+		stagedFeeds: s.host.Stage(),
+		hooks:       s.hooks,
+		journal:     s.journal,
+		rand:        src,
+	}
 }

@@ -53,6 +53,8 @@ type Server struct {
 	covers coverTokens
 	// host is the podcast host of the hosted feeds.
 	host *hosted.Host
+	// stagedFeeds, set only in Reset's stagingView, takes the feeds the start state hosts.
+	stagedFeeds *hosted.Staging
 	// scripts are transcripts scripted by audio content.
 	scripts transcriptScripts
 	// renderCache keeps the JSON of finished reports.

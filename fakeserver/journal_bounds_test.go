@@ -119,7 +119,7 @@ func TestJournalBoundedInBytes(t *testing.T) {
 	body := strings.Repeat("b", MaxJournalBody)
 	const adds = 2 * MaxJournalBytes / MaxJournalBody
 	for i := range adds {
-		j.add(JournalEntry{Method: "POST", Path: "/api/rest/v1/reports", RequestBody: strings.Clone(body), Status: i})
+		j.add(0, JournalEntry{Method: "POST", Path: "/api/rest/v1/reports", RequestBody: strings.Clone(body), Status: i})
 		if j.held > MaxJournalBytes {
 			t.Fatalf("after %d entries of 64 KiB the journal holds %d bytes", i+1, j.held)
 		}

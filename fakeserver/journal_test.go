@@ -167,7 +167,7 @@ func TestJournalMemory(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	j := newJournal(DefaultJournalSize, [16]byte{1})
 	for range DefaultJournalSize + 500 {
-		j.add(JournalEntry{Method: "POST", Path: "/api/rest/v1/reports", RequestContentType: "application/json",
+		j.add(0, JournalEntry{Method: "POST", Path: "/api/rest/v1/reports", RequestContentType: "application/json",
 			RequestBody: strings.Clone(body), WorkspaceID: "0b0e3c4e-1111-4000-8000-000000000000", APIKeyID: "0b0e3c4e-1111-4000-8000-000000000001", MaskedKey: "podqa_api_abcdef…"})
 	}
 	runtime.GC()

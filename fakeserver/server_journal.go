@@ -28,6 +28,9 @@ type journal struct {
 	held    int // bytes the entries hold, as entryBytes counts them
 	budget  int
 	seq     uint64
+	// epoch counts clears: a request begun before one is not kept after it, since it was
+	// served by the state the clear (a reset) replaced.
+	epoch uint64
 	// ns makes entry ids: the entry's sequence number hashed under it.
 	ns uuid.UUID
 }
@@ -47,9 +50,20 @@ func entryBytes(e *JournalEntry) int {
 	return fixed + len(e.Path) + len(e.Query) + len(e.RequestContentType) + len(e.RequestBody) + len(e.ErrorCode)
 }
 
-func (j *journal) add(e JournalEntry) {
+// began returns the epoch a request begins in, for add.
+func (j *journal) began() uint64 {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return j.epoch
+}
+
+// add keeps e, of a request begun in epoch, unless the journal was cleared since.
+func (j *journal) add(epoch uint64, e JournalEntry) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if epoch != j.epoch {
+		return
+	}
 	j.seq++
 	e.ID = uuid.NewSHA1(j.ns, strconv.AppendUint(nil, j.seq, 10)).String()
 	n := entryBytes(&e)
@@ -83,6 +97,7 @@ func (j *journal) clear() {
 	defer j.mu.Unlock()
 	clear(j.entries)
 	j.head, j.count, j.held, j.seq = 0, 0, 0, 0
+	j.epoch++
 }
 
 func (j *journal) list(f RequestFilter) []JournalEntry {
@@ -196,6 +211,7 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
+		epoch := s.journal.began()
 		at := s.clock.Now()
 		// As sent: a handler may rewrite the query it reads.
 		path, query := r.URL.Path, r.URL.RawQuery
@@ -241,7 +257,7 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			e.RequestBodyTruncated = body.truncated
 		}
 		e.ErrorCode, _ = cutText(answerErrorCode(e.Status, rec.errBody), MaxJournalLinePart)
-		s.journal.add(e)
+		s.journal.add(epoch, e)
 	})
 }
 

@@ -124,9 +124,12 @@ type Core struct {
 	reportSeq    uint64
 	ledgers      map[uuid.UUID]*ledger
 	reservations map[uuid.UUID]*Reservation
-	// held counts the uploaded bytes kept in memory (reservations' audio and reports' audio
-	// not measured yet), against heldBudget.
+	// held counts the uploaded bytes kept in memory (reservations' audio, reports' audio
+	// not measured yet and uploads being read), against heldBudget.
 	held, heldBudget int64
+	// claimed counts the bytes of uploads being read (claimed, neither stored nor released),
+	// whichever generation claimed them: a reset keeps them in held.
+	claimed int64
 
 	wh webhookState // webhook endpoints, deliveries, emails and the feed checker
 

@@ -2,9 +2,13 @@ package core
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/clock"
+	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
 // Reset empties the core: every workspace, account, key, session, show, report, reservation,
@@ -14,13 +18,82 @@ import (
 // delivery belongs to an older generation and records nothing, so nothing of the old state
 // leaks into the new one.
 func (c *Core) Reset(start time.Time) {
+	// An empty staged core schedules nothing, so Adopt cannot refuse it.
+	_ = c.Adopt(c.Stage(start, c.rand), start, nil)
+}
+
+// Stage returns an empty core to build a start state in (fixtures, the Demo workspace) while c
+// goes on serving its own, for Adopt to swap in whole: requests then see the old state or the
+// new, never a state half rebuilt. The staged core shares c's configuration (dependencies,
+// standards, webhook wiring, analysis pool, upload budget, rate-limit switch) and mints ids
+// from src. Its clock is a manual one standing at start (at c's present instant when c
+// follows the wall clock), so that the new state's times are the start's; nothing built there
+// may schedule work, since such work would belong to the staged core. Only Adopt may use it
+// once built.
+func (c *Core) Stage(start time.Time, src *seeded.Source) *Core {
+	at := start
+	if !c.clock.Manual() {
+		at = c.clock.Now()
+	}
+	n := &Core{clock: clock.NewManual(at), deps: c.deps, rand: src, analyses: c.analyses, standards: c.standards}
+	c.mu.RLock()
+	n.heldBudget, n.wh.cfg = c.heldBudget, c.wh.cfg
+	c.mu.RUnlock()
+	n.limits.off = c.limits.off
+	n.initStateLocked()
+	return n
+}
+
+// Adopt makes the state built in n (from Stage) c's in one change, under c's lock and while no
+// clock task runs: the clock's pending tasks go, a manual clock goes back to start, and the
+// generation moves on, so that work in flight from the old state (a measurement, a webhook
+// attempt, an upload's body) records nothing into the new one. also, when not nil, runs within
+// the same change, for the state kept beside the core (hosted feeds, the journal).
+//
+// The held upload bytes become those of the uploads still being read: their buffers exist
+// until the read ends, whichever state they were claimed in.
+func (c *Core) Adopt(n *Core, start time.Time, also func()) error {
+	if p := n.clock.Pending(); p > 0 {
+		return fmt.Errorf("core: the staged state scheduled %d tasks, which would not run", p)
+	}
 	c.clock.Hold(func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.clock.Clear(start)
 		c.gen++
-		c.initStateLocked()
+		n.mu.Lock()
+		c.adoptLocked(n)
+		n.mu.Unlock()
+		if also != nil {
+			also()
+		}
 	})
+	return nil
+}
+
+// adoptLocked takes every piece of n's state; the webhook wiring stays c's.
+func (c *Core) adoptLocked(n *Core) {
+	c.stds = n.stds
+	c.catalogs = n.catalogs
+	c.series = n.series
+	c.episodes = n.episodes
+	c.reports = n.reports
+	c.reportIdx = n.reportIdx
+	c.reportSeq = n.reportSeq
+	c.ledgers = n.ledgers
+	c.reservations = n.reservations
+	c.held = c.claimed // the uploads held went with the reservations and reports
+	c.accounts = n.accounts
+	c.workspaces = n.workspaces
+	c.keys = n.keys
+	c.keyDigests = n.keyDigests
+	c.sessions = n.sessions
+	cfg := c.wh.cfg
+	c.wh = n.wh
+	c.wh.cfg = cfg
+	c.limits.mu.Lock()
+	c.limits.windows, c.limits.nextSweep = nil, time.Time{}
+	c.limits.mu.Unlock()
 }
 
 // initStateLocked sets every piece of state to empty; the webhook wiring stays.
@@ -34,7 +107,7 @@ func (c *Core) initStateLocked() {
 	c.reportSeq = 0
 	c.ledgers = map[uuid.UUID]*ledger{}
 	c.reservations = map[uuid.UUID]*Reservation{}
-	c.held = 0 // the uploads held went with the reservations and reports
+	c.held = c.claimed
 	c.accounts = map[uuid.UUID]*Account{}
 	c.workspaces = map[uuid.UUID]*Workspace{}
 	c.keys = map[uuid.UUID]*APIKey{}

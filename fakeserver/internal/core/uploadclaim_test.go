@@ -10,7 +10,8 @@ import (
 
 // TestResetVoidsUploadClaims is D10 of issue 32: an upload's PUT in flight across a reset of a
 // seeded fake (which makes the same reservation id again) stores nothing into the new state,
-// and the held-upload-bytes count never goes negative, so the budget stays true.
+// and the held-upload-bytes count keeps the bodies still being read until their reads end (never
+// negative, never forgetting them), so the budget stays true.
 func TestResetVoidsUploadClaims(t *testing.T) {
 	t.Parallel()
 	clk := clock.NewManual(start)
@@ -55,6 +56,10 @@ func TestResetVoidsUploadClaims(t *testing.T) {
 	}
 
 	c.Reset(start)
+	// The two bodies are still being read: their buffers exist, so the budget counts them.
+	if got := c.HeldUploadBytes(); got != 2*size {
+		t.Fatalf("held %d just after the reset, want the %d bytes still being read", got, 2*size)
+	}
 	if err := deps.Rand.Restore(state); err != nil {
 		t.Fatal(err)
 	}

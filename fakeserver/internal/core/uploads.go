@@ -111,25 +111,28 @@ func (c *Core) ClaimUpload(id uuid.UUID, n int64) (UploadClaim, error) {
 			"The fake holds %d bytes of uploads, its budget is %d: create reports from earlier uploads (their audio is freed once measured) or let unused reservations lapse, then retry.", c.held, c.heldBudget)
 	}
 	c.held += n
+	c.claimed += n
 	return UploadClaim{id: id, n: n, gen: c.gen}, nil
 }
 
-// ReleaseUpload gives back the bytes of a claim never stored; after a reset there is nothing to
-// give back (the reset dropped every claim's count).
+// ReleaseUpload gives back the bytes of a claim never stored, in whichever state it was made:
+// a reset keeps counting the uploads being read, since their buffers live until the read ends.
 func (c *Core) ReleaseUpload(claim UploadClaim) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if claim.gen == c.gen {
-		c.held -= claim.n
-	}
+	c.claimed -= claim.n
+	c.held -= claim.n
 }
 
 // StoreClaimedUpload keeps the audio of a claim; a claim made before a reset finds no
-// reservation (404), even one of the new state with the same id, as a seeded fake makes again.
+// reservation (404), even one of the new state with the same id, as a seeded fake makes again,
+// and its bytes are given back.
 func (c *Core) StoreClaimedUpload(claim UploadClaim, audio []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.claimed -= claim.n
 	if claim.gen != c.gen {
+		c.held -= claim.n
 		return ErrNotFound("Upload")
 	}
 	return c.storeUploadLocked(claim.id, audio)

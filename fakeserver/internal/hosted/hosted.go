@@ -366,29 +366,73 @@ const failAnalysisBody = "this is not audio: the episode was hosted with fail_an
 
 // AddFeed starts serving a feed with id and returns its URL. Episodes are newest first.
 func (h *Host) AddFeed(id uuid.UUID, title string, explicit bool, episodes []Episode) (string, error) {
+	f, err := h.newFeed(id, title, explicit, episodes)
+	if err != nil {
+		return "", err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	addFeed(h.feeds, h.byAudio, f)
+	return h.feedURL(id), nil
+}
+
+// Staging is a set of feeds built aside, while the host goes on serving its own, for Swap to
+// put in place of them at once (a reset of the fake).
+type Staging struct {
+	h       *Host
+	feeds   map[uuid.UUID]*feed
+	byAudio map[string]*episode
+}
+
+// Stage returns an empty set of feeds to build the host's next ones in.
+func (h *Host) Stage() *Staging {
+	return &Staging{h: h, feeds: map[uuid.UUID]*feed{}, byAudio: map[string]*episode{}}
+}
+
+// AddFeed is Host.AddFeed into the staged set; the host serves nothing of it until Swap.
+func (st *Staging) AddFeed(id uuid.UUID, title string, explicit bool, episodes []Episode) (string, error) {
+	f, err := st.h.newFeed(id, title, explicit, episodes)
+	if err != nil {
+		return "", err
+	}
+	addFeed(st.feeds, st.byAudio, f)
+	return st.h.feedURL(id), nil
+}
+
+// Swap makes the staged feeds the host's, forgetting every other. The cache stays: its keys are
+// the audio's content. Downloads under way keep reading the episodes they found.
+func (h *Host) Swap(st *Staging) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.feeds, h.byAudio = st.feeds, st.byAudio
+}
+
+func addFeed(feeds map[uuid.UUID]*feed, byAudio map[string]*episode, f *feed) {
+	feeds[f.id] = f
+	for _, e := range f.episodes {
+		byAudio[e.audioURL] = e
+	}
+}
+
+// newFeed checks and prepares a feed's episodes.
+func (h *Host) newFeed(id uuid.UUID, title string, explicit bool, episodes []Episode) (*feed, error) {
 	if strings.TrimSpace(title) == "" {
-		return "", core.ErrValidation("A feed needs a title.")
+		return nil, core.ErrValidation("A feed needs a title.")
 	}
 	f := &feed{id: id, title: title, explicit: explicit}
 	guids := map[string]bool{}
 	for i, e := range episodes {
 		if guids[e.GUID] {
-			return "", core.ErrValidation("Two episodes have the guid %q.", e.GUID)
+			return nil, core.ErrValidation("Two episodes have the guid %q.", e.GUID)
 		}
 		guids[e.GUID] = true
 		length, err := h.prepare(&e, title)
 		if err != nil {
-			return "", episodeErr(i, e.Title, err)
+			return nil, episodeErr(i, e.Title, err)
 		}
 		f.episodes = append(f.episodes, &episode{Episode: e, audioURL: h.audioURL(id, e), length: length})
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.feeds[id] = f
-	for _, e := range f.episodes {
-		h.byAudio[e.audioURL] = e
-	}
-	return h.feedURL(id), nil
+	return f, nil
 }
 
 // AddEpisode publishes e as the feed's newest episode and returns its audio URL.
