@@ -9,8 +9,9 @@ import (
 
 // Limits of the streams the reader, the meter and the synthesiser accept.
 const (
-	// MinSampleRate is the lowest sample rate, in Hz.
-	MinSampleRate = 8000
+	// MinSampleRate is the lowest sample rate, in Hz: AAC's lowest (sampling frequency index
+	// 11), which its decoder supports; the K-weighting is computed for any rate.
+	MinSampleRate = 7350
 	// MaxSampleRate is the highest sample rate, in Hz.
 	MaxSampleRate = 384000
 	// MaxChannels is the largest number of channels.
@@ -136,7 +137,7 @@ type meterChannel struct {
 // ErrBadMeterConfig reports an unsupported sample rate, channel count or channel weights.
 var ErrBadMeterConfig = errors.New("audio: unsupported meter configuration")
 
-// NewMeter returns a meter for audio with the given sample rate (8000 to 384000 Hz) and number of
+// NewMeter returns a meter for audio with the given sample rate (MinSampleRate to MaxSampleRate Hz) and number of
 // channels (1 to 8), with the default channel weights of ChannelWeights(channels, 0).
 func NewMeter(sampleRate, channels int) (*Meter, error) {
 	if sampleRate < MinSampleRate || sampleRate > MaxSampleRate {

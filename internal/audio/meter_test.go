@@ -130,10 +130,14 @@ func TestMeterSilenceAndEdges(t *testing.T) {
 
 func TestMeterConfig(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ rate, ch int }{{7999, 1}, {384001, 1}, {48000, 0}, {48000, 9}} {
+	for _, c := range []struct{ rate, ch int }{{7349, 1}, {384001, 1}, {48000, 0}, {48000, 9}} {
 		if _, err := NewMeter(c.rate, c.ch); err == nil {
 			t.Errorf("NewMeter(%d, %d) accepted", c.rate, c.ch)
 		}
+	}
+	// AAC's lowest rate (D19 of issue 32: 7,350 Hz ADTS decoded but was not metered).
+	if _, err := NewMeter(7350, 1); err != nil {
+		t.Errorf("NewMeter(7350, 1): %v", err)
 	}
 	m, _ := NewMeter(48000, 2)
 	if err := m.SetChannelWeights([]float64{1}); err == nil {

@@ -15,7 +15,7 @@ type SynthSpec struct {
 	// DurationSeconds is the length of the audio, from 0.5 s to 3 hours; it is rounded to whole
 	// frames.
 	DurationSeconds float64
-	// SampleRate is in Hz, from 8000 to 384000; 0 means 44100.
+	// SampleRate is in Hz, from MinSampleRate to MaxSampleRate; 0 means 44100.
 	SampleRate int
 	// Channels is 1 or 2 (two identical channels); 0 means 1.
 	Channels int

@@ -44,7 +44,7 @@ var ksGUIDTail = [14]byte{0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 
 type WAVFormat struct {
 	// Channels is the number of interleaved channels (1 to 8).
 	Channels int
-	// SampleRate is in frames per second (8000 to 384000).
+	// SampleRate is in frames per second (MinSampleRate to MaxSampleRate).
 	SampleRate int
 	// BitsPerSample is the size of a stored sample: 8, 16, 24, 32 or 64.
 	BitsPerSample int
@@ -89,7 +89,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // NewWAVReader reads a WAV header from r up to the start of the audio data. It accepts RIFF (and
 // RF64) WAVE files with PCM integer samples of 8 (unsigned), 16, 24 or 32 bits, IEEE float samples
-// of 32 or 64 bits, or WAVE_FORMAT_EXTENSIBLE with those subformats; 1 to 8 channels; 8000 to
+// of 32 or 64 bits, or WAVE_FORMAT_EXTENSIBLE with those subformats; 1 to 8 channels; 7350 to
 // 384000 Hz. Unknown chunks are skipped. A data chunk size of 0 or 0xFFFFFFFF means the audio
 // runs to the end of the input.
 func NewWAVReader(r io.Reader) (*WAVReader, error) {

@@ -27,6 +27,8 @@ src tone_s48 48000 2 3 "sine=f=1000:r=48000,volume=-1.94dB"
 src step_s48 48000 2 3 "sine=f=500:r=48000,volume='if(lt(t,1.5),0.2007,1.5896)':eval=frame"
 src speech_s44 44100 2 3 "anoisesrc=c=pink:r=44100:seed=42:a=0.5,bandpass=f=700:t=h:w=1200,volume='0.2+0.8*abs(sin(2*PI*2*t))':eval=frame"
 src speech_m48 48000 1 3 "anoisesrc=c=pink:r=48000:seed=7:a=0.5,bandpass=f=900:t=h:w=1400,volume='0.2+0.8*abs(sin(2*PI*2.3*t))':eval=frame"
+# AAC's lowest rate (7,350 Hz, sampling frequency index 11), which the meter must take too.
+src speech_m7 7350 1 3 "anoisesrc=c=pink:r=7350:seed=11:a=0.5,bandpass=f=900:t=h:w=1400,volume='0.2+0.8*abs(sin(2*PI*2.3*t))':eval=frame"
 
 rm -f ./*.mp3 ./*.flac ./*.ogg ./*.opus ./*.wav ./*.m4a ./*.aac
 enc() { # source output codec-args...
@@ -51,6 +53,7 @@ enc speech_s44 speech_s44.m4a -c:a aac -b:a 128k
 enc speech_m48 speech_m48_fs.m4a -c:a aac -b:a 64k -movflags +faststart
 enc step_s48 step_s48.aac -c:a aac -b:a 128k
 enc tone_m44 tone_m44.aac -c:a aac -b:a 96k
+enc speech_m7 speech_m7.aac -c:a aac -b:a 24k
 "${ff[@]}" -i "$tmp/tone_m44.wav" -t 1 -c:a pcm_f32le tone_m44_f32.wav
 "${ff[@]}" -i "$tmp/step_s48.wav" -t 1.6 -c:a pcm_s24le step_s48_s24.wav
 
