@@ -1,12 +1,14 @@
 package fakeserver
 
 import (
+	"math"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// CreditsChange changes a workspace's plan figures; nil fields stay as they are.
+// CreditsChange changes a workspace's plan figures; nil fields stay as they are. PlanAllowance
+// and PlanUsed are whole credits, from 0 to MaxPlanCredits.
 type CreditsChange struct {
 	PlanAllowance   *float64 `json:"plan_allowance,omitempty"`
 	PlanUsed        *float64 `json:"plan_used,omitempty"`
@@ -26,7 +28,25 @@ func (s *Server) setCredits(workspaceID string, change CreditsChange) (core.Cred
 	if err != nil {
 		return core.Credits{}, err
 	}
+	if err := checkWholeCredits("plan_allowance", change.PlanAllowance); err != nil {
+		return core.Credits{}, err
+	}
+	if err := checkWholeCredits("plan_used", change.PlanUsed); err != nil {
+		return core.Credits{}, err
+	}
 	return s.core.SetCredits(id, change.PlanAllowance, change.PlanUsed, change.ChargingEnabled)
+}
+
+// MaxPlanCredits bounds a plan's allowance and credits used as the Go API, the control API and
+// the fixtures set them: whole credits, so that no value is rounded out of sight.
+const MaxPlanCredits = maxFixtureCredits
+
+// checkWholeCredits refuses credits that are not a whole number from 0 to MaxPlanCredits.
+func checkWholeCredits(name string, v *float64) error {
+	if v != nil && (!(*v >= 0 && *v <= MaxPlanCredits) || *v != math.Trunc(*v)) {
+		return core.ErrValidation("%s must be a whole number of credits from 0 to %d.", name, MaxPlanCredits)
+	}
+	return nil
 }
 
 // TopupSpec describes a top-up of credits bought for a workspace.

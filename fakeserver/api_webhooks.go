@@ -12,6 +12,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // Resolver looks up the addresses of a host name, as *net.Resolver does. The fake uses it to
@@ -184,9 +185,9 @@ func (s *Server) CreateWebhookEndpoint(ctx context.Context, workspaceID string, 
 	}
 	in := core.NewEndpoint{URL: spec.URL, Events: spec.Events}
 	if spec.SeriesID != "" {
-		id, err := uuid.Parse(spec.SeriesID)
-		if err != nil {
-			id = uuid.Nil
+		id, ok := ids.Canonical(spec.SeriesID)
+		if !ok {
+			id = uuid.Nil // no series has it
 		}
 		in.SeriesID = &id
 	}

@@ -4,14 +4,16 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // WorkspaceSpec describes a workspace to create. Plan settings left nil take the free plan's:
 // 1,200 credits a month and three shows.
 type WorkspaceSpec struct {
 	// Type is "personal" or "organisation".
-	Type            string   `json:"type"`
-	Name            string   `json:"name"`
+	Type string `json:"type"`
+	Name string `json:"name"`
+	// PlanAllowance is whole credits, from 0 to MaxPlanCredits.
 	PlanAllowance   *float64 `json:"plan_allowance,omitempty"`
 	PodcastLimit    *int     `json:"podcast_limit,omitempty"`
 	ChargingEnabled *bool    `json:"charging_enabled,omitempty"`
@@ -35,6 +37,9 @@ type APIKey struct {
 // An organisation gets one owner account.
 func (s *Server) CreateWorkspace(spec WorkspaceSpec) (_ Workspace, err error) {
 	defer apiError(&err)
+	if err := checkWholeCredits("plan_allowance", spec.PlanAllowance); err != nil {
+		return Workspace{}, err
+	}
 	ws, err := s.core.CreateWorkspace(core.NewWorkspace{
 		Type:            core.WorkspaceType(spec.Type),
 		Name:            spec.Name,
@@ -108,8 +113,8 @@ func (s *Server) CreateSession(workspaceID string) (_ string, err error) {
 }
 
 func parseID(s, what string) (uuid.UUID, error) {
-	id, err := uuid.Parse(s)
-	if err != nil || len(s) != 36 {
+	id, ok := ids.Canonical(s)
+	if !ok {
 		return uuid.Nil, core.ErrNotFound(what)
 	}
 	return id, nil

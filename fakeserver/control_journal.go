@@ -5,10 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/internal/apitime"
+	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // maxJournalLimit bounds one GET /_fake/requests answer.
@@ -18,8 +17,8 @@ func (s *Server) handleListRequests(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := RequestFilter{Method: q.Get("method"), PathPrefix: q.Get("path_prefix"), Limit: DefaultRequestLimit}
 	if v := q.Get("workspace_id"); v != "" {
-		id, err := uuid.Parse(v)
-		if err != nil || len(v) != 36 {
+		id, ok := ids.Canonical(v)
+		if !ok {
 			writeError(w, core.ErrValidation("workspace_id must be a uuid."))
 			return
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
 	"github.com/podqa/podqa-go/internal/apitime"
+	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // Page sizes of the GraphQL listings when the query names none.
@@ -170,8 +171,8 @@ func (q *gqlQuery) workspace(ctx context.Context, organisationID *string) (core.
 }
 
 func parseGraphQLID(arg, v string) (uuid.UUID, error) {
-	id, err := uuid.Parse(v)
-	if err != nil || len(v) != 36 {
+	id, ok := ids.Canonical(v)
+	if !ok {
 		return uuid.Nil, core.ErrValidation("%s must be a UUID in its canonical form.", arg)
 	}
 	return id, nil

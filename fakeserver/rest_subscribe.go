@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // maxSubscribeBody bounds a subscription body.
@@ -61,8 +62,8 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
-	id, err := uuid.Parse(rest)
-	if err != nil || len(rest) != 36 {
+	id, ok := ids.Canonical(rest)
+	if !ok {
 		writeFlatError(w, core.ErrEndpointNotFound())
 		return
 	}
@@ -119,11 +120,11 @@ func parseSubscription(body io.Reader) (core.NewEndpoint, error) {
 	}
 	if sid, ok := fields["series_id"]; ok && string(sid) != "null" {
 		var text string
-		id, err := uuid.Nil, json.Unmarshal(sid, &text)
-		if err == nil {
-			id, err = uuid.Parse(text)
+		id, ok := uuid.Nil, json.Unmarshal(sid, &text) == nil
+		if ok {
+			id, ok = ids.Canonical(text)
 		}
-		if err != nil || len(text) != 36 {
+		if !ok {
 			// Not an id at all: no series has it. A zero id names no series either.
 			id = uuid.Nil
 		}
