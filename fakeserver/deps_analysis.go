@@ -17,8 +17,9 @@ import (
 // what the service accepts whatever its size (a 54 KB FLAC bomb declared 8 channels and decoded
 // to 50 minutes of them). Podcast audio is mono or stereo, and the checks judge nothing a third
 // channel would add; no episode is longer than 12 hours. Crossing one fails the report with the
-// ceiling named.
-var analysisLimits = audio.Limits{MaxDuration: 12 * time.Hour, MaxChannels: 2}
+// ceiling named. An M4A's copy to temporary files (its media data before its moov box, its long
+// sample tables) is capped at the upload limit, for uploads and feed enclosures alike.
+var analysisLimits = audio.Limits{MaxDuration: 12 * time.Hour, MaxChannels: 2, MaxSpill: core.MaxUploadBytes}
 
 // analyze measures audio with the analysis engine; the file name breaks ties when the leading
 // bytes do not identify the format. What it cannot measure (HE-AAC, say) fails the report with

@@ -68,9 +68,28 @@ type aacPCM struct {
 	err               error // the stream's end after pending, if not io.EOF
 	skip, keep        int64 // in samples (all channels); keep < 0: no end
 	blocks, concealed int64 // counted by the parser; read them after close
+	bytes             int64 // of the blocks parsed
 }
 
+// The work of an AAC decode is bounded by the bytes of its frames as well as by the duration
+// of its audio: every frame decodes to 1,024 samples however small it is, so a 10 KB M4A of
+// 1-byte frames at repeated offsets (or megabytes of ADTS headers without payload) decoded
+// to twelve hours of audio. A real frame of LC holds at least its elements' headers (digital
+// silence takes 6 bytes or more); aacFreeBlocks lets a short stream of them through.
+const (
+	aacMinBlockBytes = 4
+	aacFreeBlocks    = 1024
+)
+
+// maxAACRate is the highest rate of AAC's sampling frequency table; an explicit rate above it
+// (the escape value allows up to 16 MHz) is refused: 384 kHz multiplied the work of every
+// second of audio by eight.
+const maxAACRate = 96000
+
 func newAACPCM(cfg aacdec.Config, trim aacTrim, next func() ([]byte, error)) (*aacPCM, error) {
+	if cfg.SampleRate > maxAACRate {
+		return nil, fmt.Errorf("%w: AAC at %d Hz; its rates go up to %d Hz", ErrUnsupportedCodec, cfg.SampleRate, maxAACRate)
+	}
 	d, err := aacdec.NewDecoder(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnsupportedCodec, err)
@@ -125,6 +144,12 @@ func (p *aacPCM) parse(out chan<- *aacBatch) {
 					break
 				}
 				p.blocks++
+				p.bytes += int64(len(block))
+				if p.blocks > p.bytes/aacMinBlockBytes+aacFreeBlocks {
+					b.err = fmt.Errorf("%w: %d AAC frames in %d bytes; each decodes to %d samples, so on average a frame must hold at least %d bytes",
+						ErrOverCeiling, p.blocks, p.bytes, aacdec.FrameSamples, aacMinBlockBytes)
+					break
+				}
 				err = p.d.Parse(&b.blocks[b.n], block)
 				switch {
 				case errors.Is(err, aacdec.ErrCorrupt):

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"runtime"
 	"strings"
@@ -42,6 +43,18 @@ type Limits struct {
 	MaxDuration time.Duration
 	// MaxChannels is the most channels measured (at most MaxChannels of the package).
 	MaxChannels int
+	// MaxSpill is the most bytes of an MP4 file copied to temporary files: its media data when
+	// it comes before the moov box that says where the samples are, and its long sample
+	// tables. Past it the measurement stops with an error wrapping ErrOverCeiling.
+	MaxSpill int64
+}
+
+// spillBudget is what Limits.MaxSpill leaves: everything when it sets none.
+func (l Limits) spillBudget() int64 {
+	if l.MaxSpill <= 0 {
+		return math.MaxInt64
+	}
+	return l.MaxSpill
 }
 
 // WithLimits sets the ceilings of decoding (default none).

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"math"
 	"os"
 	"time"
 
@@ -69,7 +71,11 @@ func measureMP4(in *source) (Measurement, error) {
 				return Measurement{}, fmt.Errorf("%w: MP4 moov box without a size", ErrMalformed)
 			}
 			var err error
-			if moov, tables, err = readMoov(in.r, body, maxTableInMemory); err != nil {
+			left := in.limits.spillBudget()
+			if spill != nil {
+				left -= spill.size
+			}
+			if moov, tables, err = readMoovSpilling(in.r, body, maxTableInMemory, left); err != nil {
 				return Measurement{}, err
 			}
 			if m, tr, err = parseMoov(moov, tables); err != nil {
@@ -105,7 +111,7 @@ func measureMP4(in *source) (Measurement, error) {
 			}
 		case typ == "mdat" && moov == nil && spill == nil:
 			var err error
-			if spill, err = spillMedia(in, start, body); err != nil {
+			if spill, err = spillMedia(in, start, body, in.limits.spillBudget()); err != nil {
 				return Measurement{}, err
 			}
 			continue
@@ -239,8 +245,9 @@ type mp4Spill struct {
 	size  int64
 }
 
-// spillMedia copies a media data box's body (to the end of the input when body < 0).
-func spillMedia(in *source, start, body int64) (*mp4Spill, error) {
+// spillMedia copies a media data box's body (to the end of the input when body < 0), refusing
+// it past limit bytes: a box of size 0 that streams forever would fill the disk.
+func spillMedia(in *source, start, body, limit int64) (*mp4Spill, error) {
 	f, err := os.CreateTemp("", "podqa-mdat-*")
 	if err != nil {
 		return nil, fmt.Errorf("audio: a temporary file for MP4 media data before its moov box: %w", err)
@@ -250,7 +257,13 @@ func spillMedia(in *source, start, body int64) (*mp4Spill, error) {
 	if body >= 0 {
 		src = io.LimitReader(in.r, body)
 	}
+	if limit < math.MaxInt64 {
+		src = io.LimitReader(src, limit+1)
+	}
 	n, err := io.Copy(f, src)
+	if err == nil && n > limit {
+		err = fmt.Errorf("%w: MP4 media data before its moov box of more than %d bytes, the most copied to a temporary file", ErrOverCeiling, limit)
+	}
 	if err != nil {
 		_ = f.Close()
 		return nil, err
@@ -372,36 +385,47 @@ type mp4Box struct {
 	body []byte
 }
 
-// mp4Children splits a buffer into boxes; a box overrunning the buffer ends the list.
+// mp4Children splits a buffer into boxes; a box overrunning the buffer ends the list, and so
+// does the maxMoovBoxes-th, so that a buffer of empty boxes costs a bounded list.
 func mp4Children(b []byte) []mp4Box {
 	var out []mp4Box
-	for len(b) >= 8 {
-		size := uint64(binary.BigEndian.Uint32(b))
-		typ := string(b[4:8])
-		hdr := uint64(8)
-		switch size {
-		case 0:
-			size = uint64(len(b))
-		case 1:
-			if len(b) < 16 {
-				return out
-			}
-			size, hdr = binary.BigEndian.Uint64(b[8:]), 16
-		}
-		if size < hdr || size > uint64(len(b)) {
-			return out
-		}
-		out = append(out, mp4Box{typ: typ, body: b[hdr:size]})
-		b = b[size:]
+	for c := range mp4Boxes(b) {
+		out = append(out, c)
 	}
 	return out
+}
+
+// mp4Boxes yields the boxes of a buffer as mp4Children lists them, holding none.
+func mp4Boxes(b []byte) iter.Seq[mp4Box] {
+	return func(yield func(mp4Box) bool) {
+		for n := 0; len(b) >= 8 && n < maxMoovBoxes; n++ {
+			size := uint64(binary.BigEndian.Uint32(b))
+			hdr := uint64(8)
+			switch size {
+			case 0:
+				size = uint64(len(b))
+			case 1:
+				if len(b) < 16 {
+					return
+				}
+				size, hdr = binary.BigEndian.Uint64(b[8:]), 16
+			}
+			if size < hdr || size > uint64(len(b)) {
+				return
+			}
+			if !yield(mp4Box{typ: string(b[4:8]), body: b[hdr:size]}) {
+				return
+			}
+			b = b[size:]
+		}
+	}
 }
 
 // mp4Child returns the first child of type typ along a path of types.
 func mp4Child(b []byte, path ...string) ([]byte, bool) {
 	for _, p := range path {
 		found := false
-		for _, c := range mp4Children(b) {
+		for c := range mp4Boxes(b) {
 			if c.typ == p {
 				b, found = c.body, true
 				break
