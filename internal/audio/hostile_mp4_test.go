@@ -58,10 +58,11 @@ func TestAACWorkBoundedPerInputByte(t *testing.T) {
 	t.Run("ADTS headers without payload", func(t *testing.T) {
 		t.Parallel()
 		hdr := bytes.Clone(readFixture(t, "tone_m44.aac")[:7])
-		// frame_length 7: the header alone.
-		hdr[3] = hdr[3]&^3 | 0
-		hdr[4] = 7 >> 3
-		hdr[5] = hdr[5]&0x1f | (7&7)<<5
+		// frame_length (13 bits from the last 2 of byte 3) of 7: the header alone.
+		length := len(hdr)
+		hdr[3] = hdr[3]&^3 | byte(length>>11)
+		hdr[4] = byte(length >> 3)
+		hdr[5] = hdr[5]&0x1f | byte(length&7)<<5
 		stream := bytes.Repeat(hdr, 2_000_000) // 14 MB, as in the issue
 		counted := &countingReader{r: bytes.NewReader(stream)}
 		_, err := MeasureContext(t.Context(), counted, WithNameHint("x.aac"), WithLimits(fakeLimits))
