@@ -67,6 +67,8 @@ type Server struct {
 	rand *seeded.Source
 	// start is what Reset rebuilds.
 	start startState
+	// reports writes the run report (see WithReportDir); nil without a report dir.
+	reports *runReports
 }
 
 type options struct {
@@ -101,6 +103,9 @@ type options struct {
 	seeded bool
 	// fixtures is the start state to load (see WithFixtures).
 	fixtures *Fixtures
+	// reportDir is where run reports go (see WithReportDir).
+	reportDir    string
+	reportDirSet bool
 }
 
 // Option configures New.
@@ -167,6 +172,10 @@ func New(opts ...Option) (*Server, error) {
 	if o.eventRecord < 0 || o.eventRecord > MaxEventRecordSize {
 		return nil, fmt.Errorf("fakeserver: the event record size must be from 0 to %d, not %d", MaxEventRecordSize, o.eventRecord)
 	}
+	reports, err := setupRunReports(o)
+	if err != nil {
+		return nil, err
+	}
 	src := seeded.Random()
 	if o.seeded {
 		src = seeded.New(o.seed)
@@ -204,6 +213,7 @@ func New(opts ...Option) (*Server, error) {
 		journal:   newJournal(o.journalSize, src.UUID()),
 		events:    newEventRecord(o.logger, o.eventRecord),
 		rand:      src,
+		reports:   reports,
 	}
 	s.start.rand = src.Save()
 	s.host = hosted.New(s.url, o.audioCache, o.logger)
@@ -254,7 +264,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) AdminToken() string { return s.opts.adminToken }
 
 // Close stops the fake: it stops accepting requests, waits up to five seconds for those in
-// flight, and stops the clock.
+// flight, writes the run report (WithReportDir), and stops the clock.
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -267,6 +277,8 @@ func (s *Server) Close() error {
 	}
 	err := s.httpServer.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
+	// The run report, once no request can change what it shows and before the clock stops.
+	err = errors.Join(err, s.writeRunReportOnStop())
 	s.clock.Close()
 	s.core.Close()
 	s.hooks.sender.Close()

@@ -67,6 +67,9 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"join":   strings.Join,
 	"css":    func() template.CSS { return template.CSS(pageCSS) },
 	"csp":    func() string { return contentSecurityPolicy },
+	"num":    formatNumber,
+	"ms":     formatMS,
+	"msp":    formatMSPtr,
 }).Parse(pageTemplate))
 
 // pageView is what the page template renders: the run, and each section already rendered
@@ -216,6 +219,24 @@ func formatTimePtr(t *time.Time) string {
 		return "—"
 	}
 	return formatTime(*t)
+}
+
+// formatNumber writes a measured figure with its unit, or says it has none.
+func formatNumber(v *float64, unit string) string {
+	if v == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*v, 'f', 2, 64) + " " + unit
+}
+
+// formatMS writes milliseconds as a Go duration, such as 1h2m3.5s.
+func formatMS(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() }
+
+func formatMSPtr(ms *int64) string {
+	if ms == nil {
+		return "not measured"
+	}
+	return formatMS(*ms)
 }
 
 // cut shortens s to at most n bytes at a character boundary, saying so.

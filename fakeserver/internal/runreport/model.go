@@ -104,27 +104,38 @@ type StatusChange struct {
 	Reason string    `json:"reason"`
 }
 
-// Measured is what the analysis of a report's audio measured, each figure as a name, a value and
-// its unit, in the order the account gives them.
+// Measured is what the analysis of a report's audio measured. Loudness and peaks are nil
+// where they have no finite value (the integrated loudness of silence); the silences and the
+// clipping runs are nil when the analysis did not measure them.
 type Measured struct {
-	Facts []Fact `json:"facts"`
-}
-
-// Fact is one measured figure.
-type Fact struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Format         string   `json:"format"`
+	Codec          string   `json:"codec"`
+	DurationMS     int64    `json:"duration_ms"`
+	SampleRate     int      `json:"sample_rate"`
+	Channels       int      `json:"channels"`
+	BitRate        int64    `json:"bit_rate"`
+	IntegratedLUFS *float64 `json:"integrated_lufs"`
+	TruePeakDBTP   *float64 `json:"true_peak_dbtp"`
+	SamplePeakDBFS *float64 `json:"sample_peak_dbfs"`
+	LoudnessRange  *float64 `json:"loudness_range_lu"`
+	// The silences under -60 dBFS, in milliseconds.
+	LeadingSilenceMS  *int64 `json:"leading_silence_ms"`
+	TrailingSilenceMS *int64 `json:"trailing_silence_ms"`
+	LongestSilenceMS  *int64 `json:"longest_silence_ms"`
+	ClippingRuns      *int   `json:"clipping_runs"`
 }
 
 // Check is one check of the report's standard: the value against its limit and why it passed or
 // failed.
 type Check struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Value  string `json:"value"`
-	Limit  string `json:"limit"`
-	Passed bool   `json:"passed"`
-	Why    string `json:"why"`
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Limit string `json:"limit"`
+	// Severity is required or info: an info check that fails does not fail the report.
+	Severity string `json:"severity"`
+	Passed   bool   `json:"passed"`
+	Why      string `json:"why"`
 }
 
 // Loudness is a report's short-term loudness series.

@@ -58,9 +58,11 @@ func sampleRun(reports, entries int, text string, bodyBytes, seconds int) *Run {
 			rep.Failure = "the audio could not be analysed: unknown audio format " + text
 		}
 		if st == "COMPLETE" {
-			rep.Measured = &Measured{Facts: []Fact{{"format", "mp3"}, {"integrated loudness", "-16.1 LUFS " + text}}}
+			il, tp, lra, lead, clips := -16.1, -1.2, 5.5, int64(300), 0
+			rep.Measured = &Measured{Format: "mp3 " + text, Codec: "mp3", DurationMS: int64(seconds) * 1000, SampleRate: 44100, Channels: 2, BitRate: 128000,
+				IntegratedLUFS: &il, TruePeakDBTP: &tp, SamplePeakDBFS: &tp, LoudnessRange: &lra, LeadingSilenceMS: &lead, ClippingRuns: &clips}
 			for c := range 8 {
-				rep.Checks = append(rep.Checks, Check{ID: fmt.Sprint(c), Name: "check " + text, Value: "-16.1 LUFS", Limit: "-16 ± 1 LU", Passed: c%2 == 0, Why: "within the band " + text})
+				rep.Checks = append(rep.Checks, Check{ID: fmt.Sprint(c), Name: "check " + text, Severity: "required", Value: "-16.1 LUFS", Limit: "-16 ± 1 LU", Passed: c%2 == 0, Why: "within the band " + text})
 			}
 			rep.Loudness = Loudness{StepMS: 1000, WindowMS: 3000, LUFS: series}
 		}
@@ -125,6 +127,11 @@ func TestPageEscapesEverythingAndFetchesNothing(t *testing.T) {
 	meta := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
 	if meta == nil || html.UnescapeString(meta[1]) != want {
 		t.Errorf("the CSP meta is %q, want %q: exactly the style block by its hash", meta, want)
+	}
+	for _, want := range []string{"<th>Clipping runs</th><td>0</td>", "<th>Integrated loudness</th><td>-16.10 LUFS</td>", "<th>Duration</th><td>2m0s</td>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not show the measurement %s", want)
+		}
 	}
 	if n := strings.Count(page, `<details class="report"`); n != 8 {
 		t.Errorf("%d reports on the page, want 8", n)
