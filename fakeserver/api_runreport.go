@@ -230,7 +230,7 @@ func reportOf(acc ReportAccount) runreport.Report {
 		ID: r.ID, WorkspaceID: r.WorkspaceID, SeriesID: r.SeriesID, Source: r.Source, Status: r.Status,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Failure: acc.Failure,
 		Timeline: []runreport.StatusChange{}, Checks: []runreport.Check{},
-		Loudness:    runreport.Loudness{StepMS: acc.Loudness.Step.Milliseconds(), WindowMS: acc.Loudness.Window.Milliseconds(), LUFS: make([]*float64, len(acc.Loudness.LUFS))},
+		Loudness:    runreport.Loudness{StepMS: acc.Loudness.Step.Milliseconds(), WindowMS: acc.Loudness.Window.Milliseconds(), LUFS: make(runreport.Series, len(acc.Loudness.LUFS))},
 		DeliveryIDs: []string{}, EmailIDs: []string{},
 	}
 	for _, c := range acc.Timeline {

@@ -254,3 +254,37 @@ func TestRunReportSchemaCatchesDrift(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRunReportWrite10kJournal1kReports: WriteRunReport of a fake holding 1,000 reports
+// (SeedReports: judged, without a loudness series) and 10,000 journal entries (GET /reports?limit=1,
+// served in process): gathering from the fake's state, both files written. The package
+// runreport's benchmark of the same name renders 1,000 reports with an hour's series each.
+func BenchmarkRunReportWrite10kJournal1kReports(b *testing.B) {
+	srv, seed := NewTest(b, WithReportDir(b.TempDir()), WithJournalSize(10000))
+	if _, err := srv.SeedReports(seed.WorkspaceID, make([]SeededReport, 1000)); err != nil {
+		b.Fatal(err)
+	}
+	for range 10000 {
+		req := httptest.NewRequest("GET", "/api/rest/v1/reports?limit=1", nil)
+		req.Header.Set("Authorization", "Bearer "+seed.APIKey)
+		srv.Handler().ServeHTTP(httptest.NewRecorder(), req)
+	}
+	if n := len(srv.Requests(RequestFilter{Limit: MaxJournalSize})); n != 10000 {
+		b.Fatalf("%d journal entries, want 10000", n)
+	}
+	b.ReportAllocs()
+	var files RunReportFiles
+	for b.Loop() {
+		var err error
+		if files, err = srv.WriteRunReport(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, f := range []struct{ name, unit string }{{files.HTML, "HTML-MiB"}, {files.JSON, "JSON-MiB"}} {
+		st, err := os.Stat(f.name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(st.Size())/(1<<20), f.unit)
+	}
+}

@@ -8,6 +8,7 @@ package runreport
 import (
 	"cmp"
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -143,7 +144,31 @@ type Loudness struct {
 	StepMS   int64 `json:"step_ms"`
 	WindowMS int64 `json:"window_ms"`
 	// LUFS holds one value per step; nil (JSON null) where the audio was silent or gated.
-	LUFS []*float64 `json:"lufs"`
+	LUFS Series `json:"lufs"`
+}
+
+// Series is a loudness series; its JSON is written by hand, an array of numbers and nulls, as
+// it is most of a report's bytes (3,600 values an hour of audio).
+type Series []*float64
+
+// MarshalJSON writes s as a JSON array, each value in its shortest form.
+func (s Series) MarshalJSON() ([]byte, error) {
+	if s == nil {
+		return []byte("[]"), nil
+	}
+	b := make([]byte, 0, 2+len(s)*7)
+	b = append(b, '[')
+	for i, v := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
+			b = append(b, "null"...)
+			continue
+		}
+		b = strconv.AppendFloat(b, *v, 'f', -1, 64)
+	}
+	return append(b, ']'), nil
 }
 
 // Endpoint is a webhook endpoint with its deliveries.
