@@ -95,18 +95,19 @@ func (s *Server) writeRunReport(reason string) (RunReportFiles, error) {
 // /_fake/report answers it. Its Reason is "request".
 func (s *Server) runReport() *runreport.Run {
 	now := s.Now()
+	events := s.Events(EventFilter{}) // the whole record, oldest first
 	run := &runreport.Run{
 		Format:     runreport.Format,
 		Reason:     runreport.ReasonRequest,
 		WrittenAt:  now.UTC(),
 		BaseURL:    s.url,
-		Clock:      runreport.Clock{Mode: "real", Now: now.UTC(), Moves: eventsOf(s.Events(EventFilter{Kind: EventClockAdvanced, Limit: math.MaxInt}))},
+		Clock:      runreport.Clock{Mode: "real", Now: now.UTC(), Moves: eventsOfKind(events, EventClockAdvanced)},
 		Workspaces: []runreport.Workspace{},
 		Reports:    []runreport.Report{},
 		Endpoints:  []runreport.Endpoint{},
 		Emails:     []runreport.Email{},
 		Journal:    runreport.Journal{Size: s.opts.journalSize, BodyLimit: MaxJournalBody, Entries: []runreport.JournalEntry{}},
-		Faults:     runreport.Faults{Armed: []runreport.ArmedFault{}, Fired: eventsOf(s.Events(EventFilter{Kind: EventFaultFired, Limit: math.MaxInt}))},
+		Faults:     runreport.Faults{Armed: []runreport.ArmedFault{}, Fired: eventsOfKind(events, EventFaultFired)},
 	}
 	if s.reports != nil {
 		run.RunID = s.reports.runID
@@ -114,7 +115,6 @@ func (s *Server) runReport() *runreport.Run {
 	if s.clock.Manual() {
 		run.Clock.Mode = "manual"
 	}
-	attempts := s.attemptsByDelivery()
 	for _, ws := range s.Workspaces() {
 		run.Workspaces = append(run.Workspaces, runreport.Workspace{ID: ws.ID, Type: ws.Type, Name: ws.Name})
 		run.Reports = append(run.Reports, s.runReports(ws.ID)...)
@@ -123,7 +123,7 @@ func (s *Server) runReport() *runreport.Run {
 			continue // the workspace went with a reset while the report was gathered
 		}
 		for _, ep := range eps {
-			run.Endpoints = append(run.Endpoints, s.runEndpoint(ws.ID, ep, attempts))
+			run.Endpoints = append(run.Endpoints, s.runEndpoint(ws.ID, ep))
 		}
 		emails, _ := s.Emails(ws.ID)
 		for _, e := range emails {
@@ -136,6 +136,7 @@ func (s *Server) runReport() *runreport.Run {
 	for i := len(entries) - 1; i >= 0; i-- { // Requests lists the newest first
 		run.Journal.Entries = append(run.Journal.Entries, journalEntryOf(entries[i]))
 	}
+	assignAttempts(run, events)
 	for _, f := range s.Faults() {
 		spec, _ := json.Marshal(faultView(f.Fault))
 		run.Faults.Armed = append(run.Faults.Armed, runreport.ArmedFault{ID: f.ID, Spec: spec, Matches: f.Matches, Fired: f.Fired})
@@ -166,32 +167,63 @@ func (s *Server) runReports(workspaceID string) []runreport.Report {
 	}
 }
 
-func (s *Server) runEndpoint(workspaceID string, ep WebhookEndpoint, attempts map[string][]runreport.Event) runreport.Endpoint {
+func (s *Server) runEndpoint(workspaceID string, ep WebhookEndpoint) runreport.Endpoint {
 	out := runreport.Endpoint{
 		ID: ep.ID, WorkspaceID: workspaceID, URL: ep.URL, Events: orEmpty(ep.Events), SeriesID: ep.SeriesID,
 		Enabled: ep.Enabled, Source: ep.Source, CreatedAt: ep.CreatedAt.UTC(), Deliveries: []runreport.Delivery{},
 	}
 	deliveries, _ := s.WebhookDeliveries(ep.ID)
 	for _, d := range deliveries {
-		out.Deliveries = append(out.Deliveries, deliveryOf(d, attempts[d.ID]))
+		out.Deliveries = append(out.Deliveries, deliveryOf(d))
 	}
 	return out
 }
 
-// attemptsByDelivery gathers the event record's webhook attempts by delivery id.
-func (s *Server) attemptsByDelivery() map[string][]runreport.Event {
-	out := map[string][]runreport.Event{}
-	for _, kind := range []string{EventDeliveryFailed, EventDeliverySucceeded} {
-		for _, e := range s.Events(EventFilter{Kind: kind, Limit: math.MaxInt}) {
-			id := attrString(e.Attrs, "delivery_id")
-			if id == "" {
-				continue
-			}
-			out[id] = append(out[id], eventOf(e))
+// assignAttempts files the event record's webhook attempts (failed and delivered) under their
+// deliveries, oldest first: by the event's delivery_id when it has one, else by its endpoint,
+// event type and report when exactly one delivery of the run has those three. An attempt that
+// matches no delivery, or several, is left out rather than filed under the wrong one.
+func assignAttempts(run *runreport.Run, events []Event) {
+	type key struct{ endpoint, event, report string }
+	reportOf := map[string]string{}
+	for _, r := range run.Reports {
+		for _, id := range r.DeliveryIDs {
+			reportOf[id] = r.ID
 		}
 	}
-	for _, evs := range out {
-		slices.SortStableFunc(evs, func(a, b runreport.Event) int { return a.At.Compare(b.At) })
+	byID := map[string]*runreport.Delivery{}
+	byKey := map[key][]*runreport.Delivery{}
+	for i := range run.Endpoints {
+		for j := range run.Endpoints[i].Deliveries {
+			d := &run.Endpoints[i].Deliveries[j]
+			byID[d.ID] = d
+			k := key{d.EndpointID, d.EventType, reportOf[d.ID]}
+			byKey[k] = append(byKey[k], d)
+		}
+	}
+	for _, e := range events {
+		if e.Kind != EventDeliveryFailed && e.Kind != EventDeliverySucceeded {
+			continue
+		}
+		var d *runreport.Delivery
+		if id := attrString(e.Attrs, "delivery_id"); id != "" {
+			d = byID[id]
+		} else if ds := byKey[key{attrString(e.Attrs, "endpoint_id"), attrString(e.Attrs, "event"), e.ReportID}]; len(ds) == 1 {
+			d = ds[0]
+		}
+		if d != nil {
+			d.AttemptLog = append(d.AttemptLog, eventOf(e))
+		}
+	}
+}
+
+// eventsOfKind are the events of one kind, oldest first.
+func eventsOfKind(events []Event, kind string) []runreport.Event {
+	out := []runreport.Event{}
+	for _, e := range events {
+		if e.Kind == kind {
+			out = append(out, eventOf(e))
+		}
 	}
 	return out
 }
@@ -203,14 +235,6 @@ func attrString(attrs []slog.Attr, key string) string {
 		}
 	}
 	return ""
-}
-
-func eventsOf(evs []Event) []runreport.Event {
-	out := make([]runreport.Event, 0, len(evs))
-	for _, e := range evs {
-		out = append(out, eventOf(e))
-	}
-	return out
 }
 
 func eventOf(e Event) runreport.Event {
@@ -266,11 +290,11 @@ func reportOf(acc ReportAccount) runreport.Report {
 	return out
 }
 
-func deliveryOf(d WebhookDelivery, attempts []runreport.Event) runreport.Delivery {
+func deliveryOf(d WebhookDelivery) runreport.Delivery {
 	out := runreport.Delivery{
 		ID: d.ID, EndpointID: d.EndpointID, EventType: d.EventType, WebhookID: d.WebhookID, Status: d.Status,
 		Attempts: d.Attempts, FailedAttempts: d.FailedAttempts, Test: d.Test, CreatedAt: d.CreatedAt.UTC(),
-		AttemptLog: orEmpty(attempts), Body: d.Body,
+		AttemptLog: []runreport.Event{}, Body: d.Body,
 	}
 	if d.ResponseCode != nil {
 		out.ResponseCode = *d.ResponseCode

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -286,5 +287,54 @@ func BenchmarkRunReportWrite10kJournal1kReports(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(st.Size())/(1<<20), f.unit)
+	}
+}
+
+// TestRunReportFilesAttemptsUnderTheirDelivery: an attempt event goes under the delivery it
+// names, or the one delivery of its endpoint, event type and report; never under a guess.
+func TestRunReportFilesAttemptsUnderTheirDelivery(t *testing.T) {
+	t.Parallel()
+	at := TestStart()
+	attempt := func(kind string, report string, attrs ...slog.Attr) Event {
+		at = at.Add(time.Second)
+		return Event{At: at, Level: slog.LevelWarn, Kind: kind, ReportID: report, Attrs: attrs}
+	}
+	ep, event := slog.String("endpoint_id", "ep1"), slog.String("event", "report.completed")
+	run := &runreport.Run{
+		Reports: []runreport.Report{{ID: "r1", DeliveryIDs: []string{"d1"}}, {ID: "r2", DeliveryIDs: []string{"d2"}}},
+		Endpoints: []runreport.Endpoint{{ID: "ep1", Deliveries: []runreport.Delivery{
+			{ID: "d1", EndpointID: "ep1", EventType: "report.completed"},
+			{ID: "d2", EndpointID: "ep1", EventType: "report.completed"},
+			{ID: "t1", EndpointID: "ep1", EventType: "report.completed", Test: true},
+			{ID: "t2", EndpointID: "ep1", EventType: "report.completed", Test: true},
+		}}},
+	}
+	assignAttempts(run, []Event{
+		attempt(EventDeliveryFailed, "r1", ep, event, slog.Int("attempt", 1)),
+		attempt(EventDeliveryFailed, "r2", ep, event, slog.Int("attempt", 1)),
+		attempt(EventClockAdvanced, ""),
+		attempt(EventDeliverySucceeded, "r1", ep, event, slog.Int("attempt", 2)),
+		attempt(EventDeliveryFailed, "", ep, event),                                   // a test event: two deliveries match
+		attempt(EventDeliveryFailed, "", slog.String("delivery_id", "t2"), ep, event), // named
+		attempt(EventDeliveryFailed, "r9", ep, event),                                 // no delivery of the run
+	})
+	got := map[string]string{}
+	for _, d := range run.Endpoints[0].Deliveries {
+		var kinds []string
+		for _, e := range d.AttemptLog {
+			kinds = append(kinds, e.Kind)
+		}
+		got[d.ID] = strings.Join(kinds, " ")
+	}
+	want := map[string]string{
+		"d1": EventDeliveryFailed + " " + EventDeliverySucceeded,
+		"d2": EventDeliveryFailed,
+		"t1": "",
+		"t2": EventDeliveryFailed,
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("delivery %s: attempts %q, want %q", id, got[id], w)
+		}
 	}
 }
