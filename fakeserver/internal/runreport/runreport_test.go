@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"math"
@@ -355,5 +356,70 @@ func BenchmarkRunReport10kJournal1kReports(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(st.Size())/(1<<20), f.unit)
+	}
+}
+
+// pageTags and pageAttrs are the only elements and attributes the page template writes; text
+// from a run that came out as markup would add others.
+var (
+	pageTags = map[string]bool{"!doctype": true, "html": true, "head": true, "meta": true, "title": true, "style": true, "body": true,
+		"header": true, "h1": true, "h2": true, "h3": true, "p": true, "span": true, "nav": true, "a": true, "main": true, "section": true,
+		"table": true, "thead": true, "tbody": true, "tr": true, "th": true, "td": true, "div": true, "details": true, "summary": true,
+		"svg": true, "line": true, "text": true, "polyline": true, "pre": true}
+	pageAttrs = map[string]bool{"lang": true, "charset": true, "http-equiv": true, "content": true, "name": true, "id": true, "class": true,
+		"href": true, "data-status": true, "role": true, "aria-label": true, "width": true, "height": true, "viewBox": true,
+		"data-points": true, "data-max-lufs": true, "x1": true, "y1": true, "x2": true, "y2": true, "x": true, "y": true,
+		"points": true, "colspan": true}
+	tagRE  = regexp.MustCompile(`<(/?)([^\s>/]+)([^>]*)>`)
+	attrRE = regexp.MustCompile(`\s([^\s=]+)(="([^"]*)")?`)
+)
+
+// FuzzPageEscapes: whatever text a run holds, the page's markup is the template's own: no other
+// element, no other attribute, links only within the page.
+func FuzzPageEscapes(f *testing.F) {
+	for _, s := range []string{hostile, "plain", `"><svg onload=alert(1)>`, "</style><script>x</script>", "\x00\xff<!--", "é<a href=//x>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if text == "" {
+			text = "x"
+		}
+		if err := templateMarkupOnly(string(render(t, sampleRun(4, 3, text, 64, 30)))); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// templateMarkupOnly says where page holds markup the template does not write.
+func templateMarkupOnly(page string) error {
+	if strings.Count(page, "<") != len(tagRE.FindAllString(page, -1)) {
+		return errors.New("a < that opens no tag: the page holds unescaped text")
+	}
+	for _, m := range tagRE.FindAllStringSubmatch(page, -1) {
+		if !pageTags[strings.ToLower(m[2])] {
+			return fmt.Errorf("element %q is not the template's: %s", m[2], m[0])
+		}
+		for _, a := range attrRE.FindAllStringSubmatch(m[3], -1) {
+			if !pageAttrs[a[1]] && a[1] != "open" && a[1] != "html" {
+				return fmt.Errorf("attribute %q is not the template's: %s", a[1], m[0])
+			}
+			if a[1] == "href" && !strings.HasPrefix(a[3], "#") {
+				return fmt.Errorf("a link out of the page: %s", m[0])
+			}
+		}
+	}
+	return nil
+}
+
+func TestTemplateMarkupOnlyCatchesMarkup(t *testing.T) {
+	t.Parallel()
+	good := string(render(t, sampleRun(2, 2, "ok", 10, 10)))
+	if err := templateMarkupOnly(good); err != nil {
+		t.Fatalf("the page as rendered: %v", err)
+	}
+	for _, bad := range []string{"<img src=x>", `<p onclick="x">`, `<a href="https://x">`, "a < b", `<span class="x" style="y">`} {
+		if templateMarkupOnly(good+bad) == nil {
+			t.Errorf("%q passed", bad)
+		}
 	}
 }
