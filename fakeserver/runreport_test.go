@@ -338,3 +338,27 @@ func TestRunReportFilesAttemptsUnderTheirDelivery(t *testing.T) {
 		}
 	}
 }
+
+// TestRunReportWriteFailureOnClose: a report dir gone by the stop makes Close return the error,
+// after stopping the fake all the same.
+func TestRunReportWriteFailureOnClose(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "reports")
+	srv, err := New(WithManualClock(TestStart()), WithReportDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, nil, 0o644); err != nil { // a file where the dir was
+		t.Fatal(err)
+	}
+	err = srv.Close()
+	if err == nil || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("Close: %v, want the failed write naming %s", err, dir)
+	}
+	if _, err := http.Get(srv.URL() + "/_fake/healthz"); err == nil {
+		t.Error("the fake still answers after Close")
+	}
+}
