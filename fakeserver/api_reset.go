@@ -67,6 +67,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 		s.renderCache.mu.Unlock()
 		s.faults.clear()
 		s.journal.clear()
+		s.events.clear()
 	})
 	if err == nil {
 		err = restored

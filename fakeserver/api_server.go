@@ -63,10 +63,14 @@ type Server struct {
 	hooks webhookWiring
 	// journal keeps the most recent API requests (see WithJournalSize).
 	journal *journal
+	// events is the one place events are raised: log lines and the event record (events.go).
+	events *eventRecord
 	// rand mints every id, key, token and secret (see WithSeed).
 	rand *seeded.Source
 	// start is what Reset rebuilds.
 	start startState
+	// reports writes the run report (see WithReportDir); nil without a report dir.
+	reports *runReports
 }
 
 type options struct {
@@ -77,6 +81,7 @@ type options struct {
 	allowPrivate bool
 	analysisPace time.Duration
 	logger       *slog.Logger
+	eventRecord  int
 	noRateLimits bool
 	// resolver and webhookBudget configure webhook delivery (see WithResolver, WithWebhookTimeout).
 	resolver      Resolver
@@ -100,6 +105,9 @@ type options struct {
 	seeded bool
 	// fixtures is the start state to load (see WithFixtures).
 	fixtures *Fixtures
+	// reportDir is where run reports go (see WithReportDir).
+	reportDir    string
+	reportDirSet bool
 }
 
 // Option configures New.
@@ -137,6 +145,11 @@ func WithoutRateLimits() Option { return func(o *options) { o.noRateLimits = tru
 // WithLogger sends the fake's structured logs to l (default: discarded).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
+// WithEventRecordSize sets how many events the fake keeps for Events (default
+// DefaultEventRecordSize, at most MaxEventRecordSize; 0 keeps none). The log gets every event
+// whatever the size.
+func WithEventRecordSize(n int) Option { return func(o *options) { o.eventRecord = n } }
+
 // New starts a fake listening on loopback and returns it; Close stops it.
 //
 // A fake from New starts as the service would: on the real clock (WithManualClock changes it),
@@ -145,7 +158,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // allows them. NewTest is New for a Go test with all three set: a manual clock at TestStart, the
 // Demo workspace and its key, and private URLs allowed.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: defaultTimeouts}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: defaultTimeouts, eventRecord: DefaultEventRecordSize}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -158,6 +171,13 @@ func New(opts ...Option) (*Server, error) {
 	if o.journalSize < 0 || o.journalSize > MaxJournalSize {
 		return nil, fmt.Errorf("fakeserver: the journal size must be from 0 to %d, not %d", MaxJournalSize, o.journalSize)
 	}
+	if o.eventRecord < 0 || o.eventRecord > MaxEventRecordSize {
+		return nil, fmt.Errorf("fakeserver: the event record size must be from 0 to %d, not %d", MaxEventRecordSize, o.eventRecord)
+	}
+	reports, err := setupRunReports(o)
+	if err != nil {
+		return nil, err
+	}
 	src := seeded.Random()
 	if o.seeded {
 		src = seeded.New(o.seed)
@@ -167,7 +187,7 @@ func New(opts ...Option) (*Server, error) {
 		o.adminToken = token
 	}
 	if o.logger == nil {
-		o.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		o.logger = slog.New(slog.DiscardHandler)
 	}
 	var clk *clock.Clock
 	if o.manual {
@@ -193,7 +213,9 @@ func New(opts ...Option) (*Server, error) {
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(src.Hex(32)),
 		journal:   newJournal(o.journalSize, src.UUID()),
+		events:    newEventRecord(o.logger, o.eventRecord),
 		rand:      src,
+		reports:   reports,
 	}
 	s.start.rand = src.Save()
 	s.host = hosted.New(s.url, o.audioCache, o.logger)
@@ -244,7 +266,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) AdminToken() string { return s.opts.adminToken }
 
 // Close stops the fake: it stops accepting requests, waits up to five seconds for those in
-// flight, and stops the clock.
+// flight, writes the run report (WithReportDir), and stops the clock.
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -257,6 +279,8 @@ func (s *Server) Close() error {
 	}
 	err := s.httpServer.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
+	// The run report, once no request can change what it shows and before the clock stops.
+	err = errors.Join(err, s.writeRunReportOnStop())
 	s.clock.Close()
 	s.core.Close()
 	s.hooks.sender.Close()

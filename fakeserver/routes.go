@@ -138,6 +138,9 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/workspaces/{id}/reports", h(s.handleSeedReports)},
 		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
 		{"POST /_fake/reset", h(s.handleReset)},
+		// The report of the run (control_runreport.go).
+		{"GET /_fake/report", h(s.handleGetRunReport)},
+		{"POST /_fake/report", h(s.handleWriteRunReport)},
 		{"GET /_fake/requests", h(s.handleListRequests)},
 		{"DELETE /_fake/requests", h(s.handleClearRequests)},
 	}

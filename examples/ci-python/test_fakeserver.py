@@ -17,9 +17,15 @@ it cannot); with FAKESERVER_BIN it runs that program:
 
 A suite that runs the fake as a service container (see the README) reads the same JSON line
 from the container's log and passes the fixtures file as a mounted volume.
+
+The fake writes a report of the run (-report-dir) into PODQA_REPORT_DIR, or a temporary
+directory without it, when SIGTERM stops it: podqa-fake-report-<run id>.json and .html. The
+suite checks that both are there and that the JSON parses; CI uploads the directory when a job
+fails (see the README).
 """
 
 import base64
+import glob
 import hashlib
 import hmac
 import http.server
@@ -90,6 +96,22 @@ def verify_signature(secret, headers, body):
     )
 
 
+def read_run_report(directory):
+    """The run report in directory: its JSON, parsed, once the HTML beside it is there too."""
+    found = glob.glob(os.path.join(directory, "podqa-fake-report-*.json"))
+    if len(found) != 1:
+        raise RuntimeError("want one run report in %s, found %r" % (directory, found))
+    with open(found[0]) as f:
+        run = json.load(f)
+    if run.get("format") != "podqa-fake-run-report/1":
+        raise RuntimeError("%s is not a run report: format %r" % (found[0], run.get("format")))
+    page = found[0][:-len(".json")] + ".html"
+    with open(page) as f:
+        if run["run_id"] not in f.read():
+            raise RuntimeError("%s does not show run %s" % (page, run["run_id"]))
+    return run
+
+
 class FakeServerSuite(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -110,9 +132,11 @@ class FakeServerSuite(unittest.TestCase):
         with open(path, "w") as f:
             json.dump(fixtures, f)
 
+        cls.report_dir = os.environ.get("PODQA_REPORT_DIR") or os.path.join(cls.tmp.name, "report")
         cls.proc = subprocess.Popen(
             [binary, "-addr", "127.0.0.1:0", "-clock", "manual", "-start", START, "-seed", SEED,
-             "-fixtures", path, "-allow-private-urls", "-log-level", "warn"],
+             "-fixtures", path, "-allow-private-urls", "-log-level", "warn",
+             "-report-dir", cls.report_dir],
             stdout=subprocess.PIPE, text=True)
         line = cls.proc.stdout.readline()
         if not line:
@@ -130,6 +154,10 @@ class FakeServerSuite(unittest.TestCase):
         cls.receiver.shutdown()
         if code != 0:
             raise RuntimeError("the fake exited %d after SIGTERM" % code)
+        # The report of the run, written as the fake stopped.
+        run = read_run_report(cls.report_dir)
+        if run["reason"] != "stop":
+            raise RuntimeError("the run report says it was written on %r, not on stop" % run["reason"])
 
     def setUp(self):
         # Every test starts from the start state: same ids, same keys, clock at START.
@@ -258,6 +286,18 @@ class FakeServerSuite(unittest.TestCase):
         self.assertEqual([e["error_code"] for e in bad["items"]], ["validation_error"])
         status, _ = self.control("GET", "/_fake/requests?limit=0")
         self.assertEqual(status, 400)
+
+    def test_run_report_on_demand(self):
+        rid = self.report_of_episode(0)
+        self.advance(600)
+        status, files = self.control("POST", "/_fake/report")
+        self.assertEqual(status, 200, files)
+        self.assertEqual(os.path.dirname(files["json"]), os.path.abspath(self.report_dir))
+        run = read_run_report(self.report_dir)
+        self.assertEqual(run["reason"], "request")
+        self.assertEqual([(r["id"], r["status"]) for r in run["reports"]], [(rid, "COMPLETE")])
+        self.assertEqual(run["summary"]["deliveries_by_status"], {"succeeded": 1})
+        self.assertNotIn(API_KEY, json.dumps(run))  # the journal masks the key here too
 
     def test_same_seed_and_calls_give_the_same_ids_after_reset(self):
         first = self.report_of_episode(0)

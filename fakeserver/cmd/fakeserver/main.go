@@ -25,6 +25,7 @@
 //	-seed                       integer: every id, key, secret, token and webhook-id follows from it (env FAKESERVER_SEED)
 //	-fixtures                   JSON file of start state: workspaces, keys, endpoints, standards, feeds (env FAKESERVER_FIXTURES)
 //	-journal-size               requests the request journal keeps, oldest dropped (default 10000, at most 100000; 0 off)
+//	-report-dir                 write the run report there on stop and on POST /_fake/report: podqa-fake-report-<run id>.json and .html
 package main
 
 import (
@@ -82,6 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
 	fixturesFile := fs.String("fixtures", "", "JSON file of start state: workspaces, keys, webhook endpoints, standards, hosted feeds")
 	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; at most 100000; 0 turns it off")
+	reportDir := fs.String("report-dir", "", "directory to write the run report into when the fake stops (SIGTERM, SIGINT) and on POST /_fake/report: podqa-fake-report-<run id>.json and .html; made if missing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -107,6 +109,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fakeserver.WithLogger(logger),
 		fakeserver.WithWebhookTimeout(*webhookTimeout),
 		fakeserver.WithJournalSize(*journalSize),
+	}
+	if *reportDir != "" {
+		opts = append(opts, fakeserver.WithReportDir(*reportDir))
 	}
 	// Service containers (GitHub Actions services) take no arguments: the environment stands in.
 	if *seedFlag == "" {
