@@ -40,6 +40,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 	s.renderCache.mu.Unlock()
 	s.faults.clear()
 	s.journal.clear()
+	s.events.clear()
 
 	if err := s.rand.Restore(s.start.rand); err != nil {
 		return time.Time{}, err

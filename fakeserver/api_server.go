@@ -61,6 +61,8 @@ type Server struct {
 	hooks webhookWiring
 	// journal keeps the most recent API requests (see WithJournalSize).
 	journal *journal
+	// events is the one place events are raised: log lines and the event record (events.go).
+	events *eventRecord
 	// rand mints every id, key, token and secret (see WithSeed).
 	rand *seeded.Source
 	// start is what Reset rebuilds.
@@ -75,6 +77,7 @@ type options struct {
 	allowPrivate bool
 	analysisPace time.Duration
 	logger       *slog.Logger
+	eventRecord  int
 	noRateLimits bool
 	// resolver and webhookBudget configure webhook delivery (see WithResolver, WithWebhookTimeout).
 	resolver      Resolver
@@ -135,6 +138,11 @@ func WithoutRateLimits() Option { return func(o *options) { o.noRateLimits = tru
 // WithLogger sends the fake's structured logs to l (default: discarded).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
+// WithEventRecordSize sets how many events the fake keeps for Events (default
+// DefaultEventRecordSize, at most MaxEventRecordSize; 0 keeps none). The log gets every event
+// whatever the size.
+func WithEventRecordSize(n int) Option { return func(o *options) { o.eventRecord = n } }
+
 // New starts a fake listening on loopback and returns it; Close stops it.
 //
 // A fake from New starts as the service would: on the real clock (WithManualClock changes it),
@@ -143,7 +151,7 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // allows them. NewTest is New for a Go test with all three set: a manual clock at TestStart, the
 // Demo workspace and its key, and private URLs allowed.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: defaultTimeouts}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: defaultTimeouts, eventRecord: DefaultEventRecordSize}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -156,6 +164,9 @@ func New(opts ...Option) (*Server, error) {
 	if o.journalSize < 0 || o.journalSize > MaxJournalSize {
 		return nil, fmt.Errorf("fakeserver: the journal size must be from 0 to %d, not %d", MaxJournalSize, o.journalSize)
 	}
+	if o.eventRecord < 0 || o.eventRecord > MaxEventRecordSize {
+		return nil, fmt.Errorf("fakeserver: the event record size must be from 0 to %d, not %d", MaxEventRecordSize, o.eventRecord)
+	}
 	src := seeded.Random()
 	if o.seeded {
 		src = seeded.New(o.seed)
@@ -165,7 +176,7 @@ func New(opts ...Option) (*Server, error) {
 		o.adminToken = token
 	}
 	if o.logger == nil {
-		o.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		o.logger = slog.New(slog.DiscardHandler)
 	}
 	var clk *clock.Clock
 	if o.manual {
@@ -191,6 +202,7 @@ func New(opts ...Option) (*Server, error) {
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(src.Hex(32)),
 		journal:   newJournal(o.journalSize, src.UUID()),
+		events:    newEventRecord(o.logger, o.eventRecord),
 		rand:      src,
 	}
 	s.start.rand = src.Save()

@@ -55,7 +55,7 @@ func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 			ID: c.rand.UUID(), Workspace: w.ID, Status: StatusInProgress, CreatedAt: now, UpdatedAt: now,
 			StartedAt: &started, OriginalFilename: b.FileName, Personal: w.Type == Personal,
 			Standard: c.standardForLocked(w, nil), Measurement: seededMeasurement(b),
-			estimatedEnd: b.CompleteAt,
+			estimatedEnd: b.CompleteAt, Source: SourceSeeded,
 		}
 		c.reports[r.ID] = r
 		c.reportSeq++
@@ -63,6 +63,8 @@ func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 		idx := c.reportIndexLocked(w.ID)
 		idx.created = append(idx.created, r)
 		r.byUpdate = idx.updated.PushBack(r)
+		idx.countLocked(r.Series, r.Status, +1)
+		r.Timeline = []StatusStep{{Status: StatusInProgress, At: now}}
 		id := r.ID
 		c.clock.At(b.CompleteAt, func(now time.Time) { c.complete(id, now) })
 		due = due || !b.CompleteAt.After(now)

@@ -51,6 +51,8 @@ type Workspace struct {
 	// Owners are the accounts that own an organisation (for a personal workspace, its user).
 	Owners []uuid.UUID
 	Plan   Plan
+	// seq orders workspaces by creation (see AllWorkspaces).
+	seq uint64
 }
 
 // Plan is a workspace's subscription: its monthly credit allowance and caps.
@@ -115,6 +117,9 @@ type Core struct {
 	sessions   map[[sha256.Size]byte]uuid.UUID // session digest -> account
 
 	limits limiter
+
+	// workspaceSeq numbers workspaces in creation order; it never goes back, resets included.
+	workspaceSeq uint64
 
 	catalogs     map[uuid.UUID]*catalog // workspace -> its shows
 	series       map[uuid.UUID]*Series
@@ -219,7 +224,8 @@ func (c *Core) CreateWorkspace(in NewWorkspace) (Workspace, error) {
 		return cloneWorkspace(ws), nil
 	}
 	owner := c.newAccountLocked("Owner of " + name)
-	ws := &Workspace{ID: c.rand.UUID(), Type: Organisation, Name: name, Owners: []uuid.UUID{owner.ID}, Plan: plan}
+	c.workspaceSeq++
+	ws := &Workspace{ID: c.rand.UUID(), Type: Organisation, Name: name, Owners: []uuid.UUID{owner.ID}, Plan: plan, seq: c.workspaceSeq}
 	c.workspaces[ws.ID] = ws
 	return cloneWorkspace(ws), nil
 }
@@ -236,7 +242,8 @@ func (c *Core) newAccountLocked(display string) *Account {
 		Personal: id,
 	}
 	c.accounts[id] = acct
-	c.workspaces[acct.Personal] = &Workspace{ID: acct.Personal, Type: Personal, Name: display, Owners: []uuid.UUID{id}, Plan: FreePlan()}
+	c.workspaceSeq++
+	c.workspaces[acct.Personal] = &Workspace{ID: acct.Personal, Type: Personal, Name: display, Owners: []uuid.UUID{id}, Plan: FreePlan(), seq: c.workspaceSeq}
 	return acct
 }
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -22,6 +23,8 @@ type Email struct {
 	Subject string
 	Text    string
 	SentAt  time.Time
+	// Report is the report the email is about; uuid.Nil for other emails.
+	Report uuid.UUID
 }
 
 // Email kinds.
@@ -58,11 +61,12 @@ func (c *Core) Emails(ws *uuid.UUID) ([]Email, error) {
 }
 
 // emailLocked sends an email to the people of a workspace who hear about such things: its user,
-// or an organisation's owners (the fake has no Developer access grants to add).
-func (c *Core) emailLocked(ws uuid.UUID, kind, subject, text string, now time.Time) {
+// or an organisation's owners (the fake has no Developer access grants to add). It returns the
+// email kept, or nil when there was nobody to send it to.
+func (c *Core) emailLocked(ws uuid.UUID, kind, subject, text string, now time.Time) *Email {
 	w := c.workspaces[ws]
 	if w == nil {
-		return
+		return nil
 	}
 	var to []string
 	for _, id := range w.Owners {
@@ -71,13 +75,14 @@ func (c *Core) emailLocked(ws uuid.UUID, kind, subject, text string, now time.Ti
 		}
 	}
 	if len(to) == 0 {
-		return
+		return nil
 	}
 	list := append(c.wh.emails[ws], Email{ID: c.rand.UUID(), Workspace: ws, Kind: kind, To: to, Subject: subject, Text: text, SentAt: now})
 	if len(list) > maxEmails {
 		list = slices.Delete(list, 0, len(list)-maxEmails)
 	}
 	c.wh.emails[ws] = list
+	return &list[len(list)-1]
 }
 
 // reportFinishedLocked raises the event of a report that reached a final status, and the email
@@ -85,23 +90,59 @@ func (c *Core) emailLocked(ws uuid.UUID, kind, subject, text string, now time.Ti
 func (c *Core) reportFinishedLocked(r *Report, now time.Time) {
 	c.wh.init()
 	var typ string
+	var mail *Email
 	switch r.Status {
 	case StatusComplete:
 		typ = EventReportCompleted
 	case StatusFailed:
 		typ = EventReportFailed
-		c.emailLocked(r.Workspace, EmailReportFailed, "A report failed: "+r.OriginalFilename,
+		mail = c.emailLocked(r.Workspace, EmailReportFailed, "A report failed: "+r.OriginalFilename,
 			fmt.Sprintf("The report %s on %s could not be completed: %s", r.ID, r.OriginalFilename, r.FailureReason), now)
 	case StatusOutOfQuota:
 		typ = EventReportOutOfQuota
-		c.emailLocked(r.Workspace, EmailReportOutOfQuota, "Out of credits: "+r.OriginalFilename,
+		mail = c.emailLocked(r.Workspace, EmailReportOutOfQuota, "Out of credits: "+r.OriginalFilename,
 			fmt.Sprintf("The report %s on %s was not analysed because the workspace is out of credits.", r.ID, r.OriginalFilename), now)
 	default:
 		return
 	}
+	if mail != nil {
+		mail.Report = r.ID
+	}
+	queued := len(c.wh.queue)
 	c.deliverLocked(r.Workspace, r.Series, typ, func() []byte {
 		return envelope(typ, now, map[string]any{"report": c.reportPayloadLocked(r)}, false)
 	}, now)
+	for _, d := range c.wh.queue[queued:] {
+		d.Report = r.ID // the deliveries this report's event caused, for its account
+	}
+}
+
+// ReportTrail returns what a report caused: the webhook deliveries of its events that the
+// endpoints' logs still hold (each keeps its most recent ones), oldest first, and the emails
+// about it, oldest first.
+func (c *Core) ReportTrail(id uuid.UUID) ([]Delivery, []Email) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	r := c.reports[id]
+	if r == nil {
+		return nil, nil
+	}
+	deliveries := []Delivery{}
+	for _, ep := range c.wh.byWorkspace[r.Workspace] {
+		for _, d := range ep.log {
+			if d.Report == id {
+				deliveries = append(deliveries, cloneDelivery(d))
+			}
+		}
+	}
+	slices.SortFunc(deliveries, func(a, b Delivery) int { return cmp.Compare(a.seq, b.seq) })
+	emails := []Email{}
+	for _, e := range c.wh.emails[r.Workspace] {
+		if e.Report == id {
+			emails = append(emails, e)
+		}
+	}
+	return deliveries, emails
 }
 
 // endpointDisabledLocked tells the workspace's people that an endpoint was disabled.

@@ -193,13 +193,13 @@ func (c *Core) autoReportLocked(s *Series, e *Episode, now time.Time) {
 		OriginalFilename: fileNameOf(e.AudioURL), Personal: ws.Type == Personal,
 		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws, s),
 	}
-	short := c.requireCreditsLocked(ws, minimumCharge, now) != nil
-	if short {
-		r.Status = StatusOutOfQuota
-	}
+	r.Source = SourceAutomated
+	shortErr := c.requireCreditsLocked(ws, minimumCharge, now)
 	// The scheduled steps move a report only from PENDING, so an OUT_OF_QUOTA one stays put.
 	c.addReportLocked(r)
-	if short {
+	if shortErr != nil {
+		c.setStatusLocked(r, StatusOutOfQuota, shortErr.Error(), now)
+		r.FailureReason = shortErr.Error()
 		c.reportFinishedLocked(r, now)
 	}
 }

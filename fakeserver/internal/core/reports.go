@@ -27,6 +27,14 @@ const (
 	StatusOutOfQuota = "OUT_OF_QUOTA"
 )
 
+// Report sources.
+const (
+	SourceUpload    = "upload"
+	SourceFeed      = "feed"
+	SourceAutomated = "automated"
+	SourceSeeded    = "seeded"
+)
+
 // stepDelay is the clock time between PENDING, SCHEDULED and IN_PROGRESS at a non-zero pace.
 const stepDelay = time.Second
 
@@ -61,6 +69,11 @@ type Report struct {
 	Transcript []TranscriptLine
 	// FailureReason says why analysis failed.
 	FailureReason string
+	// Source is how the report was made: SourceUpload, SourceFeed, SourceAutomated or
+	// SourceSeeded.
+	Source string
+	// Timeline is every status the report took, in order, on the fake's clock.
+	Timeline []StatusStep
 
 	estimatedEnd time.Time
 	upload       []byte
@@ -142,6 +155,7 @@ func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFee
 		ID: c.rand.UUID(), Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
 		OriginalFilename: fileNameOf(fe.AudioURL), Personal: ws.Type == Personal,
 		AudioURL: &e.AudioURL, Series: &s.ID, Episode: &e.ID, Standard: c.standardForLocked(ws, s),
+		Source: SourceFeed,
 	}
 	c.addReportLocked(r)
 	return *r, nil
@@ -163,6 +177,8 @@ func (c *Core) addReportLocked(r *Report) {
 	idx := c.reportIndexLocked(r.Workspace)
 	idx.created = append(idx.created, r)
 	r.byUpdate = idx.updated.PushBack(r)
+	idx.countLocked(r.Series, r.Status, +1)
+	r.Timeline = append(r.Timeline, StatusStep{Status: r.Status, At: r.CreatedAt})
 	c.scheduleLocked(r.ID)
 }
 
@@ -171,6 +187,8 @@ func (c *Core) addReportLocked(r *Report) {
 type reportIndex struct {
 	created []*Report
 	updated *list.List // of *Report, oldest update first
+	// counts are the workspace's reports by series and status (see countKey).
+	counts map[countKey]int
 }
 
 func (c *Core) reportIndexLocked(ws uuid.UUID) *reportIndex {
@@ -211,7 +229,7 @@ func (c *Core) transition(id uuid.UUID, from, to string, now time.Time) bool {
 	if r == nil || r.Status != from {
 		return false
 	}
-	r.Status = to
+	c.setStatusLocked(r, to, "", now)
 	c.touchLocked(r, now)
 	return true
 }
@@ -225,7 +243,8 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 		c.mu.Unlock()
 		return
 	}
-	r.Status, r.StartedAt = StatusInProgress, &now
+	c.setStatusLocked(r, StatusInProgress, "", now)
+	r.StartedAt = &now
 	c.touchLocked(r, now)
 	upload, audioURL, name, ws := r.upload, r.AudioURL, r.OriginalFilename, r.Workspace
 	c.mu.Unlock()
@@ -324,7 +343,8 @@ func (c *Core) transcribe(audioURL *string, sum [sha256.Size]byte) ([]Transcript
 }
 
 func (c *Core) failLocked(r *Report, reason string, now time.Time) {
-	r.Status, r.FailureReason, r.estimatedEnd = StatusFailed, reason, time.Time{}
+	c.setStatusLocked(r, StatusFailed, reason, now)
+	r.FailureReason, r.estimatedEnd = reason, time.Time{}
 	c.held -= int64(len(r.upload))
 	r.upload = nil
 	c.touchLocked(r, now)
@@ -348,7 +368,8 @@ func (c *Core) complete(id uuid.UUID, now time.Time) {
 	}
 	charged := c.chargeLocked(c.workspaces[r.Workspace], CostOf(r.Measurement.Duration), now)
 	r.CreditsCharged = &charged
-	r.Status, r.estimatedEnd = StatusComplete, time.Time{}
+	c.setStatusLocked(r, StatusComplete, "", now)
+	r.estimatedEnd = time.Time{}
 	c.touchLocked(r, now)
 	c.reportFinishedLocked(r, now)
 }

@@ -201,7 +201,7 @@ func (c *Core) CreateReportFromUpload(p Principal, id uuid.UUID, fileName string
 	r := &Report{
 		ID: id, Workspace: ws.ID, Status: StatusPending, CreatedAt: now, UpdatedAt: now,
 		OriginalFilename: fileName, Personal: ws.Type == Personal, Standard: c.standardForLocked(ws, nil),
-		upload: audio,
+		upload: audio, Source: SourceUpload,
 	}
 	res.audio = nil
 	c.addReportLocked(r)

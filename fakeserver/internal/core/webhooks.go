@@ -91,6 +91,8 @@ type Delivery struct {
 	NextAttemptAt *time.Time
 	// Body is the frozen event body.
 	Body []byte
+	// Report is the report whose event this is; uuid.Nil for other events.
+	Report uuid.UUID
 
 	inFlight bool
 	seq      uint64

@@ -1,0 +1,73 @@
+package fakeserver
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReportAccountOfAnUpload(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t, WithAnalysisPace(0))
+	id := uploadReport(t, srv, seed.APIKey, synthWAV(t, 3))
+	if _, err := srv.Advance(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	acc, err := srv.ReportAccount(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc.Report.ID != id || acc.Report.Status != "COMPLETE" || acc.Report.Source != "upload" || acc.Failure != "" {
+		t.Errorf("summary: %+v, failure %q", acc.Report, acc.Failure)
+	}
+	var steps []string
+	for i, st := range acc.Timeline {
+		steps = append(steps, st.Status)
+		if i > 0 && st.At.Before(acc.Timeline[i-1].At) {
+			t.Errorf("timeline goes back at %d: %+v", i, acc.Timeline)
+		}
+	}
+	if want := "PENDING SCHEDULED IN_PROGRESS COMPLETE"; strings.Join(steps, " ") != want {
+		t.Errorf("timeline %v, want %s", steps, want)
+	}
+	if !acc.Timeline[0].At.Equal(acc.Report.CreatedAt) || !acc.Timeline[3].At.Equal(acc.Report.UpdatedAt) {
+		t.Errorf("timeline %+v against created %v, updated %v", acc.Timeline, acc.Report.CreatedAt, acc.Report.UpdatedAt)
+	}
+	m := acc.Measured
+	if m == nil || m.Format != "wav" || m.Duration != 3*time.Second || m.SampleRate != 8000 || m.Channels != 1 {
+		t.Fatalf("measured: %+v", m)
+	}
+	if m.IntegratedLUFS < -19.5 || m.IntegratedLUFS > -18.5 {
+		t.Errorf("integrated loudness %.2f, synthesised at -19", m.IntegratedLUFS)
+	}
+	if len(acc.Checks) == 0 {
+		t.Fatal("no checks")
+	}
+	for _, c := range acc.Checks {
+		if c.ID == "" || c.Name == "" || c.Value == "" || c.Why == "" {
+			t.Errorf("check %+v", c)
+		}
+	}
+}
+
+func TestReportAccountErrors(t *testing.T) {
+	t.Parallel()
+	srv, _ := NewTest(t)
+	tests := []struct {
+		id     string
+		status int
+	}{
+		{"00000000-0000-4000-8000-000000000000", http.StatusNotFound},
+		{"not-a-uuid", http.StatusBadRequest},
+		{"", http.StatusBadRequest},
+	}
+	for _, tt := range tests {
+		_, err := srv.ReportAccount(tt.id)
+		var e *Error
+		if !errors.As(err, &e) || e.Status != tt.status {
+			t.Errorf("%q: %v, want a %d *Error", tt.id, err, tt.status)
+		}
+	}
+}
