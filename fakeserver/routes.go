@@ -161,7 +161,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"POST " + uiPath + "/login", http.HandlerFunc(ui.handleLogin)},
 		{"POST " + uiPath + "/logout", http.HandlerFunc(ui.handleLogout)},
 		{"GET " + dashboard.StaticPrefix + "{file}", dashboard.Static()},
-		// The fake: overview and clock, hosted feeds, the journal, faults.
+		// The fake: overview and clock, hosted feeds, the journal, faults, the event record.
 		{"GET " + uiPath, page(ui.handleOverview)},
 		{"GET " + uiPath + "/{$}", page(ui.handleOverview)},
 		{"GET " + uiPath + "/state", page(ui.handleState)},
@@ -169,7 +169,11 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + uiPath + "/feeds", page(ui.handleFeeds)},
 		{"GET " + uiPath + "/requests", page(ui.handleRequests)},
 		{"GET " + uiPath + "/faults", page(ui.handleFaults)},
-		// Per workspace: webhook endpoints and their deliveries, emails.
+		{"GET " + uiPath + "/events", page(ui.handleEvents)},
+		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
+		// webhook endpoints and their deliveries, emails.
+		{"GET " + uiPath + "/workspaces/{id}", page(ui.handleWorkspace)},
+		{"GET " + uiPath + "/reports/{id}", page(ui.handleReport)},
 		{"GET " + uiPath + "/workspaces/{id}/webhooks", page(ui.handleWebhooks)},
 		{"GET " + uiPath + "/endpoints/{id}", page(ui.handleEndpoint)},
 		{"GET " + uiPath + "/workspaces/{id}/emails", page(ui.handleEmails)},

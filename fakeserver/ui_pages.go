@@ -45,14 +45,15 @@ func (s *Server) fillPage(r *http.Request, page *uiPage) {
 // maxUIList bounds every list a dashboard page shows that has no cursor of its own.
 const maxUIList = 200
 
-// uiVersion is a fingerprint of what the dashboard shows: the manual clock, the newest journal
-// entry, and the deliveries and emails made. Its cost is that of one journal read and one pass
-// over the deliveries and emails, bounded by their caps.
+// uiVersion is a fingerprint of what the dashboard shows: the manual clock, the newest event
+// raised, the newest journal entry, and the deliveries and emails made. Its cost is that of one
+// journal read and one pass over the deliveries (at most 20 an endpoint), not of the reports.
 func (s *Server) uiVersion() string {
 	h := sha256.New()
 	if s.clock.Manual() {
 		fmt.Fprintln(h, s.Now().UnixNano())
 	}
+	fmt.Fprintln(h, s.events.lastSeq())
 	if newest := s.Requests(RequestFilter{Limit: 1}); len(newest) == 1 {
 		fmt.Fprintln(h, newest[0].ID)
 	}
@@ -280,8 +281,9 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := uiEndpointPage{Endpoint: endpointView(ep, "")}
+	log := ui.s.attemptsOnEndpoint(id.String())
 	for _, d := range ds { // newest first, at most the endpoint's log of 20
-		v.Deliveries = append(v.Deliveries, uiDelivery{WebhookDelivery: d, Attempts: ui.s.attemptsOf(d)})
+		v.Deliveries = append(v.Deliveries, uiDelivery{WebhookDelivery: d, Attempts: ui.s.attemptsOf(d, log)})
 	}
 	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Data: v})
 }
@@ -317,10 +319,11 @@ func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
 
 // overviewView is the overview: the fake's clock and what it holds.
 type overviewView struct {
+	Workspaces    []Workspace
 	Feeds, Faults int
 }
 
 func (ui *dashboardUI) handleOverview(w http.ResponseWriter, r *http.Request) {
-	v := overviewView{Feeds: len(ui.s.host.Feeds()), Faults: len(ui.s.Faults())}
+	v := overviewView{Workspaces: ui.s.Workspaces(), Feeds: len(ui.s.host.Feeds()), Faults: len(ui.s.Faults())}
 	ui.render(w, r, http.StatusOK, "overview", uiPage{Title: "Overview", Data: v})
 }

@@ -428,7 +428,7 @@ func TestDashboardEscapesWhatItShows(t *testing.T) {
 	var episodes []HostedEpisode
 	for i, p := range uiPayloads {
 		episodes = append(episodes, HostedEpisode{
-			Title: p, GUID: "guid-" + strconv.Itoa(i), Duration: time.Second,
+			Title: p, GUID: "guid-" + strconv.Itoa(i), Duration: time.Second, Format: "wav",
 			Tags:       &HostedTags{Title: "tag " + p, Artist: "artist " + p, Album: "album " + p, Comment: "comment " + p, Chapters: []HostedChapter{{Start: 0, End: time.Second, Title: "chapter " + p}}},
 			Transcript: []TranscriptLine{{Start: 0, End: time.Second, Text: "said " + p}},
 		})

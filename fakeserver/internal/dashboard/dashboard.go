@@ -27,8 +27,8 @@ const StaticPrefix = "/_fake/ui/static/"
 
 // pageNames are the templates that render a whole page; each is parsed with layout.html.
 var pageNames = []string{
-	"login", "message", "overview", "webhooks", "endpoint", "emails",
-	"feeds", "requests", "faults",
+	"login", "message", "overview", "workspace", "report", "webhooks", "endpoint", "emails",
+	"feeds", "requests", "faults", "events",
 }
 
 // Pages renders the dashboard's pages. It is safe for concurrent use.
