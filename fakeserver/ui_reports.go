@@ -97,8 +97,8 @@ func (ui *dashboardUI) handleReport(w http.ResponseWriter, r *http.Request) {
 // numbers the account gives, for the page's readers (data-points).
 type loudnessPlot struct {
 	Width, Height float64
-	// Left, Top, Right, Bottom are the plotting area's edges.
-	Left, Top, Right, Bottom float64
+	// Left, Top, Right, Bottom are the plotting area's edges; PlotW its width.
+	Left, Top, Right, Bottom, PlotW float64
 	Points                   string
 	Count                    int
 	StepS, WindowS           float64
@@ -126,7 +126,7 @@ type plotTick struct {
 // band of the report's standard and its true-peak ceiling drawn. Work and output are linear in
 // the series (at most one value a second: 10,800 for three hours).
 func plotLoudness(s LoudnessSeries, limits core.Limits, channels int, m *Measurement) loudnessPlot {
-	p := loudnessPlot{Width: 900, Height: 320, Left: 48, Top: 12, Right: 888, Bottom: 290,
+	p := loudnessPlot{Width: 900, Height: 320, Left: 48, Top: 12, Right: 888, Bottom: 290, PlotW: 840,
 		Count: len(s.LUFS), StepS: s.Step.Seconds(), WindowS: s.Window.Seconds()}
 	band := limits.Loudness
 	if channels == 1 {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"path"
+	"strconv"
 	"time"
 )
 
@@ -45,6 +46,18 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02 15:04:05.000Z")
 	},
 	"dur": func(d time.Duration) string { return d.String() },
+	// f2 is a number, or the number a pointer holds, to two decimals.
+	"f2": func(v any) string {
+		switch n := v.(type) {
+		case float64:
+			return strconv.FormatFloat(n, 'f', 2, 64)
+		case *float64:
+			if n != nil {
+				return strconv.FormatFloat(*n, 'f', 2, 64)
+			}
+		}
+		return "—"
+	},
 }
 
 // New parses the embedded templates.
