@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -79,14 +80,18 @@ func (ui *dashboardUI) handleState(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, stateAnswer{Version: ui.s.uiVersion(), Now: ui.s.Now().UTC().Format("2006-01-02 15:04:05.000Z")})
 }
 
-// localUIPath is back if it is a path of the dashboard, else the overview: the advance form
-// returns only within the dashboard.
+// localUIPath is back if it is a page of the dashboard, else the overview: the advance form
+// returns only within the dashboard, on the same origin, by a path with no dot segments.
 func localUIPath(back string) string {
 	u, err := url.Parse(back)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(u.Path, uiPath+"/") || strings.HasPrefix(back, "//") {
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		strings.HasPrefix(back, "//") || strings.Contains(back, "\\") || !strings.HasPrefix(u.Path, uiPath+"/") {
 		return uiPath + "/"
 	}
-	return u.RequestURI()
+	if clean := path.Clean(u.Path); clean != u.Path && clean+"/" != u.Path {
+		return uiPath + "/"
+	}
+	return (&url.URL{Path: u.Path, RawQuery: u.RawQuery}).RequestURI() // escaped from the decoded path
 }
 
 // handleAdvance moves a manual clock by the form's Go duration ("90s", "1h30m").

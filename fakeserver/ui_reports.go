@@ -99,9 +99,9 @@ type loudnessPlot struct {
 	Width, Height float64
 	// Left, Top, Right, Bottom are the plotting area's edges; PlotW its width.
 	Left, Top, Right, Bottom, PlotW float64
-	Points                   string
-	Count                    int
-	StepS, WindowS           float64
+	Points                          string
+	Count                           int
+	StepS, WindowS                  float64
 	// Lines are the polylines' points attributes, one per run of measured values.
 	Lines []string
 	// Band is the target loudness band's rectangle; HasBand is false when the standard has none.
