@@ -16,8 +16,10 @@
     const main = doc.getElementById("main");
     const here = document.getElementById("main");
     if (!main || !here) return false;
-    // A playing <audio> would stop: wait until it is paused.
+    // A playing <audio> would stop and a half-typed filter be lost: wait until neither is.
     if ([...here.querySelectorAll("audio")].some((a) => !a.paused)) return false;
+    const active = document.activeElement;
+    if (active && here.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) return false;
     here.replaceWith(document.importNode(main, true));
     body.dataset.version = doc.body.dataset.version;
     document.dispatchEvent(new CustomEvent("dashboard:refreshed"));
