@@ -254,7 +254,7 @@ type uiEndpointPage struct {
 // uiDelivery is a delivery and the timeline of its attempts.
 type uiDelivery struct {
 	WebhookDelivery
-	Attempts []uiAttempt
+	Timeline []uiAttempt
 }
 
 // uiAttempt is one attempt of a delivery, or the next one queued.
@@ -288,7 +288,7 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 	v := uiEndpointPage{Endpoint: endpointView(ep, "")}
 	log := ui.s.attemptsOnEndpoint(id.String())
 	for _, d := range ds { // newest first, at most the endpoint's log of 20
-		v.Deliveries = append(v.Deliveries, uiDelivery{WebhookDelivery: d, Attempts: ui.s.attemptsOf(d, log)})
+		v.Deliveries = append(v.Deliveries, uiDelivery{WebhookDelivery: d, Timeline: ui.s.attemptsOf(d, log)})
 	}
 	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Data: v})
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -355,3 +356,68 @@ func TestDashboardEscapesWorkspaceNames(t *testing.T) {
 func htmlUnescape(s string) string { return html.UnescapeString(s) }
 
 func fmtSscanXY(xy string, x, y *float64) (int, error) { return fmt.Sscanf(xy, "%g,%g", x, y) }
+
+func TestDashboardDeliveryTimeline(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t)
+	admin := browser(bearer(srv.AdminToken()))
+	ep, err := srv.CreateWebhookEndpoint(t.Context(), seed.WorkspaceID, WebhookEndpointSpec{URL: "http://127.0.0.1:1/hook", Events: []string{"report.completed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := srv.SeedReports(seed.WorkspaceID, []SeededReport{{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Advance(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := srv.WebhookDeliveries(ep.ID)
+	if err != nil || len(ds) != 1 || ds[0].Attempts < 1 || ds[0].NextAttemptAt.IsZero() || reportOfDelivery(ds[0]) != ids[0] {
+		t.Fatalf("deliveries %+v (%v)", ds, err)
+	}
+	d := ds[0]
+	page := func() string {
+		t.Helper()
+		w := uiDo(t, srv, uiReq{method: "GET", target: "/_fake/ui/endpoints/" + ep.ID, header: admin})
+		if w.Code != http.StatusOK {
+			t.Fatalf("endpoint page: %d", w.Code)
+		}
+		return w.Body.String()
+	}
+	attempts := regexp.MustCompile(`<li class="attempt (\w+)" data-attempt="(\d+)">`)
+	// What the delivery records: its last attempt with its error, then the retry queued.
+	body := page()
+	got := attempts.FindAllStringSubmatch(body, -1)
+	if len(got) != 2 || got[0][1] != "failed" || got[0][2] != strconv.Itoa(d.Attempts) || got[1][1] != "queued" || got[1][2] != strconv.Itoa(d.Attempts+1) ||
+		!strings.Contains(htmlUnescape(body), *d.LastError) || !strings.Contains(body, when(d.NextAttemptAt)) {
+		t.Fatalf("timeline %v: %s", got, body)
+	}
+	// Attempts in the event record (as the fake raises them) take their place, each with its
+	// own error and status; events of another endpoint, report or event type are not mixed in.
+	at := d.LastAttemptAt
+	raise := func(kind, endpoint, event, report string, n int, msg string) {
+		srv.events.raise(at, slog.LevelWarn, kind, "webhook attempt", seed.WorkspaceID, report,
+			slog.String("endpoint_id", endpoint), slog.String("event", event), slog.Int("attempt", n),
+			slog.String("error", msg), slog.Int("response_status", 500), slog.String("next_attempt", d.NextAttemptAt.UTC().Format(time.RFC3339Nano)))
+	}
+	for n := 1; n <= d.Attempts; n++ {
+		raise(EventDeliveryFailed, ep.ID, "report.completed", ids[0], n, "recorded <b>failure</b> "+strconv.Itoa(n))
+	}
+	raise(EventDeliveryFailed, "00000000-0000-0000-0000-000000000000", "report.completed", ids[0], 9, "mixed-in endpoint")
+	raise(EventDeliveryFailed, ep.ID, "report.failed", ids[0], 9, "mixed-in event")
+	raise(EventDeliveryFailed, ep.ID, "report.completed", seed.WorkspaceID, 9, "mixed-in report")
+	body = page()
+	got = attempts.FindAllStringSubmatch(body, -1)
+	if len(got) != d.Attempts+1 || strings.Contains(body, "mixed-in") {
+		t.Fatalf("timeline %v: %s", got, body)
+	}
+	for n := 1; n <= d.Attempts; n++ {
+		shownEscaped(t, "timeline", body, "recorded <b>failure</b> "+strconv.Itoa(n))
+	}
+	if !strings.Contains(body, "HTTP 500") {
+		t.Fatalf("the recorded response status is not shown: %s", body)
+	}
+}
+
+func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.000Z") }
