@@ -7,6 +7,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 )
 
@@ -51,9 +52,14 @@ type route struct {
 // routeRows is the fake's route table, one row per pattern.
 func (s *Server) routeRows() []route {
 	api := func(h http.Handler) http.Handler { return s.journaled(s.injectFaults(h)) }
+	ui := s.uiRoutes()
 	rows := []route{
 		// Control API: the admin token's calls (controlRows), and publicControlRows.
 		{"/_fake/", s.controlRoutes()},
+
+		// The dashboard (uiRows): pages on the admin token or its login's cookie.
+		{uiPath, ui},
+		{uiPath + "/", ui},
 
 		// REST API: every path of openapi.json under /api/rest/v1, and its public documents,
 		// which need no key and count against no limit.
@@ -143,6 +149,37 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/report", h(s.handleWriteRunReport)},
 		{"GET /_fake/requests", h(s.handleListRequests)},
 		{"DELETE /_fake/requests", h(s.handleClearRequests)},
+	}
+}
+
+// uiRows is the dashboard's route table under /_fake/ui: HTML pages for a browser (or any
+// client with the admin token as a bearer header), the state its script polls, and the forms
+// it posts. Every row but the login form and the static files needs the admin token; every
+// POST passes the same-origin check first (uiRoutes in ui.go).
+func (s *Server) uiRows(ui *dashboardUI) []route {
+	page := ui.guard
+	return []route{
+		// Login, logout, and the script and style sheet, which need no token.
+		{"GET " + uiPath + "/login", http.HandlerFunc(ui.handleLoginForm)},
+		{"POST " + uiPath + "/login", http.HandlerFunc(ui.handleLogin)},
+		{"POST " + uiPath + "/logout", http.HandlerFunc(ui.handleLogout)},
+		{"GET " + dashboard.StaticPrefix + "{file}", dashboard.Static()},
+		// The fake: overview and clock, hosted feeds, the journal, faults, the event record.
+		{"GET " + uiPath, page(ui.handleOverview)},
+		{"GET " + uiPath + "/{$}", page(ui.handleOverview)},
+		{"GET " + uiPath + "/state", page(ui.handleState)},
+		{"POST " + uiPath + "/clock/advance", page(ui.handleAdvance)},
+		{"GET " + uiPath + "/feeds", page(ui.handleFeeds)},
+		{"GET " + uiPath + "/requests", page(ui.handleRequests)},
+		{"GET " + uiPath + "/faults", page(ui.handleFaults)},
+		{"GET " + uiPath + "/events", page(ui.handleEvents)},
+		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
+		// webhook endpoints and their deliveries, emails.
+		{"GET " + uiPath + "/workspaces/{id}", page(ui.handleWorkspace)},
+		{"GET " + uiPath + "/reports/{id}", page(ui.handleReport)},
+		{"GET " + uiPath + "/workspaces/{id}/webhooks", page(ui.handleWebhooks)},
+		{"GET " + uiPath + "/endpoints/{id}", page(ui.handleEndpoint)},
+		{"GET " + uiPath + "/workspaces/{id}/emails", page(ui.handleEmails)},
 	}
 }
 

@@ -1,0 +1,334 @@
+package fakeserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
+)
+
+// uiPage is what the layout of every dashboard page shows around the page's own Data.
+type uiPage struct {
+	Title string
+	// Authed is false on the login form, which shows nothing of the fake.
+	Authed      bool
+	Now         time.Time
+	ManualClock bool
+	// Version changes when the fake changes: the page's script polls /_fake/ui/state and
+	// reloads the page's main part when it differs.
+	Version string
+	// Back is the page's own path and query, where the clock's advance returns to.
+	Back   string
+	Notice string
+	Data   any
+}
+
+// fillPage sets what the layout shows on every page.
+func (s *Server) fillPage(r *http.Request, page *uiPage) {
+	page.Now = s.Now()
+	page.ManualClock = s.clock.Manual()
+	page.Version = s.uiVersion()
+	if strings.HasPrefix(r.URL.Path, uiPath+"/") && r.Method == http.MethodGet {
+		page.Back = r.URL.RequestURI()
+	}
+}
+
+// maxUIList bounds every list a dashboard page shows that has no cursor of its own.
+const maxUIList = 200
+
+// uiVersion is a fingerprint of what the dashboard shows: the manual clock, the newest event
+// raised, the newest journal entry, and the deliveries and emails made. Its cost is that of one
+// journal read and one pass over the deliveries (at most 20 an endpoint), not of the reports.
+func (s *Server) uiVersion() string {
+	h := sha256.New()
+	if s.clock.Manual() {
+		fmt.Fprintln(h, s.Now().UnixNano())
+	}
+	fmt.Fprintln(h, s.events.lastSeq())
+	if newest := s.Requests(RequestFilter{Limit: 1}); len(newest) == 1 {
+		fmt.Fprintln(h, newest[0].ID)
+	}
+	if ds, err := s.core.Deliveries(nil); err == nil {
+		for _, d := range ds {
+			fmt.Fprintln(h, d.ID, d.Status, d.Attempts)
+		}
+	}
+	if es, err := s.core.Emails(nil); err == nil {
+		fmt.Fprintln(h, len(es))
+	}
+	fmt.Fprintln(h, len(s.Faults()))
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// stateAnswer is GET /_fake/ui/state: what the page's script polls.
+type stateAnswer struct {
+	Version string `json:"version"`
+	Now     string `json:"now"`
+}
+
+func (ui *dashboardUI) handleState(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, stateAnswer{Version: ui.s.uiVersion(), Now: ui.s.Now().UTC().Format("2006-01-02 15:04:05.000Z")})
+}
+
+// localUIPath is back if it is a page of the dashboard, else the overview: the advance form
+// returns only within the dashboard, on the same origin, by a path with no dot segments.
+func localUIPath(back string) string {
+	u, err := url.Parse(back)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		strings.HasPrefix(back, "//") || strings.Contains(back, "\\") || !strings.HasPrefix(u.Path, uiPath+"/") {
+		return uiPath + "/"
+	}
+	if clean := path.Clean(u.Path); clean != u.Path && clean+"/" != u.Path {
+		return uiPath + "/"
+	}
+	return (&url.URL{Path: u.Path, RawQuery: u.RawQuery}).RequestURI() // escaped from the decoded path
+}
+
+// handleAdvance moves a manual clock by the form's Go duration ("90s", "1h30m").
+func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxUIForm)
+	by := strings.TrimSpace(r.PostFormValue("by"))
+	d, err := time.ParseDuration(by)
+	if err != nil || d <= 0 || d > maxAdvance {
+		ui.renderError(w, r, core.ErrValidation("Advance by a duration such as 90s or 1h30m, more than 0 and at most %s (got %q).", maxAdvance, by))
+		return
+	}
+	if _, err := ui.s.Advance(d); err != nil {
+		ui.renderError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, localUIPath(r.PostFormValue("back")), http.StatusSeeOther)
+}
+
+// feedsView is the hosted feeds page.
+type feedsView struct {
+	Feeds []uiFeed
+}
+
+type uiFeed struct {
+	hosted.FeedListing
+	// FeedPath is the feed's path on this fake, which the page links to.
+	FeedPath string
+	Episodes []uiEpisode
+}
+
+type uiEpisode struct {
+	hosted.EpisodeListing
+	// AudioPath is the audio's path on this fake, which the player loads (same origin).
+	AudioPath string
+	Duration  time.Duration
+}
+
+// sameOriginPath is u's path when u is on this fake, so that the page's player and links
+// stay on the page's origin whatever host name the browser used.
+func (s *Server) sameOriginPath(u string) string {
+	if p, ok := strings.CutPrefix(u, s.URL()); ok && strings.HasPrefix(p, "/") {
+		return p
+	}
+	return u
+}
+
+func (ui *dashboardUI) handleFeeds(w http.ResponseWriter, r *http.Request) {
+	var v feedsView
+	for _, f := range ui.s.host.Feeds() {
+		uf := uiFeed{FeedListing: f, FeedPath: ui.s.sameOriginPath(f.FeedURL)}
+		for _, e := range f.Episodes {
+			uf.Episodes = append(uf.Episodes, uiEpisode{EpisodeListing: e, AudioPath: ui.s.sameOriginPath(e.AudioURL),
+				Duration: time.Duration(e.DurationS * float64(time.Second))})
+		}
+		v.Feeds = append(v.Feeds, uf)
+	}
+	ui.render(w, r, http.StatusOK, "feeds", uiPage{Title: "Hosted feeds", Data: v})
+}
+
+// requestsView is the request journal's page.
+type requestsView struct {
+	Method, Path, Status, KeyPrefix string
+	Entries                         []JournalEntry
+	// Scanned counts the entries read to fill the page; Capped says the page stopped at its
+	// size.
+	Scanned int
+	Capped  bool
+}
+
+func (ui *dashboardUI) handleRequests(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v := requestsView{Method: q.Get("method"), Path: q.Get("path"), Status: q.Get("status"), KeyPrefix: q.Get("key")}
+	f := RequestFilter{Method: v.Method, PathPrefix: v.Path, Limit: maxJournalLimit}
+	if v.Status != "" {
+		n, err := strconv.Atoi(v.Status)
+		if err != nil || n < 100 || n > 599 {
+			ui.renderError(w, r, core.ErrValidation("status must be an HTTP status from 100 to 599."))
+			return
+		}
+		f.Status = n
+	}
+	if v.KeyPrefix == "" {
+		f.Limit = maxUIList
+	}
+	entries := ui.s.Requests(f)
+	v.Scanned = len(entries)
+	for _, e := range entries {
+		if v.KeyPrefix != "" && !strings.HasPrefix(e.MaskedKey, v.KeyPrefix) {
+			continue
+		}
+		if len(v.Entries) == maxUIList {
+			v.Capped = true
+			break
+		}
+		v.Entries = append(v.Entries, e)
+	}
+	ui.render(w, r, http.StatusOK, "requests", uiPage{Title: "Request journal", Data: v})
+}
+
+func (ui *dashboardUI) handleFaults(w http.ResponseWriter, r *http.Request) {
+	ui.render(w, r, http.StatusOK, "faults", uiPage{Title: "Armed faults", Data: ui.s.Faults()})
+}
+
+// webhooksView is a workspace's webhook endpoints with their deliveries.
+type webhooksView struct {
+	WorkspaceID string
+	Endpoints   []uiEndpoint
+}
+
+type uiEndpoint struct {
+	WebhookEndpoint
+	Deliveries int
+	Failing    int
+}
+
+// uiWorkspaceID parses the {id} of a workspace page; an unknown one is 404.
+func (s *Server) uiWorkspaceID(r *http.Request) (uuid.UUID, error) {
+	id, err := parseID(r.PathValue("id"), "Workspace")
+	if err != nil {
+		return uuid.Nil, err
+	}
+	if _, err := s.core.Workspace(id); err != nil {
+		return uuid.Nil, err
+	}
+	return id, nil
+}
+
+func (ui *dashboardUI) handleWebhooks(w http.ResponseWriter, r *http.Request) {
+	ws, err := ui.s.uiWorkspaceID(r)
+	if err != nil {
+		ui.renderError(w, r, err)
+		return
+	}
+	eps, err := ui.s.WebhookEndpoints(ws.String())
+	if err != nil {
+		ui.renderError(w, r, err)
+		return
+	}
+	v := webhooksView{WorkspaceID: ws.String()}
+	for _, ep := range eps {
+		ue := uiEndpoint{WebhookEndpoint: ep}
+		ds, _ := ui.s.WebhookDeliveries(ep.ID)
+		ue.Deliveries = len(ds)
+		for _, d := range ds {
+			if d.Status == "retrying" || d.Status == "abandoned" {
+				ue.Failing++
+			}
+		}
+		v.Endpoints = append(v.Endpoints, ue)
+	}
+	ui.render(w, r, http.StatusOK, "webhooks", uiPage{Title: "Webhook endpoints", Data: v})
+}
+
+// uiEndpointPage is one endpoint's deliveries, newest first, each with its attempts.
+type uiEndpointPage struct {
+	Endpoint   WebhookEndpoint
+	Deliveries []uiDelivery
+}
+
+// uiDelivery is a delivery and the timeline of its attempts.
+type uiDelivery struct {
+	WebhookDelivery
+	Timeline []uiAttempt
+}
+
+// uiAttempt is one attempt of a delivery, or the next one queued.
+type uiAttempt struct {
+	N       int
+	At      time.Time
+	Status  string
+	Code    string
+	Latency string
+	Error   string
+	Next    time.Time
+	Queued  bool
+}
+
+func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
+	id, err := parseID(r.PathValue("id"), "Webhook endpoint")
+	if err != nil {
+		ui.renderError(w, r, err)
+		return
+	}
+	ep, err := ui.s.core.EndpointByID(id)
+	if err != nil {
+		ui.renderError(w, r, err)
+		return
+	}
+	ds, err := ui.s.WebhookDeliveries(id.String())
+	if err != nil {
+		ui.renderError(w, r, err)
+		return
+	}
+	v := uiEndpointPage{Endpoint: endpointView(ep, "")}
+	log := ui.s.attemptsOnEndpoint(id.String())
+	for _, d := range ds { // newest first, at most the endpoint's log of 20
+		v.Deliveries = append(v.Deliveries, uiDelivery{WebhookDelivery: d, Timeline: ui.s.attemptsOf(d, log)})
+	}
+	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Data: v})
+}
+
+// emailsView is a workspace's simulated emails, newest first.
+type emailsView struct {
+	WorkspaceID string
+	Emails      []Email
+	Capped      bool
+}
+
+func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
+	ws, err := ui.s.uiWorkspaceID(r)
+	if err != nil {
+		ui.renderError(w, r, err)
+		return
+	}
+	es, err := ui.s.Emails(ws.String())
+	if err != nil {
+		ui.renderError(w, r, err)
+		return
+	}
+	v := emailsView{WorkspaceID: ws.String()}
+	for _, e := range es { // newest first
+		if len(v.Emails) == maxUIList {
+			v.Capped = true
+			break
+		}
+		v.Emails = append(v.Emails, e)
+	}
+	ui.render(w, r, http.StatusOK, "emails", uiPage{Title: "Emails", Data: v})
+}
+
+// overviewView is the overview: the fake's clock and what it holds.
+type overviewView struct {
+	Workspaces    []Workspace
+	Feeds, Faults int
+}
+
+func (ui *dashboardUI) handleOverview(w http.ResponseWriter, r *http.Request) {
+	v := overviewView{Workspaces: ui.s.Workspaces(), Feeds: len(ui.s.host.Feeds()), Faults: len(ui.s.Faults())}
+	ui.render(w, r, http.StatusOK, "overview", uiPage{Title: "Overview", Data: v})
+}
