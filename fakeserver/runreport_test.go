@@ -134,9 +134,20 @@ func TestRunReportOfARun(t *testing.T) {
 		if d.Status != "retrying" || d.ResponseCode != 503 || d.NextAttemptAt == nil || d.Attempts < 1 {
 			t.Errorf("delivery %+v, want retrying after a 503", d)
 		}
+		if len(d.AttemptLog) != d.Attempts {
+			t.Errorf("delivery %s: %d attempts, %d in its attempt log", d.ID, d.Attempts, len(d.AttemptLog))
+		}
+		for _, e := range d.AttemptLog {
+			if e.Kind != EventDeliveryFailed || e.ReportID == "" {
+				t.Errorf("delivery %s: attempt %+v", d.ID, e)
+			}
+		}
 	}
 	if len(run.Emails) == 0 {
 		t.Error("no email, though a report failed")
+	}
+	if run.Summary.FaultsFired != 1 || run.Summary.ClockMoves != 3 {
+		t.Errorf("%d faults fired and %d clock moves, want 1 and 3", run.Summary.FaultsFired, run.Summary.ClockMoves)
 	}
 	// What the event record keeps, the report shows, and no more.
 	if want := len(srv.Events(EventFilter{Kind: EventFaultFired})); len(run.Faults.Fired) != want {
