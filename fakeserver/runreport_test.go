@@ -118,6 +118,14 @@ func TestRunReportOfARun(t *testing.T) {
 	if g := byID[good]; g.Measured == nil || g.Measured.Format != "wav" || g.Measured.DurationMS != 3000 || len(g.Checks) == 0 || len(g.Timeline) != 4 {
 		t.Errorf("the completed report's account: %+v", g)
 	}
+	acc, err := srv.ReportAccount(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := byID[good].Loudness; len(l.LUFS) != len(acc.Loudness.LUFS) || len(l.LUFS) == 0 || l.StepMS != acc.Loudness.Step.Milliseconds() || l.WindowMS != acc.Loudness.Window.Milliseconds() {
+		t.Errorf("the completed report's series: %d values every %d ms over %d ms, the account's %d every %s over %s",
+			len(l.LUFS), l.StepMS, l.WindowMS, len(acc.Loudness.LUFS), acc.Loudness.Step, acc.Loudness.Window)
+	}
 	if f := byID[notAudio]; !strings.Contains(f.Failure, "could not be analysed") || len(f.DeliveryIDs) == 0 || len(f.EmailIDs) == 0 {
 		t.Errorf("the failed report's account: failure %q, deliveries %v, emails %v", f.Failure, f.DeliveryIDs, f.EmailIDs)
 	}
