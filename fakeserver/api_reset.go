@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"log/slog"
 	"sync"
 	"time"
 
@@ -67,6 +68,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 		s.renderCache.mu.Unlock()
 		s.faults.clear()
 		s.journal.clear()
+		s.core.FlushNotices() // what the old state noticed goes before the record is emptied
 		s.events.clear()
 	})
 	if err == nil {
@@ -76,7 +78,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 		return time.Time{}, err
 	}
 	s.start.fixtureIDs = b.start.fixtureIDs
-	s.log.Info("fake reset", "now", s.Now())
+	s.events.raise(s.Now(), slog.LevelInfo, EventReset, "fake reset", "", "", slog.String("now", fakeTime(s.Now())))
 	return s.Now(), nil
 }
 
@@ -96,6 +98,7 @@ func (s *Server) stagingView(staged *core.Core, src *seeded.Source) *Server {
 		stagedFeeds: s.host.Stage(),
 		hooks:       s.hooks,
 		journal:     s.journal,
+		events:      s.events,
 		rand:        src,
 	}
 }

@@ -331,14 +331,6 @@ func journalEntryOf(e JournalEntry) runreport.JournalEntry {
 	}
 }
 
-// finite is v, or nil where v is no number JSON can hold (the -Inf loudness of silence).
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
 func msOf(d *time.Duration) *int64 {
 	if d == nil {
 		return nil

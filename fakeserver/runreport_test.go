@@ -118,6 +118,14 @@ func TestRunReportOfARun(t *testing.T) {
 	if g := byID[good]; g.Measured == nil || g.Measured.Format != "wav" || g.Measured.DurationMS != 3000 || len(g.Checks) == 0 || len(g.Timeline) != 4 {
 		t.Errorf("the completed report's account: %+v", g)
 	}
+	acc, err := srv.ReportAccount(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := byID[good].Loudness; len(l.LUFS) != len(acc.Loudness.LUFS) || len(l.LUFS) == 0 || l.StepMS != acc.Loudness.Step.Milliseconds() || l.WindowMS != acc.Loudness.Window.Milliseconds() {
+		t.Errorf("the completed report's series: %d values every %d ms over %d ms, the account's %d every %s over %s",
+			len(l.LUFS), l.StepMS, l.WindowMS, len(acc.Loudness.LUFS), acc.Loudness.Step, acc.Loudness.Window)
+	}
 	if f := byID[notAudio]; !strings.Contains(f.Failure, "could not be analysed") || len(f.DeliveryIDs) == 0 || len(f.EmailIDs) == 0 {
 		t.Errorf("the failed report's account: failure %q, deliveries %v, emails %v", f.Failure, f.DeliveryIDs, f.EmailIDs)
 	}
@@ -134,9 +142,20 @@ func TestRunReportOfARun(t *testing.T) {
 		if d.Status != "retrying" || d.ResponseCode != 503 || d.NextAttemptAt == nil || d.Attempts < 1 {
 			t.Errorf("delivery %+v, want retrying after a 503", d)
 		}
+		if len(d.AttemptLog) != d.Attempts {
+			t.Errorf("delivery %s: %d attempts, %d in its attempt log", d.ID, d.Attempts, len(d.AttemptLog))
+		}
+		for _, e := range d.AttemptLog {
+			if e.Kind != EventDeliveryFailed || e.ReportID == "" {
+				t.Errorf("delivery %s: attempt %+v", d.ID, e)
+			}
+		}
 	}
 	if len(run.Emails) == 0 {
 		t.Error("no email, though a report failed")
+	}
+	if run.Summary.FaultsFired != 1 || run.Summary.ClockMoves != 3 {
+		t.Errorf("%d faults fired and %d clock moves, want 1 and 3", run.Summary.FaultsFired, run.Summary.ClockMoves)
 	}
 	// What the event record keeps, the report shows, and no more.
 	if want := len(srv.Events(EventFilter{Kind: EventFaultFired})); len(run.Faults.Fired) != want {

@@ -66,7 +66,7 @@ func TestReportDirWrittenOnSIGTERM(t *testing.T) {
 		len(run.Journal.Entries) != 1 || run.Journal.Entries[0].Path != "/api/rest/v1/me" {
 		t.Errorf("the report says %+v", run)
 	}
-	if !strings.Contains(stderr.String(), `"msg":"run report written"`) || !strings.Contains(stderr.String(), jsons[0]) {
+	if !strings.Contains(stderr.String(), "run report written") || !strings.Contains(stderr.String(), jsons[0]) {
 		t.Errorf("no log line naming the report: %s", stderr.String())
 	}
 }
