@@ -108,7 +108,13 @@ func (s *Server) Reports(workspaceID string, f ReportFilter) (_ ReportPage, err 
 	}
 	out := ReportPage{Reports: make([]ReportSummary, len(page.Reports)), Total: page.Total}
 	for i, r := range page.Reports {
-		out.Reports[i] = reportSummary(r)
+		out.Reports[i] = ReportSummary{
+			ID: r.ID.String(), WorkspaceID: r.Workspace.String(), Source: r.Source, Status: r.Status,
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		}
+		if r.Series != nil {
+			out.Reports[i].SeriesID = r.Series.String()
+		}
 	}
 	if page.More && len(page.Reports) > 0 {
 		out.Next = page.Reports[len(page.Reports)-1].ID.String()

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -332,5 +334,30 @@ func TestEventsOfClockAndFaults(t *testing.T) {
 	}
 	if got := srv.Events(EventFilter{Kind: EventFaultFired}); len(got) != 0 {
 		t.Errorf("the reset kept %+v", got)
+	}
+}
+
+// TestRequestLineCostsNothingWhenOff: at INFO (the program's default) and without a logger, a
+// request's DEBUG line builds nothing: no allocation.
+func TestRequestLineCostsNothingWhenOff(t *testing.T) { // not parallel: AllocsPerRun
+	tests := []struct {
+		name string
+		opt  Option
+	}{
+		{"no logger", WithLogger(nil)},
+		{"info", WithLogger(slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})))},
+	}
+	for _, tt := range tests {
+		srv, _ := NewTest(t, tt.opt)
+		req := httptest.NewRequest("GET", "/api/rest/v1/reports", nil)
+		if n := testing.AllocsPerRun(100, func() { srv.raiseRequest(req, slog.LevelDebug, 200, time.Millisecond) }); n != 0 {
+			t.Errorf("%s: %v allocations a request line", tt.name, n)
+		}
+	}
+	// And the check can fail: at DEBUG the line is built.
+	srv, _ := NewTest(t, WithLogger(slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	req := httptest.NewRequest("GET", "/api/rest/v1/reports", nil)
+	if n := testing.AllocsPerRun(100, func() { srv.raiseRequest(req, slog.LevelDebug, 200, time.Millisecond) }); n == 0 {
+		t.Error("at DEBUG a request line allocates nothing: the measure sees nothing")
 	}
 }

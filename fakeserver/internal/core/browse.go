@@ -87,9 +87,26 @@ type BrowseQuery struct {
 // BrowsePage is a page of BrowseReports: newest first, whether more follow, and how many
 // reports match the query in all.
 type BrowsePage struct {
-	Reports []Report
+	Reports []ReportHead
 	More    bool
 	Total   int
+}
+
+// ReportHead is what a list shows of a report.
+type ReportHead struct {
+	ID, Workspace        uuid.UUID
+	Series               *uuid.UUID
+	Source, Status       string
+	CreatedAt, UpdatedAt time.Time
+}
+
+func headOf(r *Report) ReportHead {
+	h := ReportHead{ID: r.ID, Workspace: r.Workspace, Source: r.Source, Status: r.Status, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+	if r.Series != nil {
+		s := *r.Series
+		h.Series = &s
+	}
+	return h
 }
 
 // BrowseReports pages through a workspace's reports newest first by creation, for the fake's
@@ -111,7 +128,7 @@ func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 	}
 	idx := c.reportIdx[q.Workspace]
 	if idx == nil {
-		return BrowsePage{Reports: []Report{}}, nil
+		return BrowsePage{Reports: []ReportHead{}}, nil
 	}
 	end := len(idx.created) // reports before end are still to read, newest last
 	if after != nil {
@@ -121,7 +138,7 @@ func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 	if q.Series != nil {
 		key.series = *q.Series
 	}
-	page := BrowsePage{Reports: make([]Report, 0, min(q.Limit, end)), Total: idx.counts[key]}
+	page := BrowsePage{Reports: make([]ReportHead, 0, min(q.Limit, end)), Total: idx.counts[key]}
 	for i := end - 1; i >= 0; i-- {
 		r := idx.created[i]
 		if (q.Status != "" && r.Status != q.Status) || (q.Series != nil && (r.Series == nil || *r.Series != *q.Series)) {
@@ -131,7 +148,7 @@ func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 			page.More = true
 			break
 		}
-		page.Reports = append(page.Reports, *r)
+		page.Reports = append(page.Reports, headOf(r))
 	}
 	return page, nil
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -59,6 +60,9 @@ type Notice struct {
 // notices holds what was noticed under the core's lock until FlushNotices tells the observer,
 // after the lock is released: the observer logs, and logging never holds the core's lock.
 type notices struct {
+	// queued counts the notices not yet told, so that a flush with none (every request's)
+	// takes no lock.
+	queued  atomic.Int64
 	mu      sync.Mutex
 	pending []Notice
 	// telling is held while a batch is told, so that the observer hears notices in order.
@@ -72,6 +76,7 @@ func (c *Core) noticeLocked(n Notice) {
 	}
 	c.notices.mu.Lock()
 	c.notices.pending = append(c.notices.pending, n)
+	c.notices.queued.Add(1)
 	c.notices.mu.Unlock()
 }
 
@@ -79,7 +84,7 @@ func (c *Core) noticeLocked(n Notice) {
 // change that may notice something, once its lock is released; adapters may call it too (it
 // never takes the core's lock, so it is safe anywhere but inside the observer).
 func (c *Core) FlushNotices() {
-	if c.deps.Observe == nil {
+	if c.deps.Observe == nil || c.notices.queued.Load() == 0 {
 		return
 	}
 	c.notices.telling.Lock()
@@ -88,6 +93,7 @@ func (c *Core) FlushNotices() {
 		c.notices.mu.Lock()
 		batch := c.notices.pending
 		c.notices.pending = nil
+		c.notices.queued.Add(-int64(len(batch)))
 		c.notices.mu.Unlock()
 		if len(batch) == 0 {
 			return
