@@ -118,7 +118,7 @@ func TestWebhookSubscriptionErrorsFromTheFake(t *testing.T) {
 		{"no events", client.WebhookSubscribeParams{URL: "https://hooks.example.com/p"}, client.ErrValidation, 400, client.CodeValidationError, "An events list is required"},
 		{"unknown event", client.WebhookSubscribeParams{URL: "https://hooks.example.com/p", Events: []client.WebhookEvent{"report.exploded"}}, client.ErrValidation, 400, client.CodeValidationError, "Unknown webhook event: report.exploded"},
 		{"unknown series", client.WebhookSubscribeParams{URL: "https://hooks.example.com/p", Events: ok, SeriesID: "0b0e3c4e-0000-4000-8000-000000000000"}, client.ErrValidation, 400, client.CodeValidationError, "Series not found"},
-		{"private URL", client.WebhookSubscribeParams{URL: "https://intranet.example/p", Events: ok}, client.ErrValidation, 400, client.CodeValidationError, "Invalid webhook URL"},
+		{"private URL", client.WebhookSubscribeParams{URL: "https://intranet.example/p", Events: ok}, client.ErrValidation, 400, client.CodeValidationError, "Invalid webhook URL: intranet.example resolves to 10.0.0.8, an internal address; the fake accepts loopback and private addresses when started with -allow-private-urls (in Go: fakeserver.WithPrivateURLs(true))"},
 		{"not http", client.WebhookSubscribeParams{URL: "ftp://hooks.example.com/p", Events: ok}, client.ErrValidation, 400, client.CodeValidationError, "Invalid webhook URL"},
 	}
 	for _, tt := range tests {

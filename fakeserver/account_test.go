@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -70,4 +71,56 @@ func TestReportAccountErrors(t *testing.T) {
 			t.Errorf("%q: %v, want a %d *Error", tt.id, err, tt.status)
 		}
 	}
+}
+
+func TestReportAccountOutOfQuota(t *testing.T) {
+	t.Parallel()
+	logs, withLog := newLogCapture(slog.LevelInfo)
+	srv, seed := NewTest(t, withLog)
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", GUID: "one", Published: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Duration: time.Second}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reportOn(t, srv, seed.APIKey, feed.FeedURL, 0)
+	mustAdvance(t, srv, time.Minute)
+	series := seriesIDs(t, srv, seed.APIKey)[0]
+	if err := srv.SetAutomatedReporting(series, true); err != nil {
+		t.Fatal(err)
+	}
+	used := float64(demoAllowance)
+	if err := srv.SetCredits(seed.WorkspaceID, CreditsChange{PlanUsed: &used}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", Published: time.Date(2026, 1, 4, 0, 0, 0, 0, time.UTC), Duration: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	mustAdvance(t, srv, time.Hour)
+	page, err := srv.Reports(seed.WorkspaceID, ReportFilter{Status: "OUT_OF_QUOTA"})
+	if err != nil || len(page.Reports) != 1 || page.Total != 1 {
+		t.Fatalf("out of quota reports: %+v %v", page, err)
+	}
+	sum := page.Reports[0]
+	if sum.Source != "automated" || sum.SeriesID != series {
+		t.Errorf("summary %+v", sum)
+	}
+	acc, err := srv.ReportAccount(sum.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(acc.Failure, "needs 100 credits and the workspace has 0") || acc.Measured != nil {
+		t.Errorf("failure %q, measured %+v", acc.Failure, acc.Measured)
+	}
+	if len(acc.Timeline) != 2 || acc.Timeline[0].Status != "PENDING" || acc.Timeline[1].Status != "OUT_OF_QUOTA" || acc.Timeline[1].Reason != acc.Failure {
+		t.Errorf("timeline %+v", acc.Timeline)
+	}
+	if len(acc.Emails) != 1 || acc.Emails[0].Kind != "report_out_of_quota" {
+		t.Errorf("emails %+v", acc.Emails)
+	}
+	var line map[string]any
+	for _, l := range logs.lines(t, EventReportFinished) {
+		if l["report_id"] == sum.ID {
+			line = l
+		}
+	}
+	wantAttrs(t, "out of quota", line, map[string]any{"level": "WARN", "status": "OUT_OF_QUOTA", "balance": 0, "cost": "*", "reason": acc.Failure})
 }

@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -25,6 +26,8 @@ func (s *Server) Advance(d time.Duration) (_ time.Time, err error) {
 	if err != nil {
 		return time.Time{}, &Error{Status: http.StatusBadRequest, Code: core.CodeValidation, Message: "Time cannot move backwards."}
 	}
+	s.core.FlushNotices()
+	s.events.raise(now, slog.LevelInfo, EventClockAdvanced, "clock advanced", "", "", slog.String("by", d.String()), slog.String("now", fakeTime(now)))
 	return now, nil
 }
 

@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"log/slog"
 	"sync"
 	"time"
 )
@@ -40,6 +41,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 	s.renderCache.mu.Unlock()
 	s.faults.clear()
 	s.journal.clear()
+	s.core.FlushNotices() // what the old state noticed goes before the record is emptied
 	s.events.clear()
 
 	if err := s.rand.Restore(s.start.rand); err != nil {
@@ -56,6 +58,6 @@ func (s *Server) Reset() (_ time.Time, err error) {
 			return time.Time{}, err
 		}
 	}
-	s.log.Info("fake reset", "now", s.Now())
+	s.events.raise(s.Now(), slog.LevelInfo, EventReset, "fake reset", "", "", slog.String("now", fakeTime(s.Now())))
 	return s.Now(), nil
 }

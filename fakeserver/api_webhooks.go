@@ -3,6 +3,8 @@ package fakeserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -59,11 +61,20 @@ const urlCheckTimeout = 5 * time.Second
 func (s *Server) checkWebhookURL(ctx context.Context, raw string) error {
 	ctx, cancel := context.WithTimeout(ctx, urlCheckTimeout)
 	defer cancel()
-	if err := s.hooks.policy.CheckURL(ctx, raw); err != nil {
-		s.log.Info("webhook URL refused", "reason", err.Error())
-		return core.ErrInvalidWebhookURL()
+	err := s.hooks.policy.CheckURL(ctx, raw)
+	if err == nil {
+		return nil
 	}
-	return nil
+	s.events.raise(s.clock.Now(), slog.LevelWarn, EventURLRefused, "webhook URL refused", "", "",
+		slog.String("url", raw), slog.String("reason", err.Error()))
+	var private *webhooks.RefusedAddressError
+	if errors.As(err, &private) {
+		// The service's message first, as its error table words it, then the fake's way out.
+		refusal := core.ErrInvalidWebhookURL()
+		refusal.Message += ": " + private.Error()
+		return refusal
+	}
+	return core.ErrInvalidWebhookURL()
 }
 
 // createEndpoint validates and creates an endpoint: the fields, the series, the URL (which

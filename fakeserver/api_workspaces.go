@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"log/slog"
+
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
@@ -45,7 +47,7 @@ func (s *Server) CreateWorkspace(spec WorkspaceSpec) (_ Workspace, err error) {
 	if err != nil {
 		return Workspace{}, err
 	}
-	s.log.Info("workspace created", "workspace_id", ws.ID, "type", ws.Type)
+	s.events.raise(s.clock.Now(), slog.LevelInfo, EventWorkspaceCreated, "workspace created", ws.ID.String(), "", slog.String("type", string(ws.Type)))
 	return Workspace{ID: ws.ID.String(), Type: string(ws.Type), Name: ws.Name}, nil
 }
 

@@ -37,6 +37,7 @@ func (s *Server) newDeps(o options) core.Deps {
 		analyzer = o.analyze
 	}
 	return core.Deps{
+		Observe:      s.observe,
 		AnalysisPace: o.analysisPace,
 		Transcribe:   s.host.Transcript,
 		// Transcripts scripted by content, for uploads and any other audio.
@@ -44,6 +45,7 @@ func (s *Server) newDeps(o options) core.Deps {
 		FetchFeed: func(ctx context.Context, url string) (*core.FeedDoc, error) {
 			parsed, err := feeds.Fetch(ctx, fetcher, url)
 			if err != nil {
+				s.raiseRefusedURL(err, "feed URL refused", url)
 				return nil, err
 			}
 			doc := &core.FeedDoc{Title: parsed.Title, Explicit: parsed.Explicit, ImageURL: parsed.ImageURL}
@@ -59,6 +61,7 @@ func (s *Server) newDeps(o options) core.Deps {
 			}
 			resp, err := audioFetcher.Do(req)
 			if err != nil {
+				s.raiseRefusedURL(err, "audio URL refused", url)
 				return nil, err
 			}
 			if resp.StatusCode != http.StatusOK {

@@ -36,8 +36,13 @@ const (
 	EventClockAdvanced = "clock.advanced"
 	// EventWorkspaceCreated: a workspace was created.
 	EventWorkspaceCreated = "workspace.created"
-	// EventReset: the fake was reset.
+	// EventReset: the fake was reset (the record is emptied first, so this is its first event).
 	EventReset = "fake.reset"
+	// EventEndpointSubscribed: a webhook endpoint was created over REST.
+	EventEndpointSubscribed = "webhook.subscribed"
+	// EventRequest: a request was answered (DEBUG; the control API's at INFO). Requests are
+	// logged, not kept in the record: the request journal keeps them.
+	EventRequest = "request"
 )
 
 // DefaultEventRecordSize is how many events the fake keeps when WithEventRecordSize is not
@@ -79,6 +84,7 @@ type EventFilter struct {
 
 // Events returns the events of the bounded event record that match f, oldest first.
 func (s *Server) Events(f EventFilter) []Event {
+	s.core.FlushNotices()
 	return s.events.list(f)
 }
 
@@ -98,6 +104,9 @@ type eventRecord struct {
 func newEventRecord(log *slog.Logger, size int) *eventRecord {
 	return &eventRecord{log: log, size: size}
 }
+
+// keeps says whether the record keeps events at all.
+func (r *eventRecord) keeps() bool { return r.size > 0 }
 
 // enabled says whether an event of level would be logged, so that events the record does not
 // keep (requests) are skipped before any attribute is built.

@@ -98,7 +98,7 @@ func writeGraphQLRefusal(w http.ResponseWriter, err error) {
 // array, and report(id) needs no key at all.
 func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.core.Enter(presented(r), core.GraphQL)
+		p, err := s.enter(r, core.GraphQL)
 		var limited *core.LimitRefusal
 		if errors.As(err, &limited) {
 			writeError(w, limited)

@@ -137,7 +137,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		if isSafeMethod(r.Method) {
 			door = core.RESTRead
 		}
-		p, err := s.core.Enter(presented(r), door)
+		p, err := s.enter(r, door)
 		if err != nil {
 			writeError(w, err)
 			return

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -41,7 +42,7 @@ func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
 		writeFlatError(w, err)
 		return
 	}
-	s.log.Info("webhook endpoint subscribed", "workspace_id", p.Workspace.ID, "endpoint_id", ep.ID)
+	s.events.raise(s.clock.Now(), slog.LevelInfo, EventEndpointSubscribed, "webhook endpoint subscribed", p.Workspace.ID.String(), "", slog.String("endpoint_id", ep.ID.String()))
 	writeJSON(w, http.StatusCreated, map[string]string{"id": ep.ID.String(), "secret": secret})
 }
 
@@ -77,7 +78,7 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 // a browser session cannot subscribe; every call is a write) and answers a refusal in the flat
 // shape.
 func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (core.Principal, bool) {
-	p, err := s.core.Enter(presented(r), core.Subscription)
+	p, err := s.enter(r, core.Subscription)
 	if err != nil {
 		writeFlatError(w, err)
 		return core.Principal{}, false

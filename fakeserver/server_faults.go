@@ -112,6 +112,7 @@ func (f *faults) close() { f.stopOnce.Do(func() { close(f.stop) }) }
 // firing is what a fault does to one request.
 type firing struct {
 	Fault
+	id    string
 	delay time.Duration
 	ended <-chan struct{} // closed when the fault is removed
 }
@@ -143,7 +144,7 @@ func (f *faults) take(r *http.Request) *firing {
 		if jitter := int(a.Jitter / time.Millisecond); jitter > 0 {
 			delay += time.Duration(rng.IntN(2*jitter+1)-jitter) * time.Millisecond
 		}
-		return &firing{Fault: a.Fault, delay: delay, ended: a.ended}
+		return &firing{Fault: a.Fault, id: a.ID, delay: delay, ended: a.ended}
 	}
 	return nil
 }
@@ -184,6 +185,7 @@ func (s *Server) injectFaults(next http.Handler) http.Handler {
 			return
 		}
 		if fire := s.faults.take(r); fire != nil {
+			s.raiseFault(r, fire)
 			s.faults.apply(w, r, fire, next)
 			return
 		}

@@ -57,6 +57,8 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {
 			level = slog.LevelInfo
 		}
-		s.log.Log(r.Context(), level, "request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "took", time.Since(began))
+		s.raiseRequest(r, level, rec.status, time.Since(began))
+		// What the request changed in the core is told before the next request is served.
+		s.core.FlushNotices()
 	})
 }

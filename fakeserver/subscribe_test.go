@@ -84,14 +84,14 @@ func TestSubscribeErrors(t *testing.T) {
 		{"malformed URL", "POST", "/webhook/subscribe", auth, `{"url":"http://[::1",` + ok + `}`, 400, "Invalid webhook URL", ""},
 		{"url not a string", "POST", "/webhook/subscribe", auth, `{"url":42,` + ok + `}`, 400, "Invalid webhook URL", ""},
 		{"unresolvable", "POST", "/webhook/subscribe", auth, `{"url":"https://nowhere.example/p",` + ok + `}`, 400, "Invalid webhook URL", ""},
-		{"private literal", "POST", "/webhook/subscribe", auth, `{"url":"http://192.168.1.1/p",` + ok + `}`, 400, "Invalid webhook URL", ""},
-		{"loopback literal", "POST", "/webhook/subscribe", auth, `{"url":"http://127.0.0.1:8080/p",` + ok + `}`, 400, "Invalid webhook URL", ""},
-		{"name resolving to private", "POST", "/webhook/subscribe", auth, `{"url":"https://intranet.example/p",` + ok + `}`, 400, "Invalid webhook URL", ""},
-		{"name resolving to loopback", "POST", "/webhook/subscribe", auth, `{"url":"https://loopback.example/p",` + ok + `}`, 400, "Invalid webhook URL", ""},
-		{"name resolving to metadata", "POST", "/webhook/subscribe", auth, `{"url":"http://metadata.example/latest",` + ok + `}`, 400, "Invalid webhook URL", ""},
-		{"metadata literal", "POST", "/webhook/subscribe", auth, `{"url":"http://169.254.169.254/latest",` + ok + `}`, 400, "Invalid webhook URL", ""},
-		{"name resolving to IPv6 link-local", "POST", "/webhook/subscribe", auth, `{"url":"http://linklocal6.example/",` + ok + `}`, 400, "Invalid webhook URL", ""},
-		{"name resolving to IPv6 unique-local", "POST", "/webhook/subscribe", auth, `{"url":"http://ula.example/",` + ok + `}`, 400, "Invalid webhook URL", ""},
+		{"private literal", "POST", "/webhook/subscribe", auth, `{"url":"http://192.168.1.1/p",` + ok + `}`, 400, "Invalid webhook URL: 192.168.1.1 is an internal address; " + privateHint, ""},
+		{"loopback literal", "POST", "/webhook/subscribe", auth, `{"url":"http://127.0.0.1:8080/p",` + ok + `}`, 400, "Invalid webhook URL: 127.0.0.1 is an internal address; " + privateHint, ""},
+		{"name resolving to private", "POST", "/webhook/subscribe", auth, `{"url":"https://intranet.example/p",` + ok + `}`, 400, "Invalid webhook URL: intranet.example resolves to 10.0.0.7, an internal address; " + privateHint, ""},
+		{"name resolving to loopback", "POST", "/webhook/subscribe", auth, `{"url":"https://loopback.example/p",` + ok + `}`, 400, "Invalid webhook URL: loopback.example resolves to 127.0.0.1, an internal address; " + privateHint, ""},
+		{"name resolving to metadata", "POST", "/webhook/subscribe", auth, `{"url":"http://metadata.example/latest",` + ok + `}`, 400, "Invalid webhook URL: metadata.example resolves to 169.254.169.254, an internal address; " + privateHint, ""},
+		{"metadata literal", "POST", "/webhook/subscribe", auth, `{"url":"http://169.254.169.254/latest",` + ok + `}`, 400, "Invalid webhook URL: 169.254.169.254 is an internal address; " + privateHint, ""},
+		{"name resolving to IPv6 link-local", "POST", "/webhook/subscribe", auth, `{"url":"http://linklocal6.example/",` + ok + `}`, 400, "Invalid webhook URL: linklocal6.example resolves to fe80::1, an internal address; " + privateHint, ""},
+		{"name resolving to IPv6 unique-local", "POST", "/webhook/subscribe", auth, `{"url":"http://ula.example/",` + ok + `}`, 400, "Invalid webhook URL: ula.example resolves to fd00:ec2::254, an internal address; " + privateHint, ""},
 		{"no key", "POST", "/webhook/subscribe", jsonHeader(nil), `{}`, 401, "Invalid or missing API key.", ""},
 		{"unknown key", "POST", "/webhook/subscribe", jsonHeader(bearer("podqa_api_nope")), `{}`, 401, "Invalid or missing API key.", ""},
 		{"browser session", "POST", "/webhook/subscribe", jsonHeader(http.Header{"Cookie": {"sessionid=" + session}}), `{}`, 401, "Invalid or missing API key.", ""},
@@ -238,3 +238,6 @@ func FuzzParseSubscription(f *testing.F) {
 		}
 	})
 }
+
+// privateHint ends the refusal of an internal address: the way out.
+const privateHint = "the fake accepts loopback and private addresses when started with -allow-private-urls (in Go: fakeserver.WithPrivateURLs(true))"

@@ -22,6 +22,7 @@
 //	-analysis-pace              fake-clock time one hour of audio takes to analyse (default 5m)
 //	-webhook-timeout            time a webhook receiver has to answer one attempt (default 10s)
 //	-log-level                  debug, info, warn or error (default info)
+//	-log-format                 text (key=value, the default) or json (one object a line)
 //	-seed                       integer: every id, key, secret, token and webhook-id follows from it (env FAKESERVER_SEED)
 //	-fixtures                   JSON file of start state: workspaces, keys, endpoints, standards, feeds (env FAKESERVER_FIXTURES)
 //	-journal-size               requests the request journal keeps, oldest dropped (default 10000, at most 100000; 0 off)
@@ -77,6 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	fs.BoolVar(allowPrivate, "allow-private-webhook-urls", false, "former name of -allow-private-urls")
 	pace := fs.Duration("analysis-pace", fakeserver.DefaultAnalysisPace, "fake-clock time one hour of audio takes to analyse; 0 finishes on the next tick")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	logFormat := fs.String("log-format", "text", "text (key=value) or json (one object a line)")
 	envFile := fs.String("env-file", "", "also write the start line's values as shell exports (PODQA_BASE_URL, PODQA_API_KEY, PODQA_ADMIN_TOKEN, PODQA_WORKSPACE_ID) to this file, for `. file`; removed on stop")
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
 	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
@@ -98,7 +100,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("-log-level: %w", err)
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	var logger *slog.Logger
+	switch *logFormat {
+	case "text":
+		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	case "json":
+		logger = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	default:
+		return fmt.Errorf("-log-format must be text or json, not %q", *logFormat)
+	}
 
 	opts := []fakeserver.Option{
 		fakeserver.WithAddr(*addr),

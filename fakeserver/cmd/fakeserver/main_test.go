@@ -87,7 +87,7 @@ func TestProgramPrintsOneLineAndStopsOnSIGTERM(t *testing.T) {
 	if len(rest) != 0 {
 		t.Fatalf("more than one line on stdout: %q", rest)
 	}
-	if !strings.Contains(stderr.String(), `"msg":"fakeserver listening"`) {
+	if !strings.Contains(stderr.String(), `msg="fakeserver listening"`) { // text, the default
 		t.Fatalf("no structured log on stderr: %s", stderr.String())
 	}
 }
@@ -104,6 +104,7 @@ func TestFlags(t *testing.T) {
 		{"bad start", []string{"-clock", "manual", "-start", "monday"}, "-start"},
 		{"negative pace", []string{"-addr", "127.0.0.1:0", "-analysis-pace", "-1s"}, "pace"},
 		{"bad level", []string{"-log-level", "loud"}, "-log-level"},
+		{"bad log format", []string{"-log-format", "xml"}, "-log-format must be text or json"},
 		{"zero webhook timeout", []string{"-webhook-timeout", "0s"}, "-webhook-timeout must be more than 0"},
 		{"bad webhook timeout", []string{"-webhook-timeout", "soon"}, "-webhook-timeout"},
 		{"stray argument", []string{"serve"}, "unexpected arguments"},

@@ -45,6 +45,12 @@ func (c *Core) setStatusLocked(r *Report, to, reason string, now time.Time) {
 	}
 	r.Status = to
 	r.Timeline = append(r.Timeline, StatusStep{Status: to, At: now, Reason: reason})
+	switch to {
+	case StatusComplete, StatusFailed, StatusOutOfQuota:
+		// Told by reportFinishedLocked, which knows the verdict and the charge.
+	default:
+		c.noticeLocked(Notice{Kind: NoticeReportStatus, At: now, Workspace: r.Workspace, Report: r.ID, Status: to})
+	}
 }
 
 // AllWorkspaces returns every workspace, oldest first.

@@ -65,12 +65,14 @@ func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 		r.byUpdate = idx.updated.PushBack(r)
 		idx.countLocked(r.Series, r.Status, +1)
 		r.Timeline = []StatusStep{{Status: StatusInProgress, At: now}}
+		c.noticeLocked(Notice{Kind: NoticeReportCreated, At: now, Workspace: r.Workspace, Report: r.ID, Source: r.Source, FileName: r.OriginalFilename})
 		id := r.ID
 		c.clock.At(b.CompleteAt, func(now time.Time) { c.complete(id, now) })
 		due = due || !b.CompleteAt.After(now)
 		out[i] = *r
 	}
 	c.mu.Unlock()
+	c.FlushNotices()
 	if due {
 		c.clock.RunDue() // finish at once what is due now, as the caller expects
 	}

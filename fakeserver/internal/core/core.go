@@ -135,6 +135,8 @@ type Core struct {
 
 	wh webhookState // webhook endpoints, deliveries, emails and the feed checker
 
+	notices notices // what the observer is yet to hear (notices.go)
+
 	analyses *analysisPool // measurements of a real clock, off its goroutine
 }
 

@@ -29,6 +29,9 @@ type Deps struct {
 	Rand *seeded.Source
 	// AnalysisPace is the clock time one hour of audio takes to analyse; 0 finishes at once.
 	AnalysisPace time.Duration
+	// Observe hears what happens in the core (see Notice), in order, never under the core's
+	// lock; nil hears nothing. It must not call the core.
+	Observe func(Notice)
 }
 
 // FeedDoc is a parsed feed.

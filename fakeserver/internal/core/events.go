@@ -108,6 +108,20 @@ func (c *Core) reportFinishedLocked(r *Report, now time.Time) {
 	if mail != nil {
 		mail.Report = r.ID
 	}
+	n := Notice{Kind: NoticeReportFinished, At: now, Workspace: r.Workspace, Report: r.ID, Series: r.Series, Status: r.Status, Reason: r.FailureReason}
+	switch {
+	case r.Status == StatusComplete && r.Stats != nil:
+		n.Passed, n.Failures = r.Stats.Passed, r.Stats.RequiredFailures
+		if r.CreditsCharged != nil {
+			n.Credits = *r.CreditsCharged
+		}
+	case r.Status == StatusOutOfQuota:
+		n.Credits = minimumCharge
+		if ws := c.workspaces[r.Workspace]; ws != nil {
+			n.Balance = c.creditsLocked(ws, now).Balance
+		}
+	}
+	c.noticeLocked(n)
 	queued := len(c.wh.queue)
 	c.deliverLocked(r.Workspace, r.Series, typ, func() []byte {
 		return envelope(typ, now, map[string]any{"report": c.reportPayloadLocked(r)}, false)
@@ -147,6 +161,7 @@ func (c *Core) ReportTrail(id uuid.UUID) ([]Delivery, []Email) {
 
 // endpointDisabledLocked tells the workspace's people that an endpoint was disabled.
 func (c *Core) endpointDisabledLocked(ep *Endpoint, now time.Time) {
+	c.noticeLocked(Notice{Kind: NoticeEndpointDisabled, At: now, Workspace: ep.Workspace, Endpoint: ep.ID, URL: ep.URL, Attempt: ep.exhausted})
 	c.emailLocked(ep.Workspace, EmailEndpointDisabled, "Webhook endpoint disabled",
 		fmt.Sprintf("The webhook endpoint %s (%s) was disabled after %d deliveries in a row failed every attempt.", ep.ID, ep.URL, ep.exhausted), now)
 }

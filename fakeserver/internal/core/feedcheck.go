@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"time"
 
@@ -82,6 +83,7 @@ func (c *Core) checkFeed(feedURL string, now time.Time) {
 		ctx, cancel := context.WithTimeout(context.Background(), feedCheckTimeout)
 		doc, err := c.deps.FetchFeed(ctx, feedURL)
 		cancel()
+		defer c.FlushNotices()
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if f := c.wh.feeds[feedURL]; f != nil {
@@ -143,6 +145,11 @@ func storable(fe FeedEpisode) bool {
 func (c *Core) feedFailedLocked(f *trackedFeed, kind, msg string, now time.Time) {
 	f.failures++
 	f.kind, f.lastErr = kind, msg
+	for _, sid := range f.series {
+		if s := c.series[sid]; s != nil {
+			c.noticeLocked(Notice{Kind: NoticeFeedCheckFailed, At: now, Workspace: s.Workspace, Series: &s.ID, URL: f.url, Reason: kind, Err: msg, Attempt: f.failures})
+		}
+	}
 	if f.broken || f.failures < BrokenAfter {
 		return
 	}
@@ -198,8 +205,13 @@ func (c *Core) autoReportLocked(s *Series, e *Episode, now time.Time) {
 	// The scheduled steps move a report only from PENDING, so an OUT_OF_QUOTA one stays put.
 	c.addReportLocked(r)
 	if shortErr != nil {
-		c.setStatusLocked(r, StatusOutOfQuota, shortErr.Error(), now)
-		r.FailureReason = shortErr.Error()
+		reason := shortErr.Error()
+		var refusal *Error
+		if errors.As(shortErr, &refusal) {
+			reason = refusal.Message // the balance and the cost, without the API's code
+		}
+		c.setStatusLocked(r, StatusOutOfQuota, reason, now)
+		r.FailureReason = reason
 		c.reportFinishedLocked(r, now)
 	}
 }

@@ -106,6 +106,7 @@ type FromFeed struct {
 // CreateReportFromFeed creates a report on one episode of a feed (or of a held series' feed).
 // Credits are checked first, then the feed is read, then the show is added if needed.
 func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFeed) (Report, error) {
+	defer c.FlushNotices()
 	if p.Key == nil {
 		return Report{}, ErrInvalidAPIKey()
 	}
@@ -179,6 +180,7 @@ func (c *Core) addReportLocked(r *Report) {
 	r.byUpdate = idx.updated.PushBack(r)
 	idx.countLocked(r.Series, r.Status, +1)
 	r.Timeline = append(r.Timeline, StatusStep{Status: r.Status, At: r.CreatedAt})
+	c.noticeLocked(Notice{Kind: NoticeReportCreated, At: r.CreatedAt, Workspace: r.Workspace, Report: r.ID, Series: r.Series, Source: r.Source, FileName: r.OriginalFilename})
 	c.scheduleLocked(r.ID)
 }
 
@@ -223,6 +225,7 @@ func (c *Core) scheduleLocked(id uuid.UUID) {
 }
 
 func (c *Core) transition(id uuid.UUID, from, to string, now time.Time) bool {
+	defer c.FlushNotices() // after the unlock: defers run last first
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := c.reports[id]
@@ -248,6 +251,7 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 	c.touchLocked(r, now)
 	upload, audioURL, name, ws := r.upload, r.AudioURL, r.OriginalFilename, r.Workspace
 	c.mu.Unlock()
+	c.FlushNotices()
 
 	work := func() {
 		m, sum, err := c.measure(upload, audioURL, name)
@@ -268,6 +272,7 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 // measured records the outcome of a report's measurement, started at started, and schedules
 // its completion.
 func (c *Core) measured(r *Report, started time.Time, m Measurement, heard []TranscriptLine, heardOK bool, err error) {
+	defer c.FlushNotices()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r.gen != c.gen {
@@ -353,6 +358,7 @@ func (c *Core) failLocked(r *Report, reason string, now time.Time) {
 
 // complete judges the measured audio, charges the workspace and marks the report COMPLETE.
 func (c *Core) complete(id uuid.UUID, now time.Time) {
+	defer c.FlushNotices()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := c.reports[id]

@@ -175,6 +175,7 @@ func (c *Core) storeUploadLocked(id uuid.UUID, audio []byte) error {
 // this workspace within seven days and not used yet (404 otherwise); used again it is 409, as
 // often as it is repeated.
 func (c *Core) CreateReportFromUpload(p Principal, id uuid.UUID, fileName string, durationMs int) (Report, int, error) {
+	defer c.FlushNotices()
 	if p.Key == nil {
 		return Report{}, 0, ErrInvalidAPIKey()
 	}

@@ -371,6 +371,7 @@ func (c *Core) Deliveries(endpoint *uuid.UUID) ([]Delivery, error) {
 // returns the delivery after its first attempt, which it makes at once (without the core's
 // lock). A failed attempt is retried like any other.
 func (c *Core) SendTestEvent(ctx context.Context, id uuid.UUID) (Delivery, error) {
+	defer c.FlushNotices()
 	now := c.clock.Now()
 	c.mu.Lock()
 	ep := c.wh.endpoints[id]
@@ -487,6 +488,7 @@ func (c *Core) run(batch []*Delivery, attempts []webhooks.Attempt, now time.Time
 	c.mu.RUnlock()
 	work := func() {
 		out := sendOrFail(context.Background(), send, attempts)
+		defer c.FlushNotices()
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		for i, d := range batch {
@@ -519,7 +521,10 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 		delete(c.wh.retrying, d.ID)
 		return
 	}
+	n := Notice{At: at, Workspace: ep.Workspace, Report: d.Report, Endpoint: ep.ID, URL: ep.URL, EventType: d.EventType, Attempt: d.Attempts, ResponseCode: out.StatusCode}
 	if out.OK() {
+		n.Kind = NoticeDelivered
+		c.noticeLocked(n)
 		d.Status, d.LastError, d.NextAttemptAt = DeliverySucceeded, nil, nil
 		delete(c.wh.retrying, d.ID)
 		ep.exhausted = 0
@@ -527,7 +532,9 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 	}
 	msg := out.Err
 	d.LastError = &msg
+	n.Kind, n.Err = NoticeAttemptFailed, msg
 	if d.Attempts >= webhooks.MaxAttempts {
+		c.noticeLocked(n) // no next attempt: abandoned
 		d.Status, d.NextAttemptAt = DeliveryAbandoned, nil
 		delete(c.wh.retrying, d.ID)
 		ep.exhausted++
@@ -538,6 +545,8 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 		return
 	}
 	next := at.Add(webhooks.RetryDelay(d.Attempts))
+	n.NextAttempt = next
+	c.noticeLocked(n)
 	d.Status, d.NextAttemptAt = DeliveryRetrying, &next
 	c.wh.retrying[d.ID] = d
 	c.scheduleSweepLocked(next)

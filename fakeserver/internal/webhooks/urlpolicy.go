@@ -62,7 +62,7 @@ func (p Policy) CheckURL(ctx context.Context, raw string) error {
 	}
 	for _, a := range addrs {
 		if !p.Allowed(a) {
-			return fmt.Errorf("%w: %s resolves to %s, an internal address", ErrInvalidURL, u.Hostname(), a)
+			return fmt.Errorf("%w: %w", ErrInvalidURL, &RefusedAddressError{Host: u.Hostname(), Addr: a})
 		}
 	}
 	return nil
@@ -127,8 +127,14 @@ type RefusedAddressError struct {
 }
 
 func (e *RefusedAddressError) Error() string {
-	return fmt.Sprintf("%s resolves to %s, an internal address", e.Host, e.Addr)
+	if e.Host == e.Addr.String() {
+		return fmt.Sprintf("%s is an internal address; %s", e.Host, PrivateURLsHint)
+	}
+	return fmt.Sprintf("%s resolves to %s, an internal address; %s", e.Host, e.Addr, PrivateURLsHint)
 }
+
+// PrivateURLsHint names the way out of a refusal by address, for every message that reports one.
+const PrivateURLsHint = "the fake accepts loopback and private addresses when started with -allow-private-urls (in Go: fakeserver.WithPrivateURLs(true))"
 
 // Refused marks the error as a refusal by policy, for callers that only know the interface.
 func (e *RefusedAddressError) Refused() bool { return true }
