@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -123,4 +124,62 @@ func TestReportAccountOutOfQuota(t *testing.T) {
 		}
 	}
 	wantAttrs(t, "out of quota", line, map[string]any{"level": "WARN", "status": "OUT_OF_QUOTA", "balance": 0, "cost": "*", "reason": acc.Failure})
+}
+
+// TestReportAccountRoute: GET /_fake/reports/{id} answers the account in its contract's shape,
+// and refuses a wrong token (401), a malformed id (400) and an unknown one (404) in the control
+// API's error envelope.
+func TestReportAccountRoute(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t, WithAnalysisPace(0))
+	done := uploadReport(t, srv, seed.APIKey, synthWAV(t, 3))
+	failed := uploadReport(t, srv, seed.APIKey, []byte("not audio"))
+	mustAdvance(t, srv, 10*time.Second)
+	for _, id := range []string{done, failed} {
+		path := "/_fake/reports/" + id
+		status, _, body := call(t, srv, "GET", path, admin(srv), "") // call checks the contract
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d %s", path, status, body)
+		}
+		var got struct {
+			Report   struct{ ID, Status string }
+			Failure  *string
+			Timeline []struct{ Status string }
+			Measured *struct {
+				DurationS float64 `json:"duration_s"`
+			}
+		}
+		if err := json.Unmarshal(body, &got); err != nil {
+			t.Fatal(err)
+		}
+		want, err := srv.ReportAccount(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Report.ID != id || got.Report.Status != want.Report.Status || len(got.Timeline) != len(want.Timeline) ||
+			(got.Failure == nil) != (want.Failure == "") || (got.Measured == nil) != (want.Measured == nil) {
+			t.Errorf("%s: %s, want %+v", path, body, want)
+		}
+		if got.Measured != nil && got.Measured.DurationS != 3 {
+			t.Errorf("duration_s %v", got.Measured.DurationS)
+		}
+	}
+	tests := []struct {
+		name   string
+		path   string
+		header http.Header
+		status int
+		code   string
+	}{
+		{"wrong token", "/_fake/reports/" + done, bearer("not-the-token"), 401, "invalid_api_key"},
+		{"no token", "/_fake/reports/" + done, nil, 401, "invalid_api_key"},
+		{"malformed id", "/_fake/reports/nope", admin(srv), 400, "validation_error"},
+		{"unknown id", "/_fake/reports/00000000-0000-4000-8000-000000000000", admin(srv), 404, "not_found"},
+	}
+	for _, tt := range tests {
+		status, _, body := call(t, srv, "GET", tt.path, tt.header, "")
+		if status != tt.status || errorCode(t, body) != tt.code {
+			t.Errorf("%s: %d %s", tt.name, status, body)
+		}
+	}
 }

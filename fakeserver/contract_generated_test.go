@@ -817,7 +817,7 @@ func (w *contractWorld) idFor(method, path string) string {
 		return w.controlEndpoint()
 	case strings.HasPrefix(path, "/_fake/series/{id}"), strings.HasPrefix(path, "/api/rest/v1/series/{series_id}"):
 		return w.series()
-	case strings.HasPrefix(path, "/api/rest/v1/reports/{report_id}"):
+	case strings.HasPrefix(path, "/api/rest/v1/reports/{report_id}"), path == "/_fake/reports/{id}":
 		return w.report()
 	case path == "/webhook/subscribe/{id}":
 		return w.once("rest endpoint", func() string {

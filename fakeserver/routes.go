@@ -146,6 +146,8 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/reset", h(s.handleReset)},
 		{"GET /_fake/requests", h(s.handleListRequests)},
 		{"DELETE /_fake/requests", h(s.handleClearRequests)},
+		// The account of a report (control_account.go).
+		{"GET /_fake/reports/{id}", h(s.handleReportAccount)},
 	}
 }
 
