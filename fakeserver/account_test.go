@@ -1,13 +1,20 @@
 package fakeserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/internal/audio"
 )
 
 func TestReportAccountOfAnUpload(t *testing.T) {
@@ -181,5 +188,52 @@ func TestReportAccountRoute(t *testing.T) {
 		if status != tt.status || errorCode(t, body) != tt.code {
 			t.Errorf("%s: %d %s", tt.name, status, body)
 		}
+	}
+}
+
+// TestReportAccountLoudnessSeries: an analysed report keeps its short-term loudness once a
+// second, as the engine measures it, in at most 16 KiB an hour.
+func TestReportAccountLoudnessSeries(t *testing.T) {
+	t.Parallel()
+	srv, seed := NewTest(t, WithAnalysisPace(0))
+	const seconds = 20
+	wav := synthWAV(t, seconds)
+	id := uploadReport(t, srv, seed.APIKey, wav)
+	mustAdvance(t, srv, 10*time.Second)
+	acc, err := srv.ReportAccount(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := audio.Measure(bytes.NewReader(wav))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo := acc.Loudness
+	if lo.Step != time.Second || lo.Window != 3*time.Second || len(lo.LUFS) != seconds-2 || len(ref.ShortTerm) != seconds-2 {
+		t.Fatalf("series: step %v window %v, %d values (engine: %d)", lo.Step, lo.Window, len(lo.LUFS), len(ref.ShortTerm))
+	}
+	for i, v := range lo.LUFS {
+		want := ref.ShortTerm.LUFS(i)
+		if math.IsNaN(want) != math.IsNaN(float64(v)) || (!math.IsNaN(want) && math.Abs(float64(v)-want) > 1e-4) {
+			t.Errorf("value %d: %v, the engine measures %v", i, v, want)
+		}
+	}
+	r, ok := srv.core.ReportByID(uuid.MustParse(id))
+	if !ok || r.Measurement == nil {
+		t.Fatal("no measurement")
+	}
+	kept := r.Measurement.ShortTermLoudness
+	bytesPerHour := float64(cap(kept)) * float64(unsafe.Sizeof(kept[0])) * 3600 / seconds
+	t.Logf("kept: %d values in %d bytes for %d s of audio: %.0f bytes an hour", len(kept), cap(kept)*2, seconds, bytesPerHour)
+	if bytesPerHour > 16<<10 {
+		t.Errorf("the series costs %.0f bytes an hour of audio", bytesPerHour)
+	}
+	// Seeded reports were never analysed: no series, and nothing made up.
+	ids, err := srv.SeedReports(seed.WorkspaceID, []SeededReport{{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc, err := srv.ReportAccount(ids[0]); err != nil || len(acc.Loudness.LUFS) != 0 {
+		t.Errorf("seeded report's series: %v %v", acc.Loudness, err)
 	}
 }

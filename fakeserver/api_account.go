@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/google/uuid"
@@ -80,12 +81,14 @@ type CheckAccount struct {
 	Why string
 }
 
-// LoudnessSeries is a report's short-term loudness over time (BS.1770 / EBU R128 short-term:
-// a Window-long window every Step).
+// LoudnessSeries is a report's short-term loudness over time (BS.1770 / EBU R128 short term:
+// a Window-long window every Step). The fake keeps it at 2 bytes a second of audio (hundredths
+// of a LU): 7,200 bytes an hour.
 type LoudnessSeries struct {
 	Step, Window time.Duration
-	// LUFS holds one value per Step from the start of the audio; NaN where the window is silent
-	// (under the absolute gate of −70 LUFS).
+	// LUFS holds one value per Step: value i is the window ending at Window + i×Step (so audio
+	// shorter than Window has none); NaN where the window is at or under the absolute gate
+	// (−70 LUFS).
 	LUFS []float32
 }
 
@@ -109,7 +112,7 @@ func (s *Server) ReportAccount(reportID string) (_ ReportAccount, err error) {
 		Checks:     make([]CheckAccount, 0, len(r.Results)),
 		Deliveries: make([]WebhookDelivery, len(deliveries)),
 		Emails:     make([]Email, len(emails)),
-		Loudness:   LoudnessSeries{LUFS: []float32{}},
+		Loudness:   loudnessSeries(nil),
 	}
 	for i, st := range r.Timeline {
 		acc.Timeline[i] = StatusChange(st)
@@ -118,6 +121,7 @@ func (s *Server) ReportAccount(reportID string) (_ ReportAccount, err error) {
 		acc.Failure = r.FailureReason
 	}
 	if m := r.Measurement; m != nil {
+		acc.Loudness = loudnessSeries(m.ShortTermLoudness)
 		acc.Measured = &Measurement{
 			Format: m.FormatName, Codec: m.CodecName, Duration: m.Duration, SampleRate: m.SampleRate,
 			Channels: m.Channels, BitRate: m.BitRate, IntegratedLUFS: m.IntegratedLUFS,
@@ -146,6 +150,19 @@ func parseReportID(s string) (uuid.UUID, error) {
 		return uuid.Nil, core.ErrValidation("%q is not a report id (a UUID).", s)
 	}
 	return u, nil
+}
+
+// loudnessSeries expands the core's series (hundredths of a LU) to LUFS, NaN where gated.
+func loudnessSeries(series []int16) LoudnessSeries {
+	out := LoudnessSeries{Step: time.Second, Window: 3 * time.Second, LUFS: make([]float32, len(series))}
+	for i, v := range series {
+		if v == core.GatedLoudness {
+			out.LUFS[i] = float32(math.NaN())
+		} else {
+			out.LUFS[i] = float32(v) / 100
+		}
+	}
+	return out
 }
 
 func checkAccount(res core.Result) CheckAccount {

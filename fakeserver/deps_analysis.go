@@ -36,6 +36,8 @@ func analyze(ctx context.Context, r io.Reader, name string) (core.Measurement, e
 		SamplePeakDB: m.SamplePeakDB, TruePeakDB: m.TruePeakDB, Title: m.Title,
 		BitRate: m.BitRate, Lossy: lossyCodecs[m.CodecName], LoudnessRange: &lra,
 		Tags: mapTags(m.Tags, m.Cover),
+		// Kept with the report for its account: clipped, so it holds 2 bytes a second and no more.
+		ShortTermLoudness: slices.Clip([]int16(m.ShortTerm)),
 	}
 	mapSignalStats(m.SignalStats, &out)
 	return out, nil

@@ -134,6 +134,7 @@ func (h *histogram) loudnessRange() float64 {
 
 // blockGate turns a sequence of 100 ms sub-block energies into gating blocks: 400 ms blocks
 // (integrated loudness) and, when shortTerm is set, 3 s blocks (loudness range), both every 100 ms.
+// With shortTerm it also keeps every tenth 3 s block's loudness: the short-term series.
 type blockGate struct {
 	rate      int64
 	shortTerm bool
@@ -141,6 +142,33 @@ type blockGate struct {
 	next      int64       // index of the next sub-block
 	blocks    histogram
 	short     *histogram
+	series    ShortTermSeries
+}
+
+// ShortTermSeries is the short-term loudness of audio once a second (BS.1770 / EBU R128 short
+// term: a 3 s window): value i is the loudness of the 3 s ending at 3+i seconds, in hundredths
+// of a LU, or ShortTermGated where the window is at or under the absolute gate (−70 LUFS).
+// Audio shorter than 3 s has none. It costs 2 bytes a second: 7,200 bytes an hour.
+type ShortTermSeries []int16
+
+// ShortTermGated marks a window of a ShortTermSeries at or under the absolute gate.
+const ShortTermGated = math.MinInt16
+
+// LUFS returns value i in LUFS, NaN where gated.
+func (s ShortTermSeries) LUFS(i int) float64 {
+	if s[i] == ShortTermGated {
+		return math.NaN()
+	}
+	return float64(s[i]) / 100
+}
+
+// shortTermValue rounds a 3 s block's loudness to the series' hundredths of a LU.
+func shortTermValue(power float64) int16 {
+	l := lufs(power)
+	if !(l > absoluteGate) {
+		return ShortTermGated
+	}
+	return int16(math.Round(min(l, math.MaxInt16/100.0) * 100))
 }
 
 func newBlockGate(sampleRate int, shortTerm bool) *blockGate {
@@ -170,6 +198,10 @@ func (g *blockGate) add(energy float64) {
 		for i := j - 29; i <= j; i++ {
 			e += g.ring[i%30]
 		}
-		g.short.add(e / float64(boundary(j+1, g.rate)-boundary(j-29, g.rate)))
+		power := e / float64(boundary(j+1, g.rate)-boundary(j-29, g.rate))
+		g.short.add(power)
+		if (j-29)%10 == 0 { // the window ends on a whole second
+			g.series = append(g.series, shortTermValue(power))
+		}
 	}
 }

@@ -39,6 +39,8 @@ type Measurement struct {
 	TruePeakDB float64
 	// LoudnessRange is the EBU Tech 3342 loudness range in LU.
 	LoudnessRange float64
+	// ShortTerm is the short-term loudness once a second (2 bytes a second).
+	ShortTerm ShortTermSeries
 	// Title is the title tag (Tags.Title), or "".
 	Title string
 	// SignalStats are silences, clipping, noise floor, DC offset, channel levels and correlation.
@@ -84,6 +86,7 @@ func measureWAV(in *source) (Measurement, error) {
 		SamplePeakDB:   res.SamplePeakDB,
 		TruePeakDB:     res.TruePeakDB,
 		LoudnessRange:  res.LoudnessRange,
+		ShortTerm:      res.ShortTerm,
 		SignalStats:    res.SignalStats,
 		Title:          tags.Title,
 		Tags:           tags,
@@ -112,6 +115,7 @@ func (m *Measurement) fill(res MeterResult) {
 	m.SamplePeakDB = res.SamplePeakDB
 	m.TruePeakDB = res.TruePeakDB
 	m.LoudnessRange = res.LoudnessRange
+	m.ShortTerm = res.ShortTerm
 	m.SignalStats = res.SignalStats
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -87,13 +88,15 @@ type MeterResult struct {
 	SamplePeakDB float64
 	// TruePeakDB is the largest 4× oversampled magnitude in dBTP, or −Inf for silence.
 	TruePeakDB float64
+	// ShortTerm is the short-term loudness once a second.
+	ShortTerm ShortTermSeries
 	// SignalStats are silences, clipping, noise floor, DC offset, channel levels and correlation.
 	SignalStats
 }
 
 // Meter measures loudness, loudness range, sample peak, true peak and SignalStats of interleaved
 // float64 samples fed to it in blocks of any size. Its memory does not grow with the audio's
-// duration.
+// duration, but for the short-term loudness series (2 bytes a second).
 // A Meter is not safe for concurrent use.
 type Meter struct {
 	rate     int
@@ -412,6 +415,7 @@ func (m *Meter) Result() MeterResult {
 		LoudnessRange:  m.gate.short.loudnessRange(),
 		SamplePeakDB:   amplitudeDB(m.sample),
 		TruePeakDB:     amplitudeDB(max(tp, m.sample)),
+		ShortTerm:      slices.Clone(m.gate.series),
 		SignalStats:    m.signalStats(),
 	}
 }
