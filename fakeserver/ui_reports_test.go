@@ -202,7 +202,7 @@ func TestDashboardReportPage(t *testing.T) {
 	if err := json.Unmarshal([]byte(attrOf(t, body, `id="loudness-plot"`, "data-points")), &points); err != nil {
 		t.Fatal(err)
 	}
-	if len(points) != len(acc.Loudness.LUFS) {
+	if len(acc.Loudness.LUFS) < 5 || len(points) != len(acc.Loudness.LUFS) {
 		t.Fatalf("%d points, %d values in the account", len(points), len(acc.Loudness.LUFS))
 	}
 	for i, p := range points {
