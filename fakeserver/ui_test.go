@@ -394,8 +394,16 @@ func TestDashboardState(t *testing.T) {
 	if _, err := srv.Advance(time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if c := read(); c.Version == a.Version || c.Now == a.Now {
+	c := read()
+	if c.Version == a.Version || c.Now == a.Now {
 		t.Fatalf("state did not change with the clock: %v %v", a, c)
+	}
+	// Anything the fake records as an event changes the version too, the clock standing still.
+	if _, err := srv.CreateWorkspace(WorkspaceSpec{Type: "personal", Name: "New"}); err != nil {
+		t.Fatal(err)
+	}
+	if d := read(); d.Version == c.Version || d.Now != c.Now {
+		t.Fatalf("state after a new workspace: %v, before %v", d, c)
 	}
 }
 
