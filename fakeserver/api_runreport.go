@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"math"
 	"net/http"
 	"slices"
@@ -180,38 +179,20 @@ func (s *Server) runEndpoint(workspaceID string, ep WebhookEndpoint) runreport.E
 }
 
 // assignAttempts files the event record's webhook attempts (failed and delivered) under their
-// deliveries, oldest first: by the event's delivery_id when it has one, else by its endpoint,
-// event type and report when exactly one delivery of the run has those three. An attempt that
-// matches no delivery, or several, is left out rather than filed under the wrong one.
+// deliveries, oldest first, by the delivery id each attempt event names.
 func assignAttempts(run *runreport.Run, events []Event) {
-	type key struct{ endpoint, event, report string }
-	reportOf := map[string]string{}
-	for _, r := range run.Reports {
-		for _, id := range r.DeliveryIDs {
-			reportOf[id] = r.ID
-		}
-	}
 	byID := map[string]*runreport.Delivery{}
-	byKey := map[key][]*runreport.Delivery{}
 	for i := range run.Endpoints {
 		for j := range run.Endpoints[i].Deliveries {
 			d := &run.Endpoints[i].Deliveries[j]
 			byID[d.ID] = d
-			k := key{d.EndpointID, d.EventType, reportOf[d.ID]}
-			byKey[k] = append(byKey[k], d)
 		}
 	}
 	for _, e := range events {
 		if e.Kind != EventDeliveryFailed && e.Kind != EventDeliverySucceeded {
 			continue
 		}
-		var d *runreport.Delivery
-		if id := attrString(e.Attrs, "delivery_id"); id != "" {
-			d = byID[id]
-		} else if ds := byKey[key{attrString(e.Attrs, "endpoint_id"), attrString(e.Attrs, "event"), e.ReportID}]; len(ds) == 1 {
-			d = ds[0]
-		}
-		if d != nil {
+		if d := byID[eventAttr(e, "delivery_id")]; d != nil {
 			d.AttemptLog = append(d.AttemptLog, eventOf(e))
 		}
 	}
@@ -226,15 +207,6 @@ func eventsOfKind(events []Event, kind string) []runreport.Event {
 		}
 	}
 	return out
-}
-
-func attrString(attrs []slog.Attr, key string) string {
-	for _, a := range attrs {
-		if a.Key == key {
-			return a.Value.String()
-		}
-	}
-	return ""
 }
 
 func eventOf(e Event) runreport.Event {

@@ -23,6 +23,12 @@ func idString(id uuid.UUID) string {
 	return id.String()
 }
 
+// latencyAttrs are a webhook attempt's latency on the real clock, as a duration and in
+// milliseconds, like a request's duration.
+func latencyAttrs(d time.Duration) []slog.Attr {
+	return []slog.Attr{slog.String("latency", d.Round(time.Microsecond).String()), slog.Float64("latency_ms", float64(d)/float64(time.Millisecond))}
+}
+
 // fakeTime formats an instant of the fake's clock for a log line.
 func fakeTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
@@ -58,8 +64,12 @@ func (s *Server) observe(n core.Notice) {
 		}
 	case core.NoticeAttemptFailed:
 		attrs := []slog.Attr{
-			slog.String("endpoint_id", n.Endpoint.String()), slog.String("url", n.URL), slog.String("event", n.EventType),
+			slog.String("endpoint_id", n.Endpoint.String()), slog.String("delivery_id", n.Delivery.String()),
+			slog.String("url", n.URL), slog.String("event", n.EventType),
 			slog.Int("attempt", n.Attempt), slog.String("error", n.Err),
+		}
+		if n.Latency > 0 {
+			attrs = append(attrs, latencyAttrs(n.Latency)...)
 		}
 		if n.ResponseCode != 0 {
 			attrs = append(attrs, slog.Int("response_status", n.ResponseCode))
@@ -75,8 +85,9 @@ func (s *Server) observe(n core.Notice) {
 			return
 		}
 		s.events.raise(n.At, slog.LevelDebug, EventDeliverySucceeded, "webhook delivered", ws, report,
-			slog.String("endpoint_id", n.Endpoint.String()), slog.String("event", n.EventType),
-			slog.Int("attempt", n.Attempt), slog.Int("response_status", n.ResponseCode))
+			append([]slog.Attr{slog.String("endpoint_id", n.Endpoint.String()), slog.String("delivery_id", n.Delivery.String()),
+				slog.String("event", n.EventType), slog.Int("attempt", n.Attempt), slog.Int("response_status", n.ResponseCode)},
+				latencyAttrs(n.Latency)...)...)
 	case core.NoticeEndpointDisabled:
 		s.events.raise(n.At, slog.LevelWarn, EventEndpointDisabled, "webhook endpoint disabled", ws, "",
 			slog.String("endpoint_id", n.Endpoint.String()), slog.String("url", n.URL),

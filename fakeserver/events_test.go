@@ -146,11 +146,14 @@ func TestEventsOfAnUnreachableWebhook(t *testing.T) {
 	}
 	wantAttrs(t, "attempt failed", failed[0], map[string]any{
 		"level": "WARN", "endpoint_id": dead.ID, "event": "report.completed", "attempt": 1, "report_id": id,
-		"workspace_id": seed.WorkspaceID, "error": "*",
+		"workspace_id": seed.WorkspaceID, "error": "*", "latency": "*", "latency_ms": "*",
 	})
 	ds, err := srv.WebhookDeliveries(dead.ID)
 	if err != nil || len(ds) != 1 {
 		t.Fatalf("deliveries %v %v", ds, err)
+	}
+	if failed[0]["delivery_id"] != ds[0].ID {
+		t.Errorf("delivery_id %v, want %s", failed[0]["delivery_id"], ds[0].ID)
 	}
 	if want := fakeTime(ds[0].NextAttemptAt); failed[0]["next_attempt"] != want {
 		t.Errorf("next_attempt %v, want %s (the delivery log's)", failed[0]["next_attempt"], want)
@@ -159,7 +162,7 @@ func TestEventsOfAnUnreachableWebhook(t *testing.T) {
 	if len(delivered) != 1 {
 		t.Fatalf("delivered lines: %v", delivered)
 	}
-	wantAttrs(t, "delivered", delivered[0], map[string]any{"level": "DEBUG", "endpoint_id": live.ID, "attempt": 1, "response_status": 200})
+	wantAttrs(t, "delivered", delivered[0], map[string]any{"level": "DEBUG", "endpoint_id": live.ID, "attempt": 1, "response_status": 200, "delivery_id": "*", "latency": "*"})
 	acc, err := srv.ReportAccount(id)
 	if err != nil {
 		t.Fatal(err)

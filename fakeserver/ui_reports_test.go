@@ -407,22 +407,41 @@ func TestDashboardDeliveryTimeline(t *testing.T) {
 	if got := timeline(body); d.Attempts != 2 || got != "failed 1, failed 2, queued 3" || strings.Count(htmlUnescape(body), *d.LastError) != 2 {
 		t.Fatalf("after the retry (%d attempts): timeline %q: %s", d.Attempts, got, body)
 	}
-	// Events of another endpoint, event type or report are not mixed in; what an event says is
+	// Events of another endpoint or another delivery are not mixed in; what an event says is
 	// shown as text.
-	raise := func(endpoint, event, report string, n int, msg string) {
-		srv.events.raise(d.LastAttemptAt, slog.LevelWarn, EventDeliveryFailed, "webhook attempt failed", seed.WorkspaceID, report,
-			slog.String("endpoint_id", endpoint), slog.String("event", event), slog.Int("attempt", n),
-			slog.String("error", msg), slog.Int("response_status", 502), slog.String("next_attempt", d.NextAttemptAt.UTC().Format(time.RFC3339Nano)))
+	raise := func(endpoint, delivery string, n int, msg string) {
+		srv.events.raise(d.LastAttemptAt, slog.LevelWarn, EventDeliveryFailed, "webhook attempt failed", seed.WorkspaceID, ids[0],
+			slog.String("endpoint_id", endpoint), slog.String("delivery_id", delivery), slog.String("event", "report.completed"), slog.Int("attempt", n),
+			slog.String("error", msg), slog.Int("response_status", 502), slog.String("latency", "1.5ms"),
+			slog.String("next_attempt", d.NextAttemptAt.UTC().Format(time.RFC3339Nano)))
 	}
-	raise("00000000-0000-0000-0000-000000000000", "report.completed", ids[0], 7, "mixed-in endpoint")
-	raise(ep.ID, "report.failed", ids[0], 7, "mixed-in event")
-	raise(ep.ID, "report.completed", seed.WorkspaceID, 7, "mixed-in report")
-	raise(ep.ID, "report.completed", ids[0], 3, "planted <b>failure</b>")
+	raise("00000000-0000-0000-0000-000000000000", d.ID, 7, "mixed-in endpoint")
+	raise(ep.ID, "00000000-0000-0000-0000-000000000000", 7, "mixed-in delivery")
+	raise(ep.ID, d.ID, 3, "planted <b>failure</b>")
 	body = page()
-	if got := timeline(body); got != "failed 1, failed 2, failed 3, queued 3" || strings.Contains(body, "mixed-in") || !strings.Contains(body, "HTTP 502") {
+	if got := timeline(body); got != "failed 1, failed 2, failed 3, queued 3" || strings.Contains(body, "mixed-in") || !strings.Contains(body, "HTTP 502") || !strings.Contains(body, "1.5ms") {
 		t.Fatalf("timeline %q: %s", got, body)
 	}
 	shownEscaped(t, "timeline", body, "planted <b>failure</b>")
+}
+
+// reportOfDelivery is the id of the report a delivery's body is about (data.report.id), ""
+// for a test delivery and for events about no report.
+func reportOfDelivery(d WebhookDelivery) string {
+	if d.Test {
+		return ""
+	}
+	var body struct {
+		Data struct {
+			Report struct {
+				ID string `json:"id"`
+			} `json:"report"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(d.Body, &body) != nil {
+		return ""
+	}
+	return body.Data.Report.ID
 }
 
 func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.000Z") }

@@ -17,10 +17,11 @@ const (
 	// NoticeReportFinished: a report reached COMPLETE, FAILED or OUT_OF_QUOTA (Status, Reason;
 	// Passed, Failures and Credits on COMPLETE; Balance and Credits on OUT_OF_QUOTA).
 	NoticeReportFinished = "report.finished"
-	// NoticeAttemptFailed: a webhook attempt failed (Endpoint, EventType, Attempt, Err,
-	// ResponseCode, NextAttempt; NextAttempt zero when the delivery was abandoned).
+	// NoticeAttemptFailed: a webhook attempt failed (Endpoint, Delivery, EventType, Attempt, Err,
+	// ResponseCode, Latency, NextAttempt; NextAttempt zero when the delivery was abandoned).
 	NoticeAttemptFailed = "webhook.attempt_failed"
-	// NoticeDelivered: a webhook attempt succeeded (Endpoint, EventType, Attempt, ResponseCode).
+	// NoticeDelivered: a webhook attempt succeeded (Endpoint, Delivery, EventType, Attempt,
+	// ResponseCode, Latency).
 	NoticeDelivered = "webhook.delivered"
 	// NoticeEndpointDisabled: an endpoint was disabled after deliveries kept failing
 	// (Endpoint, URL, Attempt: the deliveries abandoned in a row).
@@ -48,7 +49,11 @@ type Notice struct {
 	Credits int
 	Balance float64
 
-	Endpoint     uuid.UUID
+	Endpoint uuid.UUID
+	// Delivery is the delivery an attempt belongs to.
+	Delivery uuid.UUID
+	// Latency is how long an attempt took on the real clock.
+	Latency      time.Duration
 	URL          string
 	EventType    string
 	Attempt      int

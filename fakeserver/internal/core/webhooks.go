@@ -521,7 +521,7 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 		delete(c.wh.retrying, d.ID)
 		return
 	}
-	n := Notice{At: at, Workspace: ep.Workspace, Report: d.Report, Endpoint: ep.ID, URL: ep.URL, EventType: d.EventType, Attempt: d.Attempts, ResponseCode: out.StatusCode}
+	n := Notice{At: at, Workspace: ep.Workspace, Report: d.Report, Endpoint: ep.ID, Delivery: d.ID, URL: ep.URL, EventType: d.EventType, Attempt: d.Attempts, ResponseCode: out.StatusCode, Latency: out.Latency}
 	if out.OK() {
 		n.Kind = NoticeDelivered
 		c.noticeLocked(n)

@@ -33,6 +33,9 @@ type Outcome struct {
 	StatusCode int
 	// Err says why the attempt failed; empty on success (any 2xx).
 	Err string
+	// Latency is how long the attempt took on the real clock, from the request's start to the
+	// end of the answer read (zero for an attempt never made).
+	Latency time.Duration
 }
 
 // OK reports whether the attempt succeeded.
@@ -94,6 +97,14 @@ func (s *Sender) Close() { s.transport.CloseIdleConnections() }
 
 // Send makes one attempt.
 func (s *Sender) Send(ctx context.Context, a Attempt) Outcome {
+	start := time.Now()
+	out := s.send(ctx, a)
+	out.Latency = time.Since(start)
+	return out
+}
+
+// send makes one attempt; Send times it.
+func (s *Sender) send(ctx context.Context, a Attempt) Outcome {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.URL, bytes.NewReader(a.Body))
 	if err != nil {
 		return Outcome{Err: "the URL cannot be requested"}
