@@ -165,7 +165,7 @@ func ExampleClient_Upload() {
 	}
 	defer srv.Close()
 	seed, _ := srv.SeedDemo()
-	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Source", Episodes: []fakeserver.HostedEpisode{{Title: "Take 1", Duration: 60 * time.Second}}})
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Source", Episodes: []fakeserver.HostedEpisode{{Title: "Take 1", Duration: 60 * time.Second, Format: "wav"}}})
 	audio := downloadNewestEpisode(srv, feed.FeedURL)
 
 	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))

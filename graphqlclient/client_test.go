@@ -532,7 +532,8 @@ func TestWaitForReport(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, seed := fakeserver.NewTest(t, fakeserver.WithAnalysisPace(time.Hour))
-			_, seriesID := hostShow(t, srv, seed.APIKey, "Wait", fakeserver.HostedEpisode{Duration: 60 * time.Second, Channels: 1, SampleRate: 8000})
+			// WAV: the waits are the point, not the codec (no MP3 to encode under -race).
+			_, seriesID := hostShow(t, srv, seed.APIKey, "Wait", fakeserver.HostedEpisode{Duration: 60 * time.Second, Channels: 1, SampleRate: 8000, Format: "wav"})
 			m := &manualWait{srv: srv}
 			gql := newGQL(t, srv, seed.APIKey, graphqlclient.WithClock(m))
 			var seen []client.Status
@@ -559,7 +560,9 @@ func TestWaitForReport(t *testing.T) {
 func TestWaitForReportStops(t *testing.T) {
 	t.Parallel()
 	srv, seed := fakeserver.NewTest(t, fakeserver.WithAnalysisPace(time.Hour))
-	_, seriesID := hostShow(t, srv, seed.APIKey, "Long", fakeserver.HostedEpisode{Duration: 600 * time.Second, Channels: 1, SampleRate: 8000})
+	// WAV: the 10 minutes set the analysis time on the fake clock; an MP3 of them would only
+	// cost encoding under -race.
+	_, seriesID := hostShow(t, srv, seed.APIKey, "Long", fakeserver.HostedEpisode{Duration: 600 * time.Second, Channels: 1, SampleRate: 8000, Format: "wav"})
 	ctx := context.Background()
 
 	m := &manualWait{srv: srv}

@@ -22,6 +22,12 @@ func TestExcerptCodesAsTheWholeFile(t *testing.T) {
 	for _, e := range tests {
 		t.Run(fmt.Sprintf("%s %d Hz", e.Title, e.SampleRate), func(t *testing.T) {
 			t.Parallel()
+			if testing.Short() && e.SampleRate == 0 {
+				// Its 45 s of 44.1 kHz stereo are most of this test's CPU under -race (calibrated,
+				// then coded again whole); -short keeps MPEG-2 mono and MPEG-2.5 stereo, and
+				// TestServedAudioMeasuresAsAsked's -short cases serve MPEG-1 at 44.1 kHz.
+				t.Skip("-short: the full run also holds the MPEG-1 44.1 kHz stereo excerpt to its whole file")
+			}
 			e.GUID = "g"
 			if err := check(&e, "Show"); err != nil {
 				t.Fatal(err)

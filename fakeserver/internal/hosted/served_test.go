@@ -164,6 +164,11 @@ func TestServedAudioMeasuresAsAsked(t *testing.T) {
 // nothing is hosted.
 func TestUnreachableMP3PeaksAreRefused(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		// The refusal tries calibration after calibration before it names the nearest peak:
+		// 28 CPU seconds under -race, over a third of this package's -short run.
+		t.Skip("-short: the full run checks that an unreachable MP3 peak is refused, naming the episode, the nearest peak and wav")
+	}
 	h := New("http://fake.test", 0, nil)
 	id := uuid.New()
 	e := Episode{Title: "Clicky", GUID: "c", DurationS: 20, Format: "mp3", SampleRate: 32000, BitRate: 32, LoudnessLUFS: ptr(-16.0), TruePeakDB: ptr(-1.5)}
