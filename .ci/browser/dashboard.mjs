@@ -6,11 +6,9 @@
 // workspace's reports page holding 100,000 reports. Screenshots go to ARTIFACTS_DIR.
 //
 // usage: node dashboard.mjs PATH_TO_FAKESERVER_BINARY ARTIFACTS_DIR
-import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { chromium } from "playwright-core";
+import { launchChromium, startFake } from "./fake.mjs";
 
 const [fakeBinary, artifacts] = process.argv.slice(2);
 if (!fakeBinary || !artifacts) {
@@ -18,17 +16,6 @@ if (!fakeBinary || !artifacts) {
   process.exit(2);
 }
 mkdirSync(artifacts, { recursive: true });
-
-// startFake starts the fake program on a manual clock and resolves with its one JSON line.
-function startFake() {
-  const args = ["-addr", "127.0.0.1:0", "-clock", "manual", "-allow-private-urls", "-log-level", "warn"];
-  const proc = spawn(fakeBinary, args, { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: proc.stdout });
-    lines.once("line", (line) => resolve({ proc, start: JSON.parse(line) }));
-    proc.once("exit", (code) => reject(new Error(`fakeserver exited with ${code} before it printed its line`)));
-  });
-}
 
 // call makes one API call with a bearer token and returns the parsed JSON answer.
 async function call(start, token, method, path, body) {
@@ -213,14 +200,10 @@ async function manyReports(browser, start) {
   await context.close();
 }
 
-const { proc, start } = await startFake();
+const { proc, start } = await startFake(fakeBinary, ["-clock", "manual", "-allow-private-urls", "-log-level", "warn"]);
 let browser;
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(20000);

@@ -2,26 +2,12 @@
 // as a user would (authorize, try it out, execute) and checks the answer shows on the page.
 //
 // usage: node explorers.mjs PATH_TO_FAKESERVER_BINARY
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { chromium } from "playwright-core";
+import { launchChromium, startFake } from "./fake.mjs";
 
 const [fakeBinary] = process.argv.slice(2);
 if (!fakeBinary) {
   console.error("usage: node explorers.mjs FAKESERVER_BINARY");
   process.exit(2);
-}
-
-// startFake starts the fake program and resolves with its one JSON line.
-function startFake() {
-  const proc = spawn(fakeBinary, ["-addr", "127.0.0.1:0", "-analysis-pace", "0", "-log-level", "warn"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: proc.stdout });
-    lines.once("line", (line) => resolve({ proc, start: JSON.parse(line) }));
-    proc.once("exit", (code) => reject(new Error(`fakeserver exited with ${code} before it printed its line`)));
-  });
 }
 
 async function restExplorer(page, start) {
@@ -101,14 +87,10 @@ async function graphqlExplorer(page, start) {
   console.log("GraphiQL: the documentation pane opened on the schema's root types");
 }
 
-const { proc, start } = await startFake();
+const { proc, start } = await startFake(fakeBinary, ["-analysis-pace", "0", "-log-level", "warn"]);
 let browser;
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   const page = await browser.newPage();
   // Every request must stay on the fake: the explorers work with no internet.
   const offsite = [];

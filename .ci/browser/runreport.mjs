@@ -5,12 +5,10 @@
 // loudness, run nothing and ask for nothing beyond its own file.
 //
 // usage: node runreport.mjs PATH_TO_FAKESERVER_BINARY
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { chromium } from "playwright-core";
+import { launchChromium, startFake } from "./fake.mjs";
 
 const [fakeBinary] = process.argv.slice(2);
 if (!fakeBinary) {
@@ -20,17 +18,6 @@ if (!fakeBinary) {
 
 const hostile = `<img src=x onerror="window.__ran=1;alert(1)"><script>window.__ran=2</script>`;
 const dir = mkdtempSync(join(tmpdir(), "podqa-runreport-"));
-
-// startFake starts the program with -report-dir and resolves with its one JSON line.
-function startFake() {
-  const proc = spawn(fakeBinary, ["-addr", "127.0.0.1:0", "-clock", "manual", "-analysis-pace", "0",
-    "-log-level", "warn", "-report-dir", dir], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: proc.stdout });
-    lines.once("line", (line) => resolve({ proc, start: JSON.parse(line) }));
-    proc.once("exit", (code) => reject(new Error(`fakeserver exited with ${code} before it printed its line`)));
-  });
-}
 
 async function call(start, token, method, path, body) {
   const res = await fetch(start.base_url + path, {
@@ -74,7 +61,7 @@ function stop(proc) {
   });
 }
 
-const { proc, start } = await startFake();
+const { proc, start } = await startFake(fakeBinary, ["-clock", "manual", "-analysis-pace", "0", "-log-level", "warn", "-report-dir", dir]);
 let browser;
 try {
   const [good, failed] = await work(start);
@@ -87,11 +74,7 @@ try {
   if (run.reason !== "stop" || run.reports.length !== 2) throw new Error(`JSON: reason ${run.reason}, ${run.reports.length} reports`);
   console.log(`run report ${run.run_id}: written on SIGTERM, ${run.reports.length} reports, ${run.journal.entries.length} requests`);
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ offline: true });
   const page = await context.newPage();
   const pageURL = "file://" + join(dir, html[0]);
