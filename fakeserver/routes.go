@@ -202,17 +202,17 @@ func (s *Server) controlRoutes() http.Handler {
 	for _, r := range append(s.controlRows(), s.publicControlRows()...) {
 		table.HandleFunc(r.pattern, r.handler.ServeHTTP)
 	}
-	return s.requireAdmin(controlMethods(table, s.validateControl(table.mux)))
+	return s.requireAdmin(unrouted(table, "Control call", s.validateControl(table.mux)))
 }
 
-// controlMethods answers a control call no route serves: 404 when no route has its path, 405
-// with Allow when one has it for other methods.
-func controlMethods(routes *routeTable, next http.Handler) http.Handler {
+// unrouted answers a request no route of routes serves: 404 naming what was not found when no
+// route has its path, 405 with Allow when one has it for other methods; the rest goes to next.
+func unrouted(routes *routeTable, what string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, methods := routes.allowed(r)
 		switch {
 		case len(methods) == 0:
-			writeError(w, core.ErrNotFound("Control call"))
+			writeError(w, core.ErrNotFound(what))
 		case !slices.Contains(methods, r.Method):
 			w.Header().Set("Allow", strings.Join(methods, ", "))
 			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed on "+r.URL.Path+"."))

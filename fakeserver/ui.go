@@ -78,23 +78,7 @@ func (s *Server) uiRoutes() http.Handler {
 	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "The dashboard takes forms only from its own pages (cross-origin request refused)."})
 	}))
-	return uiHeaders(origin.Handler(uiMethods(table)))
-}
-
-// uiMethods answers a dashboard path no row serves: 404, or 405 with Allow.
-func uiMethods(routes *routeTable) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, methods := routes.allowed(r)
-		switch {
-		case len(methods) == 0:
-			writeError(w, core.ErrNotFound("Dashboard page"))
-		case !slices.Contains(methods, r.Method):
-			w.Header().Set("Allow", strings.Join(methods, ", "))
-			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed on "+r.URL.Path+"."))
-		default:
-			routes.ServeHTTP(w, r)
-		}
-	})
+	return uiHeaders(origin.Handler(unrouted(table, "Dashboard page", table)))
 }
 
 // authorized reports whether r carries the admin token as a bearer header or a live session
