@@ -1,9 +1,6 @@
 package fakeserver
 
 import (
-	"net/http"
-	"net/http/httptest"
-	"runtime"
 	"testing"
 )
 
@@ -19,9 +16,7 @@ func BenchmarkGetCompletedReport16ClientsJournal(b *testing.B) {
 	for _, bc := range journalOnOff {
 		b.Run(bc.name, func(b *testing.B) {
 			srv, key, path := completedReport(b, WithoutRateLimits(), WithJournalSize(bc.size))
-			transport := &http.Transport{MaxIdleConnsPerHost: 64}
-			b.Cleanup(transport.CloseIdleConnections)
-			getParallel(b, &http.Client{Transport: transport}, srv.URL()+path, key)
+			getOverLoopback(b, srv, key, path)
 		})
 	}
 }
@@ -33,20 +28,7 @@ func BenchmarkGetCompletedReportHandlerJournal(b *testing.B) {
 	for _, bc := range journalOnOff {
 		b.Run(bc.name, func(b *testing.B) {
 			srv, key, path := completedReport(b, WithoutRateLimits(), WithJournalSize(bc.size))
-			h := srv.Handler()
-			b.ReportAllocs()
-			b.SetParallelism(16 / runtime.GOMAXPROCS(0))
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					req := httptest.NewRequest("GET", path, nil)
-					req.Header.Set("Authorization", "Bearer "+key)
-					rec := httptest.NewRecorder()
-					h.ServeHTTP(rec, req)
-					if rec.Code != http.StatusOK {
-						b.Fatalf("%d %s", rec.Code, rec.Body)
-					}
-				}
-			})
+			serveInProcess(b, srv, key, path)
 		})
 	}
 }
