@@ -297,6 +297,8 @@ func (d *Decoder) readSpectrum(r *bitReader, ch *channel) error {
 			}
 			shape := codebookShapes[cb-1]
 			t := d.spectral[cb-1]
+			values := spectralValues[cb-1]
+			unsigned := shape.offset == 0
 			lo, hi := int(info.offsets[b]), int(info.offsets[b+1])
 			for w := win; w < win+info.groupLen[g]; w++ {
 				q := ch.quant[w*128:]
@@ -305,15 +307,23 @@ func (d *Decoder) readSpectrum(r *bitReader, ch *channel) error {
 					if sym < 0 {
 						return corrupt("no codeword of codebook %d", cb)
 					}
-					for j := shape.dim - 1; j >= 0; j-- {
-						q[k+j] = int32(sym%shape.mod - shape.offset)
-						sym /= shape.mod
-					}
-					if shape.offset == 0 { // unsigned: signs follow the codeword
+					e := values[sym]
+					if unsigned { // signs follow the codeword, one bit per nonzero value
+						nz := uint(e >> 32)
+						signs := r.read(nz) << (32 - nz)
 						for j := range shape.dim {
-							if q[k+j] != 0 && r.bit() {
-								q[k+j] = -q[k+j]
+							v := int32(int8(e >> (8 * j)))
+							if v != 0 {
+								if signs&(1<<31) != 0 {
+									v = -v
+								}
+								signs <<= 1
 							}
+							q[k+j] = v
+						}
+					} else {
+						for j := range shape.dim {
+							q[k+j] = int32(int8(e >> (8 * j)))
 						}
 					}
 					if cb == escBook {
@@ -364,6 +374,33 @@ var codebookShapes = [11]codebookShape{
 	{2, 8, 0}, {2, 8, 0}, {2, 13, 0}, {2, 13, 0}, {2, 17, 0},
 }
 
+// spectralValues unpacks each spectral codebook's symbols, so that decoding a codeword divides
+// nothing: spectralValues[cb-1][sym] holds the symbol's value j (before any sign bit) as an
+// int8 in byte j, and above bit 32 how many of its values are nonzero.
+var spectralValues = func() (t [11][]uint64) {
+	for i, shape := range codebookShapes {
+		n := 1
+		for range shape.dim {
+			n *= shape.mod
+		}
+		t[i] = make([]uint64, n)
+		for sym := range n {
+			var e uint64
+			rest := sym
+			for j := shape.dim - 1; j >= 0; j-- {
+				v := rest%shape.mod - shape.offset
+				rest /= shape.mod
+				e |= uint64(uint8(int8(v))) << (8 * j)
+				if v != 0 {
+					e += 1 << 32
+				}
+			}
+			t[i][sym] = e
+		}
+	}
+	return t
+}()
+
 // dequantize fills ch.spec: |q|^(4/3) · 2^((sf−100)/4) with q's sign (4.6.1.3, 4.6.2.3.3), and
 // noise for noise bands (4.6.13), from ffmpeg's generator so that decodes compare sample by
 // sample.
@@ -378,7 +415,7 @@ func (d *Decoder) dequantize(ch *channel) {
 			case cb == zeroBand || cb == intensityBand || cb == intensityBand2:
 			case cb == noiseBand:
 				d.stats.Noise++
-				gain := math.Exp2(float64(ch.sf[g][b]) / 4)
+				gain := exp2Quarter(ch.sf[g][b])
 				for w := win; w < win+info.groupLen[g]; w++ {
 					s := ch.spec[w*128+lo : w*128+hi]
 					var energy float32
@@ -394,10 +431,11 @@ func (d *Decoder) dequantize(ch *channel) {
 					}
 				}
 			default:
-				gain := math.Exp2(float64(ch.sf[g][b]-100) / 4)
+				gain := exp2Quarter(ch.sf[g][b] - 100)
 				for w := win; w < win+info.groupLen[g]; w++ {
 					q := ch.quant[w*128+lo : w*128+hi]
 					s := ch.spec[w*128+lo : w*128+hi]
+					s = s[:len(q)]
 					for k, v := range q {
 						s[k] = pow43(v) * gain
 					}
@@ -408,19 +446,19 @@ func (d *Decoder) dequantize(ch *channel) {
 	}
 }
 
-// pow43 is sign(q)·|q|^(4/3).
+// pow43 is sign(q)·|q|^(4/3). Signs of spectral values are as likely as not, so the sign is
+// applied to the bits rather than by a branch the processor would mispredict.
 func pow43(q int32) float64 {
-	switch {
-	case q == 0:
-		return 0
-	case q > 0 && int(q) < len(pow43Table):
-		return pow43Table[q]
-	case q < 0 && int(-q) < len(pow43Table):
-		return -pow43Table[-q]
-	case q < 0:
-		return -math.Pow(float64(-q), 4.0/3)
+	neg := uint32(q) >> 31
+	a := (uint32(q) ^ -neg) + neg // |q|, as an unsigned number even for the most negative q
+	var m float64
+	if a < uint32(len(pow43Table)) {
+		m = pow43Table[a]
+	} else {
+		m = math.Pow(float64(a), 4.0/3)
 	}
-	return math.Pow(float64(q), 4.0/3)
+	// neg is 1 only where |q| ≥ 1, so no −0 appears.
+	return math.Float64frombits(math.Float64bits(m) | uint64(neg)<<63)
 }
 
 var pow43Table = func() []float64 {
@@ -431,5 +469,19 @@ var pow43Table = func() []float64 {
 	return t
 }()
 
+// exp2QuarterTable[v+256] is 2^(v/4): the scale of every scale factor, noise energy and
+// intensity position a stream can code lies within ±256 quarter steps.
+var exp2QuarterTable = func() (t [512]float64) {
+	for i := range t {
+		t[i] = math.Exp2(float64(i-256) / 4)
+	}
+	return t
+}()
+
 // exp2Quarter is 2^(v/4).
-func exp2Quarter(v int) float64 { return math.Exp2(float64(v) / 4) }
+func exp2Quarter(v int) float64 {
+	if i := uint(v + 256); i < uint(len(exp2QuarterTable)) {
+		return exp2QuarterTable[i]
+	}
+	return math.Exp2(float64(v) / 4)
+}
