@@ -15,9 +15,10 @@ import "math"
 // filterBank is one channel's state between granules.
 type filterBank struct {
 	overlap [32][18]float64 // second halves of the last granule's IMDCT outputs
-	// ring holds the last 16 synthesis vectors V of 64 values, each stored twice (at steps pos
-	// and pos+16), so that the vector of age a is at step pos+a without wrapping.
-	ring [32 * 64]float64
+	// ring holds the last 16 synthesis vectors V by their 32 independent values X (V is X
+	// unfolded, see synthesize), each stored twice (at steps pos and pos+16), so that the
+	// vector of age a is at step pos+a without wrapping.
+	ring [32 * 32]float64
 	pos  int
 	sub  [18][32]float64 // this granule's subband samples by time slot
 }
@@ -32,19 +33,30 @@ var (
 	dct18Odd         [9]float64             // 1 / (2·cos(π(2n+1)/36)): the odd half of DCT-II(18)
 	imdct12          [6][12]float64         // the 12-point IMDCT of a short block
 	leeFactors       [5][16]float64         // 1 / (2·cos(π(2n+1)/(2N))) for N = 32, 16, 8, 4, 2
-	windowByOutput   = windowCoefficients() // D's 16 coefficients for each of the 32 outputs
+	windowByPair     = windowCoefficients() // D by pair of outputs, signs of V folded in
 )
 
-// windowCoefficients arranges the synthesis window D by output: output j of a step weighs the
-// vectors of even age 2m at value j by D[64m+j] and those of odd age 2m+1 at value 32+j by
-// D[64m+32+j] (the standard's U from V, with m = 0..7).
-func windowCoefficients() [32][16]float64 {
+// windowCoefficients arranges the synthesis window D for synthesize. Output j of a step weighs
+// the vectors of even age 2m at value j by D[64m+j] and those of odd age 2m+1 at value 32+j by
+// D[64m+32+j] (the standard's U from V, with m = 0..7). In terms of X, for 0 < j < 16, value
+// j of V is X[16+j] and value 32+j is −X[16−j]; for output 32−j, value 32−j is −X[16+j] and
+// value 64−j is −X[16−j]. So outputs j and 32−j read the same 16 values, and row j holds,
+// for each m, the four coefficients of a = X_2m[16+j] and b = X_2m+1[16−j]:
+// out[j] += a·D[64m+j] − b·D[64m+32+j], out[32−j] += −a·D[64m+32−j] − b·D[64m+64−j].
+// Row 0 holds output 0's coefficients (of X[16] at even and odd ages) and, from entry 16,
+// output 16's (of −X[0] at odd ages; value 16 of V is 0).
+func windowCoefficients() [16][32]float64 {
 	d := synthesisWindow()
-	var w [32][16]float64
-	for j := range 32 {
-		for m := range 8 {
-			w[j][2*m] = d[64*m+j]
-			w[j][2*m+1] = d[64*m+32+j]
+	var w [16][32]float64
+	for m := range 8 {
+		w[0][2*m] = d[64*m]        // output 0, even age: V[0] = X[16]
+		w[0][2*m+1] = -d[64*m+32]  // output 0, odd age: V[32] = −X[16]
+		w[0][16+2*m] = -d[64*m+48] // output 16, odd age: V[48] = −X[0]
+		for j := 1; j < 16; j++ {
+			w[j][4*m] = d[64*m+j]
+			w[j][4*m+1] = -d[64*m+32+j]
+			w[j][4*m+2] = -d[64*m+32-j]
+			w[j][4*m+3] = -d[64*m+64-j]
 		}
 	}
 	return w
@@ -261,36 +273,66 @@ func shortIMDCT(in *[18]float64, out *[36]float64) {
 
 // synthesize runs one step of the polyphase synthesis: 32 subband samples in, 32 samples out,
 // written to out[0], out[stride], ...
+//
+// The standard's V is the 32-point DCT-II X of the samples unfolded:
+// V[i] = Σ S[k]·cos((16+i)(2k+1)π/64) = c(16+i), where c(n) = X[n] for n < 32, c(32) = 0,
+// c(n) = −X[64−n] up to 64 and −X[n−64] beyond; so only X is kept, and the window reads
+// each X value once for the two outputs that use it (windowCoefficients). The products are
+// summed in the order of the standard's sum over U, so the result is the one the whole V gives.
 func (f *filterBank) synthesize(s *[32]float64, out []float64, stride int) {
-	var x [32]float64
-	dct32(s, &x)
 	f.pos = (f.pos + 15) & 15 // the previous vectors age by one
-	v := (*[64]float64)(f.ring[64*f.pos : 64*f.pos+64])
-	// V[i] = Σ S[k]·cos((16+i)(2k+1)π/64) = c(16+i), where c(n) = X[n] for n < 32, c(32) = 0,
-	// c(n) = −X[64−n] up to 64 and −X[n−64] beyond.
-	for i := range 16 {
-		v[i] = x[16+i]
+	x := (*[32]float64)(f.ring[32*f.pos : 32*f.pos+32])
+	dct32(s, x)
+	copy(f.ring[32*(f.pos+16):32*(f.pos+16)+32], x[:])
+	// The vector of age a, value i of X, is r[32a+i].
+	r := (*[16 * 32]float64)(f.ring[32*f.pos : 32*f.pos+16*32])
+	_ = out[31*stride]
+	c := &windowByPair[0]
+	var o0, o16 float64
+	for m := range 8 {
+		o0 += r[64*m+16] * c[2*m]
+		o0 += r[64*m+48] * c[2*m+1]
+		o16 += r[64*m+32] * c[16+2*m]
 	}
-	v[16] = 0
-	for i := 17; i < 48; i++ {
-		v[i] = -x[48-i]
-	}
-	for i := 48; i < 64; i++ {
-		v[i] = -x[i-48]
-	}
-	copy(f.ring[64*(f.pos+16):], v[:])
-	// Vector of age a, value i, is w[64a+i]; output j sums age 2m at j and age 2m+1 at 32+j.
-	w := (*[16 * 64]float64)(f.ring[64*f.pos : 64*f.pos+16*64])
-	for j := range 32 {
-		c := &windowByOutput[j]
-		out[j*stride] = w[j]*c[0] + w[j+96]*c[1] +
-			w[j+128]*c[2] + w[j+224]*c[3] +
-			w[j+256]*c[4] + w[j+352]*c[5] +
-			w[j+384]*c[6] + w[j+480]*c[7] +
-			w[j+512]*c[8] + w[j+608]*c[9] +
-			w[j+640]*c[10] + w[j+736]*c[11] +
-			w[j+768]*c[12] + w[j+864]*c[13] +
-			w[j+896]*c[14] + w[j+992]*c[15]
+	out[0] = o0
+	out[16*stride] = o16
+	for j := 1; j < 16; j++ {
+		c := &windowByPair[j]
+		e := r[16+j:]           // even ages: X[16+j] of age 2m at e[64m]
+		o := r[48-j : 48-j+449] // odd ages: X[16−j] of age 2m+1 at o[64m]
+		e = e[:449]
+		lo := e[0]*c[0] + o[0]*c[1]
+		hi := e[0]*c[2] + o[0]*c[3]
+		lo += e[64] * c[4]
+		lo += o[64] * c[5]
+		hi += e[64] * c[6]
+		hi += o[64] * c[7]
+		lo += e[128] * c[8]
+		lo += o[128] * c[9]
+		hi += e[128] * c[10]
+		hi += o[128] * c[11]
+		lo += e[192] * c[12]
+		lo += o[192] * c[13]
+		hi += e[192] * c[14]
+		hi += o[192] * c[15]
+		lo += e[256] * c[16]
+		lo += o[256] * c[17]
+		hi += e[256] * c[18]
+		hi += o[256] * c[19]
+		lo += e[320] * c[20]
+		lo += o[320] * c[21]
+		hi += e[320] * c[22]
+		hi += o[320] * c[23]
+		lo += e[384] * c[24]
+		lo += o[384] * c[25]
+		hi += e[384] * c[26]
+		hi += o[384] * c[27]
+		lo += e[448] * c[28]
+		lo += o[448] * c[29]
+		hi += e[448] * c[30]
+		hi += o[448] * c[31]
+		out[j*stride] = lo
+		out[(32-j)*stride] = hi
 	}
 }
 

@@ -303,3 +303,63 @@ func TestGranuleMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// fullVSynthesis is the synthesis step as the decoder computed it before it kept only X: the
+// whole V of 64 values per vector, each output summing its 16 products in the order of the
+// standard's sum over U. synthesize must give the same values, not merely close ones.
+type fullVSynthesis struct {
+	ring [32 * 64]float64
+	pos  int
+}
+
+func (f *fullVSynthesis) step(s *[32]float64) [32]float64 {
+	d := synthesisWindow()
+	var x [32]float64
+	dct32(s, &x)
+	f.pos = (f.pos + 15) & 15
+	v := f.ring[64*f.pos : 64*f.pos+64]
+	for i := range 16 {
+		v[i] = x[16+i]
+	}
+	v[16] = 0
+	for i := 17; i < 48; i++ {
+		v[i] = -x[48-i]
+	}
+	for i := 48; i < 64; i++ {
+		v[i] = -x[i-48]
+	}
+	copy(f.ring[64*(f.pos+16):], v)
+	w := f.ring[64*f.pos:]
+	var out [32]float64
+	for j := range 32 {
+		var sum float64
+		for m := range 8 {
+			sum += w[128*m+j] * d[64*m+j]
+			sum += w[128*m+96+j] * d[64*m+32+j]
+		}
+		out[j] = sum
+	}
+	return out
+}
+
+func TestSynthesisEqualsFullV(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(9, 10))
+	var fb filterBank
+	var ref fullVSynthesis
+	out := make([]float64, 32)
+	for step := range 100 {
+		var s [32]float64
+		for k := range s {
+			s[k] = rng.NormFloat64()
+		}
+		want := ref.step(&s)
+		in := s
+		fb.synthesize(&in, out, 1)
+		for j := range 32 {
+			if out[j] != want[j] {
+				t.Fatalf("step %d sample %d = %v, want exactly %v", step, j, out[j], want[j])
+			}
+		}
+	}
+}
