@@ -31,7 +31,7 @@ var (
 	dct4Pre          [18]float64            // 1 / (2·cos(π(2n+1)/72)): DCT-IV(18) as a DCT-II
 	dct9             [9][9]float64          // the 9-point DCT-II matrix
 	dct18Odd         [9]float64             // 1 / (2·cos(π(2n+1)/36)): the odd half of DCT-II(18)
-	imdct12          [6][12]float64         // the 12-point IMDCT of a short block
+	dct4x6           [6][6]float64          // the 6-point DCT-IV of a short block's IMDCT
 	leeFactors       [5][16]float64         // 1 / (2·cos(π(2n+1)/(2N))) for N = 32, 16, 8, 4, 2
 	windowByPair     = windowCoefficients() // D by pair of outputs, signs of V folded in
 )
@@ -103,9 +103,9 @@ func init() {
 		}
 		dct18Odd[k] = 1 / (2 * math.Cos(math.Pi*float64(2*k+1)/36))
 	}
-	for k := range 6 {
-		for i := range 12 {
-			imdct12[k][i] = math.Cos(math.Pi / 24 * float64((2*i+1+6)*(2*k+1)))
+	for n := range 6 {
+		for k := range 6 {
+			dct4x6[n][k] = math.Cos(math.Pi / 24 * float64((2*n+1)*(2*k+1)))
 		}
 	}
 	for l, n := 0, 32; n >= 2; l, n = l+1, n/2 {
@@ -255,19 +255,33 @@ func dct9x(in, out *[9]float64) {
 
 // shortIMDCT transforms the three short blocks of a subband (in[6w+i] is window w's line i),
 // windows them and overlaps them as the standard places them in the 36 outputs: window w's 12
-// outputs start at 6 + 6w.
+// outputs start at 6 + 6w. A block's 12-point IMDCT, Σ x[k]·cos(π/24·(2i+7)(2k+1)), is the
+// 6-point DCT-IV y[n] = Σ x[k]·cos(π/24·(2n+1)(2k+1)) unfolded: output i is c(i+3), where
+// c(m) = y[m] below 6, −y[11−m] up to 12 and −y[m−12] beyond; so 36 products make a block,
+// not 72.
 func shortIMDCT(in *[18]float64, out *[36]float64) {
 	*out = [36]float64{}
 	for w := range 3 {
-		x := in[6*w : 6*w+6]
-		base := 6 + 6*w
-		for i := range 12 {
-			var s float64
-			for k := range 6 {
-				s += x[k] * imdct12[k][i]
-			}
-			out[base+i] += s * shortWindow[i]
+		x := (*[6]float64)(in[6*w : 6*w+6])
+		var y [6]float64
+		for n := range 6 {
+			row := &dct4x6[n]
+			y[n] = x[0]*row[0] + x[1]*row[1] + x[2]*row[2] + x[3]*row[3] + x[4]*row[4] + x[5]*row[5]
 		}
+		o := (*[12]float64)(out[6+6*w : 18+6*w])
+		win := &shortWindow
+		o[0] += y[3] * win[0]
+		o[1] += y[4] * win[1]
+		o[2] += y[5] * win[2]
+		o[3] -= y[5] * win[3]
+		o[4] -= y[4] * win[4]
+		o[5] -= y[3] * win[5]
+		o[6] -= y[2] * win[6]
+		o[7] -= y[1] * win[7]
+		o[8] -= y[0] * win[8]
+		o[9] -= y[0] * win[9]
+		o[10] -= y[1] * win[10]
+		o[11] -= y[2] * win[11]
 	}
 }
 
@@ -379,31 +393,25 @@ func dct16(in, out *[16]float64) {
 	out[15] = eb[7]
 }
 
+// dct8 is the last level of the split written out, its two 4-point DCTs inline: the small
+// sizes cost more in calls and array copies than in arithmetic.
 func dct8(in, out *[8]float64) {
-	var a, b, ea, eb [4]float64
-	f := &leeFactors[2]
-	for i := range 4 {
-		x, y := in[i], in[7-i]
-		a[i] = x + y
-		b[i] = (x - y) * f[i]
-	}
-	dct4(&a, &ea)
-	dct4(&b, &eb)
-	for k := range 4 {
-		out[2*k] = ea[k]
-	}
-	for k := range 3 {
-		out[2*k+1] = eb[k] + eb[k+1]
-	}
-	out[7] = eb[3]
+	f, f4, g := &leeFactors[2], &leeFactors[3], leeFactors[4][0]
+	a0, a1, a2, a3 := in[0]+in[7], in[1]+in[6], in[2]+in[5], in[3]+in[4]
+	b0, b1, b2, b3 := (in[0]-in[7])*f[0], (in[1]-in[6])*f[1], (in[2]-in[5])*f[2], (in[3]-in[4])*f[3]
+	ea0, ea1, ea2, ea3 := dct4(a0, a1, a2, a3, f4, g)
+	eb0, eb1, eb2, eb3 := dct4(b0, b1, b2, b3, f4, g)
+	out[0], out[2], out[4], out[6] = ea0, ea1, ea2, ea3
+	out[1], out[3], out[5], out[7] = eb0+eb1, eb1+eb2, eb2+eb3, eb3
 }
 
-func dct4(in, out *[4]float64) {
-	f, g := &leeFactors[3], &leeFactors[4]
-	a0, a1 := in[0]+in[3], in[1]+in[2]
-	b0, b1 := (in[0]-in[3])*f[0], (in[1]-in[2])*f[1]
+// dct4 is the 4-point DCT-II of x0..x3 by the same split; f is leeFactors[3] and g the
+// 2-point factor 1/(2cos(π/4)).
+func dct4(x0, x1, x2, x3 float64, f *[16]float64, g float64) (y0, y1, y2, y3 float64) {
+	a0, a1 := x0+x3, x1+x2
+	b0, b1 := (x0-x3)*f[0], (x1-x2)*f[1]
 	// Two-point DCTs: [p+q, (p−q)/(2cos(π/4))].
-	e0, e1 := a0+a1, (a0-a1)*g[0]
-	o0, o1 := b0+b1, (b0-b1)*g[0]
-	out[0], out[1], out[2], out[3] = e0, o0+o1, e1, o1
+	e0, e1 := a0+a1, (a0-a1)*g
+	o0, o1 := b0+b1, (b0-b1)*g
+	return e0, o0 + o1, e1, o1
 }
