@@ -68,15 +68,20 @@ func (t *imdct) transform(out, spec []float64, scale float64) {
 	}
 }
 
-// fft is an in-place radix-2 forward FFT of one size (a power of two).
+// fft is an in-place radix-2 forward FFT of one size (a power of two, at least 4). The first
+// two passes, whose twiddle factors are 1 and −i, run as one pass without multiplications;
+// each later pass reads its own twiddle factors in order.
 type fft struct {
-	n     int
-	rev   []int
-	roots []complex128 // exp(-2πi k/n), k < n/2
+	n        int
+	rev      []int
+	twiddles []complex128 // for each pass of size 8, 16, ..., n: exp(−2πi k/size), k < size/2
 }
 
 func newFFT(n int) fft {
-	f := fft{n: n, rev: make([]int, n), roots: make([]complex128, n/2)}
+	if n < 4 || n&(n-1) != 0 {
+		panic("aacdec: FFT size must be a power of two, at least 4")
+	}
+	f := fft{n: n, rev: make([]int, n)}
 	bits := 0
 	for 1<<bits < n {
 		bits++
@@ -90,26 +95,43 @@ func newFFT(n int) fft {
 		}
 		f.rev[i] = r
 	}
-	for k := range n / 2 {
-		f.roots[k] = cmplx.Exp(complex(0, -2*math.Pi*float64(k)/float64(n)))
+	for size := 8; size <= n; size <<= 1 {
+		for k := range size / 2 {
+			f.twiddles = append(f.twiddles, cmplx.Exp(complex(0, -2*math.Pi*float64(k)/float64(size))))
+		}
 	}
 	return f
 }
 
 func (f *fft) transform(z []complex128) {
+	z = z[:f.n]
 	for i, r := range f.rev {
 		if i < r {
 			z[i], z[r] = z[r], z[i]
 		}
 	}
-	for size := 2; size <= f.n; size <<= 1 {
+	// Passes of size 2 and 4 together: twiddles 1, then 1 and −i.
+	for start := 0; start+4 <= len(z); start += 4 {
+		q := (*[4]complex128)(z[start : start+4])
+		s0, s1 := q[0]+q[1], q[0]-q[1]
+		s2, s3 := q[2]+q[3], q[2]-q[3]
+		t := complex(imag(s3), -real(s3)) // s3·(−i)
+		q[0], q[2] = s0+s2, s0-s2
+		q[1], q[3] = s1+t, s1-t
+	}
+	tw := f.twiddles
+	for size := 8; size <= f.n; size <<= 1 {
 		half := size / 2
-		step := f.n / size
+		w := tw[:half]
+		tw = tw[half:]
 		for start := 0; start < f.n; start += size {
-			for k := range half {
-				w := f.roots[k*step]
-				a, b := z[start+k], z[start+k+half]*w
-				z[start+k], z[start+k+half] = a+b, a-b
+			lo := z[start : start+half]
+			hi := z[start+half : start+size]
+			hi = hi[:len(lo)]
+			w := w[:len(lo)]
+			for k, a := range lo {
+				b := hi[k] * w[k]
+				lo[k], hi[k] = a+b, a-b
 			}
 		}
 	}
