@@ -15,7 +15,6 @@ import (
 type imdct struct {
 	*imdctPlan
 	z []complex128
-	u []float64 // the DCT-IV
 }
 
 // imdctPlan is the part of an imdct that decoders share.
@@ -37,7 +36,7 @@ func newIMDCTPlan(n int) *imdctPlan {
 }
 
 func newIMDCT(p *imdctPlan) *imdct {
-	return &imdct{imdctPlan: p, z: make([]complex128, p.n/4), u: make([]float64, p.n/2)}
+	return &imdct{imdctPlan: p, z: make([]complex128, p.n/4)}
 }
 
 // transform writes the n samples of spec (n/2 coefficients) into out, scaled by scale·2/n.
@@ -50,21 +49,27 @@ func (t *imdct) transform(out, spec []float64, scale float64) {
 	}
 	t.fft.transform(t.z)
 	s := scale * 2 / float64(t.n)
-	for j := range h {
-		c := t.z[j] * t.post[j]
-		t.u[2*j] = real(c) * s
-		t.u[m-1-2*j] = -imag(c) * s
+	// The DCT-IV u has u[2j] = Re(z[j]·post[j])·s and u[m−1−2j] = −Im(z[j]·post[j])·s; the
+	// IMDCT is u unfolded, odd around m and 2m: out[i] = u[i+h] below h, −u[3h−1−i] up to 3h,
+	// −u[i−3h] beyond. So u[n] lands at out[3h−1−n] and out[3h+n] (negated) for n < h, and at
+	// out[n−h] and out[3h−1−n] (negated) from h: each half of j writes its four places.
+	out = out[:2*m]
+	z, post := t.z[:h], t.post[:h]
+	for j := range h / 2 {
+		c := z[j] * post[j]
+		v1, v2 := real(c)*s, -imag(c)*s // u[2j] (below h), u[m−1−2j] (from h)
+		out[3*h-1-2*j] = -v1
+		out[3*h+2*j] = -v1
+		out[h-1-2*j] = v2
+		out[h+2*j] = -v2
 	}
-	// The IMDCT is the DCT-IV unfolded: x[i] = u'[i + m/2] with u' odd around m and 2m.
-	u := t.u
-	for i := range h {
-		out[i] = u[i+h]
-	}
-	for i := h; i < 3*h; i++ {
-		out[i] = -u[3*h-1-i]
-	}
-	for i := 3 * h; i < 2*m; i++ {
-		out[i] = -u[i-3*h]
+	for j := h / 2; j < h; j++ {
+		c := z[j] * post[j]
+		v1, v2 := real(c)*s, -imag(c)*s // u[2j] (from h), u[m−1−2j] (below h)
+		out[2*j-h] = v1
+		out[3*h-1-2*j] = -v1
+		out[h+2*j] = -v2
+		out[5*h-1-2*j] = -v2
 	}
 }
 
