@@ -507,14 +507,13 @@ func (b *bitstream) requantize(s *spectrum, gi *granuleInfo, sf *scaleFactors, n
 		}
 		q = max(min(q, len(quarterGain)-1), 0)
 		gain := quarterGain[q]
-		for i := from; i < to; i++ {
-			v := is[i]
-			switch {
-			case v > 0:
-				s.xr[i] = pow43[min(v, 8206)] * gain
-			case v < 0:
-				s.xr[i] = -pow43[min(-v, 8206)] * gain
-			}
+		xr := s.xr[from:to]
+		for k, v := range is[from:to] {
+			// Signs are as likely as not: set the sign bit rather than branch on it. neg is 1
+			// only where |v| ≥ 1 (pow43[0] is 0), so no −0 appears.
+			neg := uint32(v) >> 31
+			a := min((uint32(v)^-neg)+neg, uint32(len(pow43)-1))
+			xr[k] = math.Float64frombits(math.Float64bits(pow43[a]*gain) | uint64(neg)<<63)
 		}
 	}
 	longBands := 22
