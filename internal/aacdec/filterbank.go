@@ -75,11 +75,21 @@ func (t *imdct) transform(out, spec []float64, scale float64) {
 
 // fft is an in-place radix-2 forward FFT of one size (a power of two, at least 4). The first
 // two passes, whose twiddle factors are 1 and −i, run as one pass without multiplications;
-// each later pass reads its own twiddle factors in order.
+// the later passes run two at a time (sizes s and 2s over the same four points), so that each
+// point is loaded and stored half as often, with their twiddle factors read in order.
 type fft struct {
-	n        int
-	rev      []int
-	twiddles []complex128 // for each pass of size 8, 16, ..., n: exp(−2πi k/size), k < size/2
+	n      int
+	rev    []int
+	passes []fftPass
+}
+
+// fftPass is one pass over the data: two radix-2 passes of sizes size and 2·size, or one of
+// size size when single is set. For k < size/2, tw1[k] is exp(−2πi k/size) and, for a double
+// pass, tw2[k] is exp(−2πi k/(2·size)).
+type fftPass struct {
+	size     int
+	single   bool
+	tw1, tw2 []complex128
 }
 
 func newFFT(n int) fft {
@@ -100,10 +110,22 @@ func newFFT(n int) fft {
 		}
 		f.rev[i] = r
 	}
-	for size := 8; size <= n; size <<= 1 {
+	root := func(k, size int) complex128 {
+		return cmplx.Exp(complex(0, -2*math.Pi*float64(k)/float64(size)))
+	}
+	for size := 8; size <= n; {
+		p := fftPass{size: size, single: 2*size > n}
 		for k := range size / 2 {
-			f.twiddles = append(f.twiddles, cmplx.Exp(complex(0, -2*math.Pi*float64(k)/float64(size))))
+			p.tw1 = append(p.tw1, root(k, size))
+			if !p.single {
+				p.tw2 = append(p.tw2, root(k, 2*size))
+			}
 		}
+		f.passes = append(f.passes, p)
+		if p.single {
+			break
+		}
+		size *= 4
 	}
 	return f
 }
@@ -124,19 +146,44 @@ func (f *fft) transform(z []complex128) {
 		q[0], q[2] = s0+s2, s0-s2
 		q[1], q[3] = s1+t, s1-t
 	}
-	tw := f.twiddles
-	for size := 8; size <= f.n; size <<= 1 {
-		half := size / 2
-		w := tw[:half]
-		tw = tw[half:]
-		for start := 0; start < f.n; start += size {
-			lo := z[start : start+half]
-			hi := z[start+half : start+size]
-			hi = hi[:len(lo)]
-			w := w[:len(lo)]
-			for k, a := range lo {
-				b := hi[k] * w[k]
-				lo[k], hi[k] = a+b, a-b
+	for _, p := range f.passes {
+		half := p.size / 2
+		if p.single {
+			w := p.tw1[:half]
+			for start := 0; start < f.n; start += p.size {
+				lo := z[start : start+half]
+				hi := z[start+half : start+p.size]
+				hi = hi[:len(lo)]
+				w := w[:len(lo)]
+				for k, a := range lo {
+					b := hi[k] * w[k]
+					lo[k], hi[k] = a+b, a-b
+				}
+			}
+			continue
+		}
+		// Points k, k+s/2, k+s, k+3s/2 of a block of 2s: the pass of size s pairs the first two
+		// and the last two (twiddle w1), the pass of size 2s pairs the first and third (w2) and
+		// the second and fourth (w2·(−i), the twiddle of k+s/2).
+		tw1, tw2 := p.tw1[:half], p.tw2[:half]
+		for start := 0; start+2*p.size <= f.n; start += 2 * p.size {
+			z0 := z[start : start+half]
+			z1 := z[start+half : start+2*half]
+			z2 := z[start+2*half : start+3*half]
+			z3 := z[start+3*half : start+4*half]
+			z1, z2, z3 = z1[:len(z0)], z2[:len(z0)], z3[:len(z0)]
+			tw1, tw2 := tw1[:len(z0)], tw2[:len(z0)]
+			for k, a := range z0 {
+				w1, w2 := tw1[k], tw2[k]
+				b := z1[k] * w1
+				c, d := z2[k], z3[k]*w1
+				a, b = a+b, a-b
+				c, d = c+d, c-d
+				c *= w2
+				d *= w2
+				d = complex(imag(d), -real(d)) // d·(−i)
+				z0[k], z2[k] = a+c, a-c
+				z1[k], z3[k] = b+d, b-d
 			}
 		}
 	}
