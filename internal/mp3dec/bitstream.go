@@ -440,21 +440,9 @@ func (b *bitstream) readHuffman(r *bitReader, gi *granuleInfo, end int, lay *ban
 			if r.pos > end {
 				return 0, fmt.Errorf("%w: Huffman data overruns part2_3_length", ErrCorrupt)
 			}
-			x, y, ok := r.decodePair(t)
+			x, y, ok := r.decodeValues(t, linbits)
 			if !ok {
 				return 0, fmt.Errorf("%w: no code of Huffman table %d", ErrCorrupt, tn)
-			}
-			if x == 15 && linbits > 0 {
-				x += r.read(linbits)
-			}
-			if x != 0 && r.read(1) == 1 {
-				x = -x
-			}
-			if y == 15 && linbits > 0 {
-				y += r.read(linbits)
-			}
-			if y != 0 && r.read(1) == 1 {
-				y = -y
 			}
 			is[i], is[i+1] = int32(x), int32(y)
 		}

@@ -142,3 +142,54 @@ func (r *bitReader) decodePair(t *huffTable) (x, y int, ok bool) {
 	r.pos += int(e >> 16 & 0x1f)
 	return int(e >> 8 & 0xff), int(e & 0xff), true
 }
+
+// decodeValues reads one pair of big_values: the code of t, then for each of x and y its
+// linbits (when it is 15 and the table has them) and its sign bit (when it is not 0). It
+// returns false when the bits start no code. Without linbits to read, the code and both sign
+// bits (at most 19 + 2 bits) come from one peek.
+func (r *bitReader) decodeValues(t *huffTable, linbits int) (x, y int, ok bool) {
+	v := r.peek(32)
+	e := t.entries[v>>(32-t.root)]
+	if e&leafFlag == 0 {
+		if e == 0 {
+			return 0, 0, false
+		}
+		off, b := int(e>>8), e&0xff
+		e = t.entries[off+int(v<<t.root>>(32-b))]
+		if e == 0 {
+			return 0, 0, false
+		}
+	}
+	n := int(e >> 16 & 0x1f)
+	x, y = int(e>>8&0xff), int(e&0xff)
+	if linbits > 0 && (x == 15 || y == 15) {
+		r.pos += n
+		if x == 15 {
+			x += r.read(linbits)
+		}
+		if x != 0 && r.read(1) == 1 {
+			x = -x
+		}
+		if y == 15 {
+			y += r.read(linbits)
+		}
+		if y != 0 && r.read(1) == 1 {
+			y = -y
+		}
+		return x, y, true
+	}
+	rest := v << n // the sign bits follow the code
+	if x != 0 {
+		s := int(rest >> 31)
+		x = (x ^ -s) + s
+		rest <<= 1
+		n++
+	}
+	if y != 0 {
+		s := int(rest >> 31)
+		y = (y ^ -s) + s
+		n++
+	}
+	r.pos += n
+	return x, y, true
+}

@@ -120,3 +120,47 @@ func TestBitReaderPastTheEnd(t *testing.T) {
 		t.Fatalf("decodePair past the end: ok %v, %d bits", ok, r.pos-before)
 	}
 }
+
+// TestDecodeValuesEqualsStepwise checks the one-peek pair decoder against reading the code,
+// linbits and sign bits one field at a time, for every table number on random bits.
+func TestDecodeValuesEqualsStepwise(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	for tn := 1; tn < 32; tn++ {
+		tab := &pairTables[codeTableOf(tn)]
+		if tab.entries == nil {
+			continue
+		}
+		linbits := linbitsOf[tn]
+		buf := make([]byte, 512+readPadding)
+		for i := range 512 {
+			buf[i] = byte(rng.Uint32())
+		}
+		fast, slow := bitReader{buf: buf}, bitReader{buf: buf}
+		for pair := 0; slow.pos < 512*8; pair++ {
+			x, y, ok := fast.decodeValues(tab, linbits)
+			wx, wy, wok := slow.decodePair(tab)
+			if wok {
+				if wx == 15 && linbits > 0 {
+					wx += slow.read(linbits)
+				}
+				if wx != 0 && slow.read(1) == 1 {
+					wx = -wx
+				}
+				if wy == 15 && linbits > 0 {
+					wy += slow.read(linbits)
+				}
+				if wy != 0 && slow.read(1) == 1 {
+					wy = -wy
+				}
+			}
+			if x != wx || y != wy || ok != wok || fast.pos != slow.pos {
+				t.Fatalf("table %d pair %d: got (%d, %d, %v) at bit %d, want (%d, %d, %v) at bit %d",
+					tn, pair, x, y, ok, fast.pos, wx, wy, wok, slow.pos)
+			}
+			if !ok {
+				break
+			}
+		}
+	}
+}
