@@ -127,3 +127,16 @@ func (s *Stats) add(o Stats) {
 	s.CommonWindow += o.CommonWindow
 	s.IndependentWindows += o.IndependentWindows
 }
+
+// TestSpectralCodewordsFitOnePeek checks what decodeSpectral relies on: a spectral codeword
+// and its sign bits (one per value of an unsigned codebook) fit in the 32 bits of one peek.
+func TestSpectralCodewordsFitOnePeek(t *testing.T) {
+	t.Parallel()
+	for i, codes := range spectralCodes {
+		for sym, c := range codes {
+			if n := int(c.len) + codebookShapes[i].dim; n > 32 {
+				t.Fatalf("codebook %d symbol %d: %d bits of codeword and signs", i+1, sym, n)
+			}
+		}
+	}
+}

@@ -70,3 +70,28 @@ func (r *bitReader) decode(t *huffTable) int {
 	r.skip(n)
 	return int(e >> 8)
 }
+
+// decodeSpectral reads one codeword of spectral codebook t and, for an unsigned codebook, the
+// sign bits that follow it (one per nonzero value), from one peek: a codeword and its sign
+// bits fit in 32 bits (TestSpectralCodewordsFitOnePeek). It returns the codeword's entry of values and the
+// sign bits at the top of signs, first value first; false for bits that begin no codeword.
+func (r *bitReader) decodeSpectral(t *huffTable, values []uint64, unsigned bool) (e uint64, signs uint32, ok bool) {
+	v := r.peek(32)
+	c := t.entries[v>>(32-primaryBits)]
+	if c&entryLink != 0 {
+		sb := uint(c & 0xff)
+		off := c &^ entryLink >> 8
+		c = t.entries[off+v<<primaryBits>>(32-sb)]
+	}
+	n := uint(c & 0xff)
+	if n == 0 {
+		return 0, 0, false
+	}
+	e = values[c>>8]
+	if unsigned {
+		signs = v << n
+		n += uint(e >> 32)
+	}
+	r.skip(n)
+	return e, signs, true
+}

@@ -303,14 +303,11 @@ func (d *Decoder) readSpectrum(r *bitReader, ch *channel) error {
 			for w := win; w < win+info.groupLen[g]; w++ {
 				q := ch.quant[w*128:]
 				for k := lo; k < hi; k += shape.dim {
-					sym := r.decode(t)
-					if sym < 0 {
+					e, signs, ok := r.decodeSpectral(t, values, unsigned)
+					if !ok {
 						return corrupt("no codeword of codebook %d", cb)
 					}
-					e := values[sym]
-					if unsigned { // signs follow the codeword, one bit per nonzero value
-						nz := uint(e >> 32)
-						signs := r.read(nz) << (32 - nz)
+					if unsigned {
 						for j := range shape.dim {
 							v := int32(int8(e >> (8 * j)))
 							if v != 0 {
