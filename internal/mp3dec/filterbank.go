@@ -156,11 +156,17 @@ func (f *filterBank) granule(s *spectrum, out []float64, stride int) {
 			if s.blockType == 2 {
 				bt = 0 // the long subbands of a mixed block use the normal window
 			}
-			imdct36((*[18]float64)(xr[18*sb:18*sb+18]), &buf)
+			// The IMDCT's 36 outputs are the DCT-IV y unfolded (see imdct36): y[i+9] and
+			// −y[26−i] in the first half, −y[8−i] and −y[i−9] in the second; windowed and
+			// overlapped here without writing them out.
+			var y [18]float64
+			dct4x18((*[18]float64)(xr[18*sb:18*sb+18]), &y)
 			w := &imdctWindows[bt]
-			for i := range 18 {
-				f.sub[i][sb] = buf[i]*w[i] + ov[i]
-				ov[i] = buf[18+i] * w[18+i]
+			for i := range 9 {
+				f.sub[i][sb] = y[i+9]*w[i] + ov[i]
+				f.sub[9+i][sb] = -y[17-i]*w[9+i] + ov[9+i]
+				ov[i] = -y[8-i] * w[18+i]
+				ov[9+i] = -y[i] * w[27+i]
 			}
 		default:
 			shortIMDCT((*[18]float64)(xr[18*sb:18*sb+18]), &buf)
@@ -181,21 +187,10 @@ func (f *filterBank) granule(s *spectrum, out []float64, stride int) {
 }
 
 // imdct36 is the standard's 36-point IMDCT of 18 values, unwindowed:
-// out[i] = Σ in[k]·cos(π/72·(2i+19)·(2k+1)).
+// out[i] = Σ in[k]·cos(π/72·(2i+19)·(2k+1)). granule computes the same unfolding inline.
 func imdct36(in *[18]float64, out *[36]float64) {
-	// y = DCT-IV(in): y[n] = Σ in[k]·cos(π/72·(2n+1)(2k+1)). With x[k] = in[k]/(2cos(π(2k+1)/72))
-	// and V = DCT-II(x), y[n] = V[n] + V[n+1] (V[18] = 0).
-	var x [18]float64
-	for k := range 18 {
-		x[k] = in[k] * dct4Pre[k]
-	}
-	var v [18]float64
-	dct18(&x, &v)
 	var y [18]float64
-	for n := range 17 {
-		y[n] = v[n] + v[n+1]
-	}
-	y[17] = v[17]
+	dct4x18(in, &y)
 	// out[i] = c(i+9) where c(m) is y[m] for m < 18, −y[35−m] for 18 ≤ m < 36 and −y[m−36] beyond.
 	for i := range 9 {
 		out[i] = y[i+9]
@@ -206,6 +201,21 @@ func imdct36(in *[18]float64, out *[36]float64) {
 	for i := 27; i < 36; i++ {
 		out[i] = -y[i-27]
 	}
+}
+
+// dct4x18 is the DCT-IV of 18 values, y[n] = Σ in[k]·cos(π/72·(2n+1)(2k+1)): with
+// x[k] = in[k]/(2cos(π(2k+1)/72)) and V = DCT-II(x), y[n] = V[n] + V[n+1] (V[18] = 0).
+func dct4x18(in, y *[18]float64) {
+	var x [18]float64
+	for k := range 18 {
+		x[k] = in[k] * dct4Pre[k]
+	}
+	var v [18]float64
+	dct18(&x, &v)
+	for n := range 17 {
+		y[n] = v[n] + v[n+1]
+	}
+	y[17] = v[17]
 }
 
 // dct18 is the unnormalised DCT-II of 18 values: out[k] = Σ in[n]·cos(π(2n+1)k/36), split into
