@@ -32,6 +32,19 @@ func (d *Decoder) synthesize(ch *channel, c int, out *[FrameSamples]float64) {
 				o[128+i] += tmp[128+i] * fall[127-i]
 			}
 		}
+	case onlyLong:
+		// The common case in one pass: window both halves, overlap-add the first and keep the
+		// second (the same operations as the general path below).
+		y.long.transform(buf, ch.spec[:], 1)
+		rise, fall := wl[prev][:FrameSamples], wl[cur][:FrameSamples]
+		const scale = 1.0 / 32768
+		first, second := buf[:FrameSamples], buf[FrameSamples:2*FrameSamples]
+		for i := range FrameSamples {
+			out[i] = (first[i]*rise[i] + st.overlap[i]) * scale
+			st.overlap[i] = second[i] * fall[FrameSamples-1-i]
+		}
+		st.shape = cur
+		return
 	default:
 		y.long.transform(buf, ch.spec[:], 1)
 		if info.windowSequence == longStop {
