@@ -44,17 +44,20 @@ func (t *imdct) transform(out, spec []float64, scale float64) {
 	m := t.n / 2
 	h := m / 2
 	// DCT-IV: u[i] = Σ spec[k] cos(π/m (i+½)(k+½)).
-	for k := range h {
-		t.z[k] = complex(spec[2*k], spec[m-1-2*k]) * t.pre[k]
+	// The FFT takes its input in bit-reversed order: the rotation writes it there.
+	z, pre, rev := t.z[:h], t.pre[:h], t.fft.rev[:h]
+	spec = spec[:m]
+	for k, r := range rev {
+		z[r] = complex(spec[2*k], spec[m-1-2*k]) * pre[k]
 	}
-	t.fft.transform(t.z)
+	t.fft.transformBitReversed(z)
 	s := scale * 2 / float64(t.n)
 	// The DCT-IV u has u[2j] = Re(z[j]·post[j])·s and u[m−1−2j] = −Im(z[j]·post[j])·s; the
 	// IMDCT is u unfolded, odd around m and 2m: out[i] = u[i+h] below h, −u[3h−1−i] up to 3h,
 	// −u[i−3h] beyond. So u[n] lands at out[3h−1−n] and out[3h+n] (negated) for n < h, and at
 	// out[n−h] and out[3h−1−n] (negated) from h: each half of j writes its four places.
 	out = out[:2*m]
-	z, post := t.z[:h], t.post[:h]
+	post := t.post[:h]
 	for j := range h / 2 {
 		c := z[j] * post[j]
 		v1, v2 := real(c)*s, -imag(c)*s // u[2j] (below h), u[m−1−2j] (from h)
@@ -79,7 +82,7 @@ func (t *imdct) transform(out, spec []float64, scale float64) {
 // point is loaded and stored half as often, with their twiddle factors read in order.
 type fft struct {
 	n      int
-	rev    []int
+	rev    []int // bit reversal of each index
 	passes []fftPass
 }
 
@@ -130,13 +133,10 @@ func newFFT(n int) fft {
 	return f
 }
 
-func (f *fft) transform(z []complex128) {
+// transformBitReversed transforms z in place, its input in bit-reversed order (z[rev[k]] is
+// input k), its output in natural order.
+func (f *fft) transformBitReversed(z []complex128) {
 	z = z[:f.n]
-	for i, r := range f.rev {
-		if i < r {
-			z[i], z[r] = z[r], z[i]
-		}
-	}
 	// Passes of size 2 and 4 together: twiddles 1, then 1 and −i.
 	for start := 0; start+4 <= len(z); start += 4 {
 		q := (*[4]complex128)(z[start : start+4])
