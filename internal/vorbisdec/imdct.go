@@ -1,0 +1,102 @@
+package vorbisdec
+
+import (
+	"math"
+	"math/bits"
+)
+
+// imdct computes the inverse MDCT of one block size through a complex FFT of a quarter of
+// the block: the N/2 coefficients are a DCT-IV of size M = N/2, which folds into M/2 complex
+// values, and the N outputs unfold from the DCT-IV's M by its symmetries.
+type imdct struct {
+	n        int       // block size N
+	twPre    []float32 // cos and sin of -π(k+1/8)/M, interleaved
+	fftTw    []float32 // FFT twiddles: cos and sin of -2πk/(M/2), interleaved
+	bitrev   []uint16
+	re, im   []float32
+	u        []float32 // DCT-IV output, M values
+	log2Quar uint
+}
+
+func newIMDCT(n int) *imdct {
+	m := n / 2
+	q := n / 4
+	t := &imdct{n: n, twPre: make([]float32, 2*q), fftTw: make([]float32, q), bitrev: make([]uint16, q),
+		re: make([]float32, q), im: make([]float32, q), u: make([]float32, m)}
+	for k := range q {
+		a := -math.Pi * (float64(k) + 0.125) / float64(m)
+		t.twPre[2*k] = float32(math.Cos(a))
+		t.twPre[2*k+1] = float32(math.Sin(a))
+	}
+	for k := range q / 2 {
+		a := -2 * math.Pi * float64(k) / float64(q)
+		t.fftTw[2*k] = float32(math.Cos(a))
+		t.fftTw[2*k+1] = float32(math.Sin(a))
+	}
+	t.log2Quar = uint(bits.TrailingZeros(uint(q)))
+	for k := range q {
+		t.bitrev[k] = uint16(bits.Reverse32(uint32(k)) >> (32 - t.log2Quar))
+	}
+	return t
+}
+
+// dct4 computes u[m] = Σ_k x[k] cos(π/M (m+½)(k+½)) for the M = N/2 coefficients x into t.u.
+func (t *imdct) dct4(x []float32) {
+	m := t.n / 2
+	q := t.n / 4
+	re, im := t.re, t.im
+	// Pre-twiddle, stored in bit-reversed order for the in-place FFT.
+	for k := range q {
+		a, b := x[2*k], x[m-1-2*k]
+		c, s := t.twPre[2*k], t.twPre[2*k+1]
+		r := t.bitrev[k]
+		re[r] = a*c - b*s
+		im[r] = a*s + b*c
+	}
+	t.fft()
+	u := t.u
+	for p := range q {
+		c, s := t.twPre[2*p], t.twPre[2*p+1]
+		a, b := re[p], im[p]
+		u[2*p] = a*c - b*s
+		u[m-1-2*p] = -(a*s + b*c)
+	}
+}
+
+// fft is an in-place radix-2 decimation-in-time FFT of re, im (already in bit-reversed order).
+func (t *imdct) fft() {
+	q := t.n / 4
+	re, im := t.re[:q], t.im[:q]
+	// First two stages together: radix 4 butterflies without multiplications.
+	if q >= 4 {
+		for i := 0; i+3 < q; i += 4 {
+			r0, i0 := re[i]+re[i+1], im[i]+im[i+1]
+			r1, i1 := re[i]-re[i+1], im[i]-im[i+1]
+			r2, i2 := re[i+2]+re[i+3], im[i+2]+im[i+3]
+			r3, i3 := re[i+2]-re[i+3], im[i+2]-im[i+3]
+			// twiddle -i for the odd pair: (r3, i3) * -i = (i3, -r3)
+			re[i], im[i] = r0+r2, i0+i2
+			re[i+2], im[i+2] = r0-r2, i0-i2
+			re[i+1], im[i+1] = r1+i3, i1-r3
+			re[i+3], im[i+3] = r1-i3, i1+r3
+		}
+	} else if q == 2 {
+		re[0], re[1] = re[0]+re[1], re[0]-re[1]
+		im[0], im[1] = im[0]+im[1], im[0]-im[1]
+		return
+	}
+	for half := 4; half < q; half *= 2 {
+		stride := q / (2 * half)
+		for start := 0; start < q; start += 2 * half {
+			lr, li := re[start:start+half], im[start:start+half]
+			hr, hi := re[start+half:start+2*half], im[start+half:start+2*half]
+			for k := range half {
+				c, s := t.fftTw[2*k*stride], t.fftTw[2*k*stride+1]
+				xr := hr[k]*c - hi[k]*s
+				xi := hr[k]*s + hi[k]*c
+				hr[k], hi[k] = lr[k]-xr, li[k]-xi
+				lr[k], li[k] = lr[k]+xr, li[k]+xi
+			}
+		}
+	}
+}
