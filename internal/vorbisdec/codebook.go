@@ -8,13 +8,14 @@ import (
 )
 
 // Bounds of a setup header. The format allows 2^24 entries per codebook and lookup tables of
-// 2^24 × 65,535 values; the largest codebooks libvorbis writes have a few thousand entries.
+// 2^24 × 65,535 values; libvorbis' setup headers (q -1 to 10, 8 to 96 kHz, up to 5.1) declare
+// at most 13,411 entries in all, 6,561 in one codebook, and 61,254 vector values.
 const (
 	// MaxCodebookEntries is the most codebook entries a setup header may declare in all.
-	MaxCodebookEntries = 1 << 20
+	MaxCodebookEntries = 1 << 18
 	// MaxVQValues is the most vector values (entries × dimensions) the decoder expands the
 	// lookup tables of a setup header into, in all.
-	MaxVQValues = 1 << 22
+	MaxVQValues = 1 << 20
 )
 
 // fastBits is the width of a codebook's first lookup table: codes of up to fastBits bits
@@ -121,9 +122,6 @@ func readCodebook(b *bitReader, budget *setupBudget) (*codebook, error) {
 			}
 		}
 	}
-	if err := c.buildHuffman(lengths); err != nil {
-		return nil, err
-	}
 	c.lookup = int(b.read(4))
 	switch c.lookup {
 	case 0:
@@ -136,6 +134,10 @@ func readCodebook(b *bitReader, budget *setupBudget) (*codebook, error) {
 	}
 	if b.over {
 		return nil, fmt.Errorf("%w: codebook cut short", ErrCorrupt)
+	}
+	// The tree is built last, so that a lookup table over the bounds is refused first.
+	if err := c.buildHuffman(lengths); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

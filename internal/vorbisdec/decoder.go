@@ -234,7 +234,8 @@ func (d *Decoder) Decode(packet []byte) ([][]float32, error) {
 	return d.out, nil
 }
 
-// inverseCouple undoes the square polar mapping of a magnitude and an angle vector.
+// inverseCouple undoes the square polar mapping of a magnitude and an angle vector
+// (specification section 4.3.5).
 func inverseCouple(mag, ang []float32) {
 	ang = ang[:len(mag)]
 	for i, mv := range mag {
@@ -296,35 +297,36 @@ func (d *Decoder) synthesize(c, n int, long, prevLong, nextLong bool, outLen int
 			rightStart = 3*n/4 - bs[0]/4
 		}
 	}
-	for i := range leftStart {
-		y[i] = 0
-	}
+	clear(y[:leftStart])
+	ls := y[leftStart : leftStart+len(leftSlope)]
 	for i, w := range leftSlope {
-		y[leftStart+i] *= w
+		ls[i] *= w
 	}
-	ln := len(rightSlope)
-	for i := range ln {
-		y[rightStart+i] *= rightSlope[ln-1-i]
-	}
-	for i := rightStart + ln; i < n; i++ {
-		y[i] = 0
-	}
-	out := d.out[c][:cap(d.out[c])]
-	saved := d.saved[c]
 	if outLen > 0 {
-		prevHalf := d.prevLen / 2
+		out := d.out[c][:outLen]
+		saved := d.saved[c]
+		ph := min(d.prevLen/2, outLen)
+		copy(out[:ph], saved[:ph])
+		clear(out[ph:])
+		// Sample k of this block lands on output sample k+offset; a stream whose window
+		// flags contradict its block sizes only loses what falls outside.
 		offset := d.prevLen/4 - n/4
-		out = out[:outLen]
-		for j := range out {
-			var s float32
-			if j < prevHalf {
-				s = saved[j]
+		lo, hi := max(0, -offset), min(half, outLen-offset)
+		if lo < hi {
+			dst := out[lo+offset : hi+offset]
+			for i, v := range y[lo:hi] {
+				dst[i] += v
 			}
-			if k := j - offset; k >= 0 && k < half {
-				s += y[k]
-			}
-			out[j] = s
 		}
 	}
-	copy(saved[:half], y[half:n])
+	saved := d.saved[c]
+	rs := rightStart - half
+	ln := len(rightSlope)
+	copy(saved[:rs], y[half:rightStart])
+	sv := saved[rs : rs+ln]
+	yr := y[rightStart : rightStart+ln]
+	for i := range sv {
+		sv[i] = yr[i] * rightSlope[ln-1-i]
+	}
+	clear(saved[rs+ln : half])
 }
