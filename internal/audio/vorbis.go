@@ -11,8 +11,7 @@ import (
 
 // vorbisStream decodes the audio packets of an Ogg Vorbis stream into interleaved samples and
 // applies the Ogg granule positions: samples before the first page's start are dropped, and
-// the last packet of the stream is cut to the last page's granule position (as ffmpeg and
-// libvorbisfile do). Samples are limited to ±1, as the library used before this decoder did.
+// the stream is cut at the last page's granule position (as ffmpeg and libvorbisfile do). Samples are limited to ±1, as the library used before this decoder did.
 type vorbisStream struct {
 	op  *oggPackets
 	dec *vorbisdec.Decoder
@@ -112,19 +111,19 @@ func (v *vorbisStream) start() error {
 	}
 }
 
-// nextPacket returns the next audio packet and whether it is the last one of the stream.
+// nextPacket returns the next audio packet and whether it is on the last page of the stream.
 func (v *vorbisStream) nextPacket() ([]byte, bool, error) {
 	if v.queuedAt < len(v.queued) {
 		p := v.queued[v.queuedAt]
 		v.queued[v.queuedAt] = nil
 		v.queuedAt++
-		return p, v.queuedAt == len(v.queued) && v.firstEOS, nil
+		return p, v.firstEOS, nil
 	}
-	p, last, err := v.op.next()
+	p, _, err := v.op.next()
 	if err != nil {
 		return nil, false, err
 	}
-	return p, last && v.op.eos, nil
+	return p, v.op.eos, nil
 }
 
 // read fills dst with interleaved samples.
@@ -138,7 +137,7 @@ func (v *vorbisStream) read(dst []float64) (int, error) {
 		if v.eof {
 			return 0, io.EOF
 		}
-		p, final, err := v.nextPacket()
+		p, lastPage, err := v.nextPacket()
 		if errors.Is(err, io.EOF) {
 			v.eof = true
 			continue
@@ -156,11 +155,9 @@ func (v *vorbisStream) read(dst []float64) (int, error) {
 			from = min(v.skip, n)
 			v.skip -= from
 		}
-		if final {
-			v.eof = true
-			if g := v.op.granule; g >= 0 && v.pos+n > g {
-				to = max(g-v.pos, from)
-			}
+		// The last page's granule position is where the stream ends.
+		if g := v.op.granule; lastPage && g >= 0 && v.pos+n > g {
+			to = max(g-v.pos, from)
 		}
 		v.pos += n
 		v.fill(out, int(from), int(to))
