@@ -177,12 +177,33 @@ func (v *vorbisStream) fill(out [][]float32, from, to int) {
 	if to == from {
 		return
 	}
+	if v.ch == 2 {
+		l, r := out[0][from:to], out[1][from:to]
+		dst := v.pending[:2*len(l)]
+		r = r[:len(l)]
+		for i, x := range l {
+			dst[2*i] = float64(clampUnit(x))
+			dst[2*i+1] = float64(clampUnit(r[i]))
+		}
+		return
+	}
 	for c, s := range out {
 		dst := v.pending[c:]
 		for i, x := range s[from:to] {
-			dst[i*v.ch] = float64(min(max(x, -1), 1))
+			dst[i*v.ch] = float64(clampUnit(x))
 		}
 	}
+}
+
+// clampUnit limits x to ±1 (NaN stays NaN, which the decoder does not output).
+func clampUnit(x float32) float32 {
+	if x > 1 {
+		return 1
+	}
+	if x < -1 {
+		return -1
+	}
+	return x
 }
 
 // measureVorbis decodes Ogg Vorbis with internal/vorbisdec (see vorbisStream for the

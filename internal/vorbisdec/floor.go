@@ -300,6 +300,22 @@ func renderLine(x0, y0, x1, y1 int, out []float32) {
 	end := min(x1, len(out))
 	y := y0
 	err := 0
+	if y0 >= 0 && y0 <= 255 && y1 >= 0 && y1 <= 255 {
+		// Every point of the line lies between its ends: no clamping.
+		db := &inverseDB
+		out[x0] *= db[uint8(y)]
+		for x := x0 + 1; x < end; x++ {
+			err += ady
+			if err >= adx {
+				err -= adx
+				y += sy
+			} else {
+				y += base
+			}
+			out[x] *= db[uint8(y)]
+		}
+		return
+	}
 	out[x0] *= inverseDB[clampDB(y)]
 	for x := x0 + 1; x < end; x++ {
 		err += ady

@@ -9,29 +9,33 @@ import (
 // the block: the N/2 coefficients are a DCT-IV of size M = N/2, which folds into M/2 complex
 // values, and the N outputs unfold from the DCT-IV's M by its symmetries.
 type imdct struct {
-	n        int       // block size N
-	twPre    []float32 // cos and sin of -π(k+1/8)/M, interleaved
-	fftTw    []float32 // FFT twiddles: cos and sin of -2πk/(M/2), interleaved
-	bitrev   []uint16
-	re, im   []float32
-	u        []float32 // DCT-IV output, M values
-	log2Quar uint
+	n     int       // block size N
+	twPre []float32 // cos and sin of -π(k+1/8)/M, interleaved
+	// FFT twiddles of the stages after the first two, stage by stage: for butterflies of
+	// half size h, the cos and then the sin of -πk/h for k < h.
+	twRe, twIm []float32
+	bitrev     []uint16
+	re, im     []float32
+	u          []float32 // DCT-IV output, M values
+	log2Quar   uint
 }
 
 func newIMDCT(n int) *imdct {
 	m := n / 2
 	q := n / 4
-	t := &imdct{n: n, twPre: make([]float32, 2*q), fftTw: make([]float32, q), bitrev: make([]uint16, q),
+	t := &imdct{n: n, twPre: make([]float32, 2*q), bitrev: make([]uint16, q),
 		re: make([]float32, q), im: make([]float32, q), u: make([]float32, m)}
 	for k := range q {
 		a := -math.Pi * (float64(k) + 0.125) / float64(m)
 		t.twPre[2*k] = float32(math.Cos(a))
 		t.twPre[2*k+1] = float32(math.Sin(a))
 	}
-	for k := range q / 2 {
-		a := -2 * math.Pi * float64(k) / float64(q)
-		t.fftTw[2*k] = float32(math.Cos(a))
-		t.fftTw[2*k+1] = float32(math.Sin(a))
+	for h := 4; h < q; h *= 2 {
+		for k := range h {
+			a := -math.Pi * float64(k) / float64(h)
+			t.twRe = append(t.twRe, float32(math.Cos(a)))
+			t.twIm = append(t.twIm, float32(math.Sin(a)))
+		}
 	}
 	t.log2Quar = uint(bits.TrailingZeros(uint(q)))
 	for k := range q {
@@ -85,17 +89,21 @@ func (t *imdct) fft() {
 		im[0], im[1] = im[0]+im[1], im[0]-im[1]
 		return
 	}
+	tw := 0
 	for half := 4; half < q; half *= 2 {
-		stride := q / (2 * half)
+		wr, wi := t.twRe[tw:tw+half], t.twIm[tw:tw+half]
+		tw += half
 		for start := 0; start < q; start += 2 * half {
 			lr, li := re[start:start+half], im[start:start+half]
 			hr, hi := re[start+half:start+2*half], im[start+half:start+2*half]
-			for k := range half {
-				c, s := t.fftTw[2*k*stride], t.fftTw[2*k*stride+1]
+			hr, hi, li = hr[:len(lr)], hi[:len(lr)], li[:len(lr)]
+			wr, wi := wr[:len(lr)], wi[:len(lr)]
+			for k, lv := range lr {
+				c, s := wr[k], wi[k]
 				xr := hr[k]*c - hi[k]*s
 				xi := hr[k]*s + hi[k]*c
-				hr[k], hi[k] = lr[k]-xr, li[k]-xi
-				lr[k], li[k] = lr[k]+xr, li[k]+xi
+				hr[k], hi[k] = lv-xr, li[k]-xi
+				lr[k], li[k] = lv+xr, li[k]+xi
 			}
 		}
 	}
