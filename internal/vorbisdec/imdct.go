@@ -89,10 +89,49 @@ func (t *imdct) fft() {
 		im[0], im[1] = im[0]+im[1], im[0]-im[1]
 		return
 	}
-	tw := 0
-	for half := 4; half < q; half *= 2 {
-		wr, wi := t.twRe[tw:tw+half], t.twIm[tw:tw+half]
-		tw += half
+	// The later stages two at a time (radix 2²): butterflies of half size h and then 2h over
+	// each block of 4h values, with one pass over memory. The twiddles of the stage of half
+	// size h start at h-4 in twRe and twIm.
+	half := 4
+	for ; 2*half < q; half *= 4 {
+		w1r, w1i := t.twRe[half-4:2*half-4], t.twIm[half-4:2*half-4]
+		w2r, w2i := t.twRe[2*half-4:3*half-4], t.twIm[2*half-4:3*half-4]
+		for start := 0; start < q; start += 4 * half {
+			ar, ai := re[start:start+half], im[start:start+half]
+			br, bi := re[start+half:start+2*half], im[start+half:start+2*half]
+			cr, ci := re[start+2*half:start+3*half], im[start+2*half:start+3*half]
+			dr, di := re[start+3*half:start+4*half], im[start+3*half:start+4*half]
+			ai, br, bi, cr, ci, dr, di = ai[:len(ar)], br[:len(ar)], bi[:len(ar)], cr[:len(ar)], ci[:len(ar)], dr[:len(ar)], di[:len(ar)]
+			w1r, w1i, w2r, w2i := w1r[:len(ar)], w1i[:len(ar)], w2r[:len(ar)], w2i[:len(ar)]
+			for k := range ar {
+				c1, s1 := w1r[k], w1i[k]
+				// First stage: (a, b) and (c, d) with the twiddle of half size h.
+				xr := br[k]*c1 - bi[k]*s1
+				xi := br[k]*s1 + bi[k]*c1
+				a1r, a1i := ar[k]+xr, ai[k]+xi
+				b1r, b1i := ar[k]-xr, ai[k]-xi
+				xr = dr[k]*c1 - di[k]*s1
+				xi = dr[k]*s1 + di[k]*c1
+				c1r, c1i := cr[k]+xr, ci[k]+xi
+				d1r, d1i := cr[k]-xr, ci[k]-xi
+				// Second stage: (a1, c1) with the twiddle w of half size 2h at k, and (b1, d1)
+				// with the one at k+h, which is -i·w.
+				c2, s2 := w2r[k], w2i[k]
+				yr := c1r*c2 - c1i*s2
+				yi := c1r*s2 + c1i*c2
+				ar[k], ai[k] = a1r+yr, a1i+yi
+				cr[k], ci[k] = a1r-yr, a1i-yi
+				zr := d1r*c2 - d1i*s2
+				zi := d1r*s2 + d1i*c2
+				// -i·(zr + i·zi) = zi - i·zr
+				br[k], bi[k] = b1r+zi, b1i-zr
+				dr[k], di[k] = b1r-zi, b1i+zr
+			}
+		}
+	}
+	// One radix-2 stage is left when the number of stages after the first two is odd.
+	if half < q {
+		wr, wi := t.twRe[half-4:2*half-4], t.twIm[half-4:2*half-4]
 		for start := 0; start < q; start += 2 * half {
 			lr, li := re[start:start+half], im[start:start+half]
 			hr, hi := re[start+half:start+2*half], im[start+half:start+2*half]

@@ -175,15 +175,24 @@ func (r *residue) partition(b *bitReader, c *codebook, v []float32) bool {
 		}
 		return true
 	}
-	if dims == 2 && len(v)%2 == 0 {
+	if dims == 2 && len(v)%2 == 0 && c.fast != nil {
+		// The codeword lookup of decode, inlined for the common case.
+		fast, mask := c.fast, c.fastMask
 		for i := 0; i < len(v); i += 2 {
-			e := c.decode(b)
-			if e < 0 {
+			if b.n < 32 {
+				b.refill()
+			}
+			var e int
+			if x := fast[b.acc&mask]; x != 0 && uint(x&63) <= b.n {
+				b.acc >>= x & 63
+				b.n -= uint(x & 63)
+				e = int(x >> 6)
+			} else if e = c.decode(b); e < 0 {
 				return false
 			}
-			x := c.vq[2*e : 2*e+2]
-			v[i] += x[0]
-			v[i+1] += x[1]
+			vq := c.vq[2*e : 2*e+2]
+			v[i] += vq[0]
+			v[i+1] += vq[1]
 		}
 		return true
 	}
