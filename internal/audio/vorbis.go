@@ -195,15 +195,16 @@ func (v *vorbisStream) fill(out [][]float32, from, to int) {
 	}
 }
 
-// clampUnit limits x to ±1 (NaN stays NaN, which the decoder does not output).
+// clampUnit limits x to ±1. A hostile stream can make the decoder overflow to infinities
+// and NaN; NaN becomes -1, so that the meter only sees finite samples.
 func clampUnit(x float32) float32 {
 	if x > 1 {
 		return 1
 	}
-	if x < -1 {
-		return -1
+	if x >= -1 {
+		return x
 	}
-	return x
+	return -1
 }
 
 // measureVorbis decodes Ogg Vorbis with internal/vorbisdec (see vorbisStream for the

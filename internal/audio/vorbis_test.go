@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -103,5 +104,20 @@ func TestVorbisCorruptSetup(t *testing.T) {
 	_, err = Measure(bytes.NewReader(b))
 	if !errors.Is(err, ErrMalformed) || !errors.Is(err, vorbisdec.ErrCorrupt) {
 		t.Fatalf("%v, want ErrMalformed and vorbisdec.ErrCorrupt", err)
+	}
+}
+
+// TestClampUnit: samples are limited to ±1, and the NaN a hostile stream can decode to
+// becomes -1.
+func TestClampUnit(t *testing.T) {
+	t.Parallel()
+	nan := float32(math.NaN())
+	for _, tc := range []struct{ in, want float32 }{
+		{0.5, 0.5}, {1, 1}, {-1, -1}, {1.5, 1}, {-3, -1},
+		{float32(math.Inf(1)), 1}, {float32(math.Inf(-1)), -1}, {nan, -1},
+	} {
+		if got := clampUnit(tc.in); got != tc.want {
+			t.Errorf("clampUnit(%v) = %v, want %v", tc.in, got, tc.want)
+		}
 	}
 }

@@ -54,6 +54,9 @@ func float32Unpack(x uint32) float32 {
 	return float32(math.Ldexp(mantissa, exponent-788))
 }
 
+// isInf32 reports whether x is infinite (float32Unpack never gives NaN).
+func isInf32(x float32) bool { return math.IsInf(float64(x), 0) }
+
 // lookup1Values is the greatest r with r^dims <= entries.
 func lookup1Values(entries, dims int) int {
 	r := int(math.Floor(math.Pow(float64(entries), 1/float64(dims))))
@@ -146,6 +149,9 @@ func readCodebook(b *bitReader, budget *setupBudget) (*codebook, error) {
 func (c *codebook) readLookup(b *bitReader, lengths []uint8, budget *setupBudget) error {
 	minimum := float32Unpack(b.read(32))
 	delta := float32Unpack(b.read(32))
+	if isInf32(minimum) || isInf32(delta) {
+		return fmt.Errorf("%w: lookup table values beyond float range", ErrCorrupt)
+	}
 	valueBits := uint(b.read(4)) + 1
 	sequence := b.flag()
 	if c.dims == 0 {

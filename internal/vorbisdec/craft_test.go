@@ -43,6 +43,8 @@ type craftBook struct {
 	// ordered writes entries lengths of one run: all entries of length lengths[0].
 	ordered bool
 	entries int // with ordered, the number of entries
+	// delta is the packed delta of the lookup table; 0 writes 1.
+	delta uint64
 }
 
 func (c craftBook) write(w *bitWriter) {
@@ -80,8 +82,12 @@ func (c craftBook) write(w *bitWriter) {
 	if c.lookup == 0 {
 		return
 	}
-	w.put(0, 32)          // minimum 0
-	w.put(788<<21|1, 32)  // delta 1
+	delta := c.delta
+	if delta == 0 {
+		delta = 788<<21 | 1 // 1
+	}
+	w.put(0, 32) // minimum 0
+	w.put(delta, 32)
 	w.put(3, 4)           // 4-bit values
 	w.put(0, 1)           // not a sequence
 	n := entries * c.dims // lookup type 2
@@ -439,5 +445,20 @@ func TestSetupBounds(t *testing.T) {
 		if alloc > tc.maxAlloc {
 			t.Errorf("%s: refused after allocating %d bytes (at most %d)", tc.name, alloc, tc.maxAlloc)
 		}
+	}
+}
+
+// TestLookupBeyondFloatRange: a lookup table whose delta unpacks past the float range (the
+// packing allows exponents up to 2^235) is refused with ErrCorrupt, so that the vectors the
+// decoder adds are finite.
+func TestLookupBeyondFloatRange(t *testing.T) {
+	t.Parallel()
+	var w bitWriter
+	craftBook{dims: 1, lengths: []int{1, 1}, lookup: 1, delta: 1023<<21 | 1}.write(&w)
+	var b bitReader
+	b.reset(w.buf)
+	var budget setupBudget
+	if _, err := readCodebook(&b, &budget); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("%v, want ErrCorrupt", err)
 	}
 }
