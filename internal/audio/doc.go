@@ -25,8 +25,10 @@
 //     ErrUnsupportedCodec.
 //   - FLAC: metadata blocks with github.com/mewkiz/flac (Vorbis comments and PICTURE blocks),
 //     frames with internal/flacdec, bit-exact.
-//   - Ogg Vorbis with github.com/jfreymuth/oggvorbis (which trims the end to the last granule
-//     position and limits samples to ±1).
+//   - Ogg Vorbis with internal/vorbisdec (within 105 dB SNR of ffmpeg's decoder): the end is
+//     trimmed to the last page's granule position, a first page whose granule position is
+//     below its decoded samples drops the difference at the start, and samples are limited to
+//     ±1, as the library used before (github.com/jfreymuth/oggvorbis) did.
 //   - Ogg Opus (mono and stereo, mapping family 0) with github.com/pion/opus at 48 kHz: the
 //     header's pre-skip is dropped, its output gain applied, and each page is cut to its
 //     granule position. pion/opus is not bit-exact with libopus but agrees with it within

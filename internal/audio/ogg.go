@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jfreymuth/oggvorbis"
 	"github.com/pion/opus"
 )
 
@@ -60,54 +59,6 @@ func oggErr(codec string, err error) error {
 		return fmt.Errorf("%w: %s stream cut short: %v", ErrMalformed, codec, err)
 	}
 	return fmt.Errorf("%w: %s: %v", ErrMalformed, codec, err)
-}
-
-// measureVorbis decodes Ogg Vorbis with github.com/jfreymuth/oggvorbis, which applies the
-// granule positions (so the end is trimmed as ffmpeg does) and limits samples to ±1.
-func measureVorbis(in *source) (Measurement, error) {
-	vr, err := oggvorbis.NewReader(in)
-	if err != nil {
-		return Measurement{}, oggErr("Vorbis", err)
-	}
-	ch, rate := vr.Channels(), vr.SampleRate()
-	if ch < 1 || ch > MaxChannels {
-		return Measurement{}, fmt.Errorf("%w: Vorbis with %d channels", ErrUnsupportedCodec, ch)
-	}
-	var f32 []float32
-	res, err := measurePCM(in, rate, ch, vorbisWeights(ch), func(dst []float64) (int, error) {
-		if cap(f32) < len(dst) {
-			f32 = make([]float32, len(dst))
-		}
-		n, err := vr.Read(f32[:len(dst)])
-		for i, v := range f32[:n] {
-			dst[i] = float64(v)
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			err = oggErr("Vorbis", err)
-		}
-		return n, err
-	})
-	if err != nil {
-		return Measurement{}, err
-	}
-	if err := in.drain(); err != nil {
-		return Measurement{}, err
-	}
-	m := Measurement{Channels: ch, SampleRate: rate, CodecName: "vorbis", FormatName: "ogg", Size: in.size()}
-	m.fill(res)
-	if br := vr.Bitrate().Nominal; br > 0 {
-		m.BitRate = int64(br)
-	} else {
-		m.BitRate = bytesRate(m.Size, m.Duration.Seconds())
-	}
-	var pairs [][2]string
-	for _, c := range vr.CommentHeader().Comments {
-		k, v, _ := strings.Cut(c, "=")
-		pairs = append(pairs, [2]string{k, v})
-	}
-	m.Tags, m.Cover = vorbisComments(pairs)
-	m.Tags.Chapters = sortChapters(m.Tags.Chapters, m.Duration)
-	return m, nil
 }
 
 // bytesRate is size in bits per second of duration, or 0.
