@@ -129,7 +129,7 @@ func ExampleClient_WaitForReport() {
 	seed, _ := srv.SeedDemo()
 	loudness := -16.0
 	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Pilot", Duration: 30 * time.Second, LoudnessLUFS: &loudness},
+		{Title: "Pilot", Duration: 4 * time.Second, LoudnessLUFS: &loudness},
 	}})
 	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
 

@@ -55,6 +55,7 @@ func (b *backend) client(t *testing.T, key string, opts ...Option) *Client {
 	}
 	all := append([]Option{
 		WithBaseURL(b.baseURL),
+		// The timeout is a watchdog against a hung deployment, far beyond any answer's time.
 		WithHTTPClient(&http.Client{Transport: countingTransport{next: next, n: &b.requests}, Timeout: 30 * time.Second}),
 		WithRetryPolicy(RetryPolicy{MaxAttempts: 4, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxRetryAfter: 2 * time.Second}),
 		WithUserAgent("podqa-go-integration-test"),

@@ -460,6 +460,7 @@ func TestWaitBeyondDeadlineNotStarted(t *testing.T) {
 	t.Parallel()
 	srv, s := serve(t, rateLimited("30"), jsonReply(200, meJSON))
 	c, clk := newTestClient(t, srv.URL)
+	// Whatever the machine's speed, less than 20 s is left when the 30 s Retry-After arrives.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, err := c.Me(ctx)

@@ -24,7 +24,7 @@ func Example() {
 
 	quiet := -30.0
 	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Too quiet", Duration: 20 * time.Second, LoudnessLUFS: &quiet},
+		{Title: "Too quiet", Duration: 4 * time.Second, LoudnessLUFS: &quiet},
 	}})
 	ctx := context.Background()
 	created, err := c.CreateReportFromFeed(ctx, feed.FeedURL, client.CreateReportParams{})

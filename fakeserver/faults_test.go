@@ -308,7 +308,7 @@ func TestFaultLatencyAndThrottleTripTimeouts(t *testing.T) {
 			req, _ := http.NewRequest(tt.method, srv.URL()+tt.path, rd)
 			req.Header.Set("Authorization", "Bearer "+seed.APIKey)
 			c := srv.Client()
-			c.Timeout = 50 * time.Millisecond
+			c.Timeout = 50 * time.Millisecond // under test: each fault holds the answer for minutes
 			resp, err := c.Do(req)
 			if err == nil {
 				_, err = io.ReadAll(resp.Body)

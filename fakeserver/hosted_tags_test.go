@@ -35,11 +35,11 @@ func TestHostedEpisodeTagsReachTheReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Tagged Show", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Bare", GUID: "bare", Duration: 5 * time.Second, BareAudio: true},
-		{Title: "Default", GUID: "default", Duration: 5 * time.Second},
-		{Title: "Tagged", GUID: "tagged", Duration: 6 * time.Second, Cover: cover.Bytes(), Tags: &fakeserver.HostedTags{
+		{Title: "Bare", GUID: "bare", Duration: 2 * time.Second, BareAudio: true},
+		{Title: "Default", GUID: "default", Duration: 2 * time.Second},
+		{Title: "Tagged", GUID: "tagged", Duration: 3 * time.Second, Cover: cover.Bytes(), Tags: &fakeserver.HostedTags{
 			Artist: "The Host", Album: "The Album", Year: 2025, Comment: "Notes",
-			Chapters: []fakeserver.HostedChapter{{Start: 0, End: 2500 * time.Millisecond, Title: "Intro"}, {Start: 2500 * time.Millisecond, End: 6000 * time.Millisecond, Title: "Talk"}},
+			Chapters: []fakeserver.HostedChapter{{Start: 0, End: 1500 * time.Millisecond, Title: "Intro"}, {Start: 1500 * time.Millisecond, End: 3000 * time.Millisecond, Title: "Talk"}},
 		}},
 	}})
 	if err != nil {
@@ -83,7 +83,7 @@ func TestHostedEpisodeTagsReachTheReport(t *testing.T) {
 		Start, End int
 		Title      string
 	}
-	if err := json.Unmarshal(tagged.Metadata.Chapters[1].Raw(), &chapter); err != nil || chapter.Start != 2500 || chapter.End != 6000 || chapter.Title != "Talk" {
+	if err := json.Unmarshal(tagged.Metadata.Chapters[1].Raw(), &chapter); err != nil || chapter.Start != 1500 || chapter.End != 3000 || chapter.Title != "Talk" {
 		t.Fatalf("second chapter %s: %v", tagged.Metadata.Chapters[1].Raw(), err)
 	}
 	ci := tagged.CoverImage

@@ -44,7 +44,7 @@ func TestGateJudgesHostedEpisodes(t *testing.T) {
 			srv, g := newGate(t)
 			// The fake hosts the feed and synthesises audio that measures at the loudness asked for.
 			feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{
-				{Title: "Episode 1", Duration: 10 * time.Second, LoudnessLUFS: tt.loudness},
+				{Title: "Episode 1", Duration: 3 * time.Second, LoudnessLUFS: tt.loudness},
 			}})
 			if err != nil {
 				t.Fatal(err)
@@ -76,7 +76,7 @@ func TestGateSurvivesA503FromTheFront(t *testing.T) {
 	t.Parallel()
 	srv, g := newGate(t)
 	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{
-		{Title: "Episode 1", Duration: 10 * time.Second},
+		{Title: "Episode 1", Duration: 3 * time.Second},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func TestReportCompletionIsDeliveredByWebhook(t *testing.T) {
 	verified = h
 	mu.Unlock()
 
-	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{{Title: "Episode 1", Duration: 10 * time.Second}}})
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "My Show", Episodes: []fakeserver.HostedEpisode{{Title: "Episode 1", Duration: 3 * time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -293,7 +293,7 @@ func (tr *tour) runScript(blocks []block, run int) {
 	for _, b := range blocks {
 		script.WriteString(strings.Join(b.body, "\n") + "\n")
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a watchdog: the calls take well under a second
 	defer cancel()
 	cmd := tr.shell(ctx, script.String())
 	var stdout, stderr bytes.Buffer

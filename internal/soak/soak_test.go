@@ -135,6 +135,8 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A watchdog that turns a hang into a failure, minutes beyond what the soak takes under
+	// load; the soak's own bounds are on the fake's clock and on operations done.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 

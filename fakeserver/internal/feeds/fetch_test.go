@@ -199,6 +199,7 @@ func TestFetchErrors(t *testing.T) {
 			name: "timeout",
 			setup: func(t *testing.T) (string, *http.Client, context.Context) {
 				u, c, _ := serve(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })(t)
+				// The timeout under test: the server never answers, so it always fires.
 				ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 				t.Cleanup(cancel)
 				return u, c, ctx
@@ -209,7 +210,7 @@ func TestFetchErrors(t *testing.T) {
 			name: "client timeout",
 			setup: func(t *testing.T) (string, *http.Client, context.Context) {
 				u, c, ctx := serve(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })(t)
-				c.Timeout = 50 * time.Millisecond
+				c.Timeout = 50 * time.Millisecond // under test: the server never answers
 				return u, c, ctx
 			},
 			wantKind: KindFetch, wantMsg: "the feed's server did not answer in time",

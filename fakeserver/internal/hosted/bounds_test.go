@@ -297,13 +297,14 @@ func TestSlowReadersShareOneBuffer(t *testing.T) {
 }
 
 // TestSlowDownloadsAreCut (D7): a download that averages less than minDownloadRate after its
-// first downloadGrace is cut, on an injected clock.
+// first downloadGrace, counted in time spent writing to the client, is cut, on an injected
+// clock; time the host spends making the audio between writes does not count.
 func TestSlowDownloadsAreCut(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name    string
-		elapsed time.Duration
+		writing time.Duration
 		written int64
 		cut     bool
 	}{
@@ -313,12 +314,39 @@ func TestSlowDownloadsAreCut(t *testing.T) {
 		{"a trickle", time.Hour, 1 << 10, true},
 	}
 	for _, tt := range tests {
-		p := &pacedWriter{w: io.Discard, start: start, now: func() time.Time { return start.Add(tt.elapsed) }, written: tt.written}
+		p := &pacedWriter{w: io.Discard, now: func() time.Time { return start }, writing: tt.writing, written: tt.written}
 		_, err := p.Write([]byte("x"))
 		if cut := errors.Is(err, errTooSlow); cut != tt.cut {
 			t.Errorf("%s: cut %v, want %v", tt.name, cut, tt.cut)
 		}
 	}
+
+	// Each chunk takes an hour to make and is taken by the client at once: never cut.
+	now := start
+	slowHost := &pacedWriter{w: io.Discard, now: func() time.Time { return now }}
+	for range 10 {
+		now = now.Add(time.Hour)
+		if _, err := slowHost.Write(make([]byte, downloadChunk)); err != nil {
+			t.Fatalf("a download cut for the host's own time: %v", err)
+		}
+	}
+	// A client that takes a minute over each kilobyte is cut once past the grace.
+	slowClient := &pacedWriter{w: clockedWriter{advance: func() { now = now.Add(time.Minute) }}, now: func() time.Time { return now }}
+	var err error
+	for i := 0; i < 10 && err == nil; i++ {
+		_, err = slowClient.Write(make([]byte, 1<<10))
+	}
+	if !errors.Is(err, errTooSlow) {
+		t.Fatalf("a client taking a minute a kilobyte: %v, want errTooSlow", err)
+	}
+}
+
+// clockedWriter is a client that moves the injected clock while it takes each write.
+type clockedWriter struct{ advance func() }
+
+func (w clockedWriter) Write(p []byte) (int, error) {
+	w.advance()
+	return len(p), nil
 }
 
 // TestTooManyWaitingIsBusy: past maxEncodeQueue downloads waiting for a slot, the next is

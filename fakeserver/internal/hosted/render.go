@@ -13,7 +13,7 @@ import (
 // past maxEncodeQueue waiting it is answered 503), one per episode at a time; concurrent first
 // downloads of an episode the cache can hold share one rendering, which stops when no download
 // follows it any more; a download that averages less than minDownloadRate after its first
-// minute is cut.
+// minute spent writing to its client is cut.
 
 // MaxConcurrentEncodes is how many hosted episodes the host renders at once.
 const MaxConcurrentEncodes = 2
@@ -323,20 +323,23 @@ func writeChunksN(w io.Writer, data []byte) (int, error) {
 }
 
 // pacedWriter is a download's writer: it cuts a download that averages less than
-// minDownloadRate after downloadGrace.
+// minDownloadRate after downloadGrace. Both are counted in the time the download spent
+// writing to its client, not since it began, so that the host's own rendering (slow on a
+// loaded machine, or waiting for a slot) never counts against the client.
 type pacedWriter struct {
 	w       io.Writer
-	start   time.Time
 	now     func() time.Time
+	writing time.Duration // spent in writes to the client
 	written int64
 }
 
 func (p *pacedWriter) Write(b []byte) (int, error) {
-	elapsed := p.now().Sub(p.start)
-	if elapsed > downloadGrace && p.written < int64((elapsed-downloadGrace).Seconds()*minDownloadRate) {
+	if p.writing > downloadGrace && p.written < int64((p.writing-downloadGrace).Seconds()*minDownloadRate) {
 		return 0, errTooSlow
 	}
+	began := p.now()
 	n, err := p.w.Write(b)
+	p.writing += p.now().Sub(began)
 	p.written += int64(n)
 	return n, err
 }

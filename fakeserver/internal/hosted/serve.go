@@ -77,7 +77,7 @@ func (h *Host) serveAudio(w http.ResponseWriter, r *http.Request) {
 	}
 	// Streamed as it is made, so an hour of audio never sits in memory. The episode's values were
 	// checked when it was hosted; a failure here cuts the stream, and the analysis says so.
-	out := &pacedWriter{w: w, start: time.Now(), now: time.Now}
+	out := &pacedWriter{w: w, now: time.Now}
 	err := h.writeAudio(r.Context(), out, ep)
 	switch {
 	case errors.Is(err, errBusy) && out.written == 0:
