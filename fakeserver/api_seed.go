@@ -1,9 +1,6 @@
 package fakeserver
 
-import (
-	"testing"
-	"time"
-)
+import "time"
 
 // DemoWorkspace is the Demo workspace and its key, ready for a client, as SeedDemo and NewTest
 // make them.
@@ -50,13 +47,23 @@ func (s *Server) seedDemo() (DemoWorkspace, error) {
 // otherwise: fixed, so that tests are repeatable.
 func TestStart() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) }
 
+// TB is what NewTest needs of a test: *testing.T, *testing.B, *testing.F and any testing.TB
+// satisfy it. It is not testing.TB itself so that a program importing the fake (such as
+// cmd/fakeserver) does not compile and link the testing package.
+type TB interface {
+	Helper()
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // NewTest starts a fake for a test, seeds the Demo workspace and its key (SeedDemo), and closes
 // the fake when the test ends; New, by contrast, starts with no workspace and refuses loopback
 // URLs. Its clock is manual and starts at TestStart() unless opts say otherwise, so
 // the test moves time with Advance instead of sleeping. It accepts loopback and private URLs
 // (WithPrivateURLs), so that the test's own feed servers and webhook receivers work; pass
 // WithPrivateURLs(false) to test the service's refusals. Setup failures end the test with Fatal.
-func NewTest(t testing.TB, opts ...Option) (*Server, DemoWorkspace) {
+func NewTest(t TB, opts ...Option) (*Server, DemoWorkspace) {
 	t.Helper()
 	srv, err := New(append([]Option{WithManualClock(TestStart()), WithPrivateURLs(true)}, opts...)...)
 	if err != nil {

@@ -62,11 +62,22 @@ func (s *Server) validate(check *validator, next http.Handler) http.Handler {
 	})
 }
 
-type patternKey struct{}
+// restCallKey holds a REST request's *restCall in its context.
+type restCallKey struct{}
+
+// restCall is what the REST front learns of a request before its handler runs: the route
+// pattern (routeFirst) and then the principal (authenticate). One value in the context for both,
+// so that a request is copied once for them, not once each.
+type restCall struct {
+	pattern   string
+	principal core.Principal
+}
 
 func routePattern(ctx context.Context) string {
-	p, _ := ctx.Value(patternKey{}).(string)
-	return p
+	if c, ok := ctx.Value(restCallKey{}).(*restCall); ok {
+		return c.pattern
+	}
+	return ""
 }
 
 // routeTable records the generated routes as they register, so that 404 and 405 answers come
@@ -113,7 +124,7 @@ func (s *Server) routeFirst(routes *routeTable, next http.Handler) http.Handler 
 			w.Header().Set("Allow", strings.Join(methods, ", "))
 			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed here."))
 		default:
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), patternKey{}, pattern)))
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), restCallKey{}, &restCall{pattern: pattern})))
 		}
 	})
 }
@@ -121,6 +132,9 @@ func (s *Server) routeFirst(routes *routeTable, next http.Handler) http.Handler 
 type principalKey struct{}
 
 func principalFrom(ctx context.Context) core.Principal {
+	if c, ok := ctx.Value(restCallKey{}).(*restCall); ok {
+		return c.principal
+	}
 	p, _ := ctx.Value(principalKey{}).(core.Principal)
 	return p
 }
@@ -140,6 +154,11 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		p, err := s.enter(r, door)
 		if err != nil {
 			writeError(w, err)
+			return
+		}
+		if c, ok := r.Context().Value(restCallKey{}).(*restCall); ok {
+			c.principal = p // set before the handler runs, never after
+			next.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))

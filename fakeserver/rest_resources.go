@@ -169,20 +169,33 @@ func (a *restAPI) GetReport(ctx context.Context, req restserver.GetReportRequest
 }
 
 // reportShowKey is what a report's rendering takes from its show and episode, which can change
-// apart from the report.
-func (a *restAPI) reportShowKey(r core.Report) string {
-	s, e := a.s.reportShow(r)
-	if s == nil {
-		return ""
+// apart from the report. It is read on every GET of a finished report, so it copies nothing to
+// the heap.
+func (a *restAPI) reportShowKey(r core.Report) showKey {
+	if r.Series == nil || r.Episode == nil {
+		return showKey{}
 	}
-	key := s.FeedURL
+	s, ok := a.s.core.SeriesByID(*r.Series)
+	e, ok2 := a.s.core.Episode(*r.Episode)
+	if !ok || !ok2 {
+		return showKey{}
+	}
+	key := showKey{feedURL: s.FeedURL}
 	if s.Title != nil {
-		key += "\x00" + *s.Title
+		key.seriesTitle, key.seriesTitled = *s.Title, true
 	}
 	if e.Title != nil {
-		key += "\x00" + *e.Title
+		key.episodeTitle, key.episodeTitled = *e.Title, true
 	}
 	return key
+}
+
+// showKey is the part of a report's show and episode that its rendering shows; the zero value
+// stands for a report without them.
+type showKey struct {
+	feedURL                     string
+	seriesTitle, episodeTitle   string
+	seriesTitled, episodeTitled bool
 }
 
 // renderCache keeps the JSON of finished reports, which are read far more often than they
@@ -194,14 +207,14 @@ type renderCache struct {
 
 type renderedReport struct {
 	version uint64
-	show    string
+	show    showKey
 	body    []byte
 }
 
 // maxRenderCache bounds the cache; past it, it starts again empty.
 const maxRenderCache = 1 << 16
 
-func (c *renderCache) get(r core.Report, show string, render func() ([]byte, error)) (restserver.GetReportResponseObject, error) {
+func (c *renderCache) get(r core.Report, show showKey, render func() ([]byte, error)) (restserver.GetReportResponseObject, error) {
 	c.mu.Lock()
 	e, ok := c.entries[r.ID]
 	c.mu.Unlock()
