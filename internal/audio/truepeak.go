@@ -162,12 +162,3 @@ func (f *tpFilter) scanChunks(buf []float64, maxes []float64, peak float64) floa
 	}
 	return peak
 }
-
-// abs is math.Abs for finite numbers, without the unsafe conversion that the race detector's
-// pointer checks instrument.
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
