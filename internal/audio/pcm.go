@@ -15,10 +15,12 @@ const pcmBuffers = 4
 // measurePCM measures the interleaved samples that read produces until io.EOF. Decoding runs on
 // its own goroutine while the meter works on the caller's, so the two stages overlap; with a
 // core to spare, the meter splits the channels between two goroutines (K-weighting, true peak
-// and statistics per channel; see Meter.processSplit). Memory does not grow with the duration:
-// pcmBuffers blocks of pcmBlock frames (8 bytes a sample: 256 KiB for stereo), and for a split
-// meter one more block per channel plus 24 bytes per 1,024 frames of it (under 70 KiB a channel),
-// beside the decoder's own state. A panic in read becomes an error wrapping ErrMalformed.
+// and statistics per channel; see Meter.processSplit). Memory does not grow with the duration
+// (but for the meter's short-term series, 2 bytes a second): pcmBuffers blocks of pcmBlock
+// frames at 8 bytes a sample (512 KiB for stereo, 2 MiB for 8 channels), and for a split meter
+// one more block's worth per channel ((pcmBlock+tpHist)·8 bytes, 64 KiB) plus 16 bytes per
+// meter chunk of a block (under 200 bytes), beside the decoder's own state and the meter's
+// fixed tables. A panic in read becomes an error wrapping ErrMalformed.
 //
 // The consumer checks in's context and ceilings (see Limits) after every block, so a file that
 // crosses one stops within one block of decoding; the decoder goroutine is then told to stop.
