@@ -21,12 +21,13 @@
 # Needs ffmpeg, espeak-ng, GNU time (/usr/bin/time) and Go (and python3 for PROFILE).
 #
 #   [RUNS=3] [CODECS="mp3 m4a adts opus vorbis flac wav"] [WORKERS=n] [TASKSET=cpulist] \
-#     [PROFILE=1] [DIR=/tmp/podqa-bench] internal/audio/testdata/bench/bench.sh [minutes...]
+#     [PROFILE=1] [MEASURE=path] [DIR=/tmp/podqa-bench] internal/audio/testdata/bench/bench.sh [minutes...]
 #
 # The default duration is 60 minutes, the one-hour file the README's table reports; making the
 # files takes about 15 minutes of ffmpeg the first time (10 for 10 minutes' worth). A 60-minute
 # table at RUNS=3 runs each tool three times on each file: about 3 minutes per codec on an idle
 # 2-core machine.
+# MEASURE=path times that measure binary instead of building this tree's (to compare commits).
 # TASKSET pins both tools to the given CPUs (taskset -c), for example TASKSET=0 for one core.
 # PROFILE=1 also runs measure once more per file with -cpuprofile ($DIR/profile.MIN.CODEC.pb)
 # and prints, under the table, where its CPU goes: decoder, K-weighting, true peak, gating,
@@ -38,7 +39,11 @@ RUNS=${RUNS:-3}
 CODECS=${CODECS:-mp3 m4a adts opus vorbis flac wav}
 DIR=${DIR:-/tmp/podqa-bench}
 mkdir -p "$DIR"
-go build -o "$DIR/measure" ./internal/audio/cmd/measure
+if [ -n "${MEASURE:-}" ]; then
+  cp "$MEASURE" "$DIR/measure" # a prebuilt measure, for example another commit's
+else
+  go build -o "$DIR/measure" ./internal/audio/cmd/measure
+fi
 pin=()
 if [ -n "${TASKSET:-}" ]; then pin=(taskset -c "$TASKSET"); fi
 wflag=()
