@@ -156,7 +156,7 @@ for min in "${@:-60}"; do
     fres=$(tail -1 "$DIR/runs.txt" | awk '{print $4}')
     gres=$(tail -1 "$DIR/runs.txt" | awk '{print $8}')
     printf '| %-6s | %-6s | %-6s | %-6s | %-13s | %-13s | %-15s | %-15s | %-15s |\n' \
-      "$codec" "$(du -h "$f" | cut -f1)" "$(printf '%.2f' "$cpur")" "$(printf '%.2f' "$wallr")" \
+      "$codec" "$(du -hL "$f" | cut -f1)" "$(printf '%.2f' "$cpur")" "$(printf '%.2f' "$wallr")" \
       "${gcpu}/${fcpu} s" "${gwall}/${fwall} s" "${grss}/${frss}" "${fres%/}" "${gres%/}"
   done
   if [ -n "${PROFILE:-}" ]; then
