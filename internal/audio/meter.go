@@ -373,31 +373,49 @@ func (m *Meter) measureChannels(samples []float64, lo, hi int) {
 // x[k·tpChunk:(k+1)·tpChunk]; it returns the largest of all.
 func deinterleave(x, samples []float64, c, stride int, maxes []float64) (peak float64) {
 	samples = samples[c:]
+	j := 0
 	for k := range maxes {
-		lo, hi := k*tpChunk, min((k+1)*tpChunk, len(x))
-		var cm float64
-		for i := lo; i < hi; i++ {
-			v := samples[i*stride]
-			// math.Abs, unlike a comparison, does not branch on the sign, which speech flips
-			// unpredictably; one comparison catches both NaN and magnitudes over the limit.
-			a := math.Abs(v)
-			if !(a <= maxMagnitude) {
-				if v != v {
-					v = 0
-				} else {
-					v = math.Copysign(maxMagnitude, v)
-				}
-				a = math.Abs(v)
-			}
-			x[i] = v
-			if a > cm {
-				cm = a
-			}
+		xs := x[k*tpChunk : min((k+1)*tpChunk, len(x))]
+		// The magnitudes of finite numbers order as their bit patterns without the sign do,
+		// and NaN's patterns are above every finite one, so one unsigned maximum, which
+		// compiles without a branch, finds the chunk's peak and any value to sanitise.
+		var cm uint64
+		for i := range xs {
+			v := samples[j]
+			j += stride
+			xs[i] = v
+			cm = max(cm, math.Float64bits(v)&^signBit)
 		}
-		maxes[k] = cm
-		peak = max(peak, cm)
+		if cm > maxMagnitudeBits {
+			cm = sanitize(xs)
+		}
+		m := math.Float64frombits(cm)
+		maxes[k] = m
+		peak = max(peak, m)
 	}
 	return peak
+}
+
+// signBit is the sign of a float64's bit pattern.
+const signBit = 1 << 63
+
+// maxMagnitudeBits is the bit pattern of maxMagnitude.
+var maxMagnitudeBits = math.Float64bits(maxMagnitude)
+
+// sanitize reads NaN in x as 0 and limits magnitudes to maxMagnitude; it returns the bit
+// pattern of the largest magnitude after.
+func sanitize(x []float64) uint64 {
+	var cm uint64
+	for i, v := range x {
+		if v != v {
+			v = 0
+		} else if math.Abs(v) > maxMagnitude {
+			v = math.Copysign(maxMagnitude, v)
+		}
+		x[i] = v
+		cm = max(cm, math.Float64bits(v)&^signBit)
+	}
+	return cm
 }
 
 // Result returns the measurements of the audio processed so far; processing may continue after.

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestMeterSplitMatchesSequential measures the same samples with the channels on one goroutine
-// and split across two (processSplit), in blocks of several sizes, and wants equal results bit
-// for bit: the chunks, the order of every sum and the maxima are the same.
+// TestMeterSplitMatchesSequential measures the same samples with the channels on one goroutine,
+// split across two (processSplit) and alternately both, in blocks of several sizes, and wants
+// equal results bit for bit: the chunks, the order of every sum and the maxima are the same.
 func TestMeterSplitMatchesSequential(t *testing.T) {
 	t.Parallel()
 	speech := renderSpeech(speechPlan(patternSeconds), 8000, patternSeconds*8000)
@@ -48,15 +48,21 @@ func TestMeterSplitMatchesSequential(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			x := signal(tt.rate, tt.channels, tt.rate*tt.seconds)
-			var res [2]MeterResult
-			for i, split := range []bool{false, true} {
+			// Sequential, split, and split on every other call as measurePCM does when the
+			// decoder gets ahead of the meter and falls behind again.
+			var res [3]MeterResult
+			for i, split := range []func(call int) bool{
+				func(int) bool { return false },
+				func(int) bool { return true },
+				func(call int) bool { return call%2 == 1 },
+			} {
 				m, err := NewMeter(tt.rate, tt.channels)
 				if err != nil {
 					t.Fatal(err)
 				}
-				m.split = split
 				step := tt.block*tt.channels + 1 // a partial frame at every call's end
 				for j := 0; j < len(x); j += step {
+					m.split = split(j / step)
 					m.Process(x[j:min(j+step, len(x))])
 				}
 				res[i] = m.Result()
@@ -64,27 +70,31 @@ func TestMeterSplitMatchesSequential(t *testing.T) {
 			if res[0].ClippingRuns == 0 || math.IsInf(res[0].IntegratedLUFS, 0) {
 				t.Fatalf("the signal does not exercise the meter: %+v", res[0])
 			}
-			a, b := res[0], res[1]
-			if math.IsNaN(a.Correlation) && math.IsNaN(b.Correlation) {
-				a.Correlation, b.Correlation = 0, 0
-			}
-			if !reflect.DeepEqual(a, b) {
-				t.Fatalf("split:\n%+v\nsequential:\n%+v", b, a)
+			for i, name := range []string{"split", "alternating"} {
+				a, b := res[0], res[i+1]
+				if math.IsNaN(a.Correlation) && math.IsNaN(b.Correlation) {
+					a.Correlation, b.Correlation = 0, 0
+				}
+				if !reflect.DeepEqual(a, b) {
+					t.Fatalf("%s:\n%+v\nsequential:\n%+v", name, b, a)
+				}
 			}
 		})
 	}
 }
 
 // TestMeasureWorkersSameResult measures stereo fixtures of every parallel path (MP3 segments,
-// the AAC pipeline, the split meter) with one worker and with four: the measurements are equal.
+// the AAC pipeline, the split meter always and while the decoder is ahead) with one worker, two
+// and four: the measurements are equal.
 func TestMeasureWorkersSameResult(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"speech_s44.mp3", "step_s48.aac", "speech_s44.m4a", "step_s48_24.flac", "step_s48_s24.wav", "speech_s44.ogg"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			data := readFixture(t, name)
-			var ms [2]Measurement
-			for i, w := range []int{1, 4} {
+			workers := []int{1, 2, 4}
+			ms := make([]Measurement, len(workers))
+			for i, w := range workers {
 				m, err := MeasureFile(bytes.NewReader(data), name, WithWorkers(w))
 				if err != nil {
 					t.Fatal(err)
@@ -97,8 +107,10 @@ func TestMeasureWorkersSameResult(t *testing.T) {
 			if ms[0].Channels != 2 {
 				t.Fatalf("%d channels, want a stereo fixture", ms[0].Channels)
 			}
-			if !reflect.DeepEqual(ms[0], ms[1]) {
-				t.Fatalf("one worker:\n%+v\nfour:\n%+v", ms[0], ms[1])
+			for i := 1; i < len(ms); i++ {
+				if !reflect.DeepEqual(ms[0], ms[i]) {
+					t.Fatalf("one worker:\n%+v\n%d:\n%+v", ms[0], workers[i], ms[i])
+				}
 			}
 		})
 	}

@@ -13,8 +13,14 @@ const pcmBlock = 8192
 const pcmBuffers = 4
 
 // measurePCM measures the interleaved samples that read produces until io.EOF. Decoding runs on
-// its own goroutine while the meter works on the caller's, so the two stages overlap; memory is
-// a few blocks whatever the duration. A panic in read becomes an error wrapping ErrMalformed.
+// its own goroutine while the meter works on the caller's, so the two stages overlap; with a
+// core to spare, the meter splits the channels between two goroutines (K-weighting, true peak
+// and statistics per channel; see Meter.processSplit). Memory does not grow with the duration
+// (but for the meter's short-term series, 2 bytes a second): pcmBuffers blocks of pcmBlock
+// frames at 8 bytes a sample (512 KiB for stereo, 2 MiB for 8 channels), and for a split meter
+// one more block's worth per channel ((pcmBlock+tpHist)·8 bytes, 64 KiB) plus 16 bytes per
+// meter chunk of a block (under 200 bytes), beside the decoder's own state and the meter's
+// fixed tables. A panic in read becomes an error wrapping ErrMalformed.
 //
 // The consumer checks in's context and ceilings (see Limits) after every block, so a file that
 // crosses one stops within one block of decoding; the decoder goroutine is then told to stop.
@@ -31,7 +37,6 @@ func measurePCM(in *source, rate, channels int, weights []float64, read func(dst
 	if err := in.check(0, rate, channels); err != nil {
 		return MeterResult{}, err
 	}
-	m.split = in.split
 	free := make(chan []float64, pcmBuffers)
 	for range pcmBuffers {
 		free <- make([]float64, pcmBlock*channels)
@@ -77,6 +82,11 @@ func measurePCM(in *source, rate, channels int, weights []float64, read func(dst
 	}()
 	var frames int64
 	for buf := range full {
+		// With a spare core, the meter measures the channels on two goroutines while the
+		// decoder is ahead of it: the decoder then waits on the meter and leaves its core idle.
+		// A decoder slower than the meter keeps the queue short and the meter on one goroutine,
+		// which costs less CPU. Both ways give the same bits (see processSplit).
+		m.split = in.split || (in.spare && len(full) >= pcmBuffers-1)
 		m.Process(buf)
 		free <- buf[:cap(buf)]
 		frames += int64(len(buf) / channels)

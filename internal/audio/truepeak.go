@@ -21,7 +21,15 @@ type tpFilter struct {
 	odd  [tpTaps / 2]float64 // h_1[j] − h_1[23−j]
 	mid  [tpTaps / 2]float64 // h_2[j] (= h_2[23−j])
 	l1   float64             // largest sum of |taps| of a phase: |output| <= l1 * max|input|
+	// |output| <= centre·max(|w11|, |w12|) + rest·max|window|: the two central taps of each
+	// phase (h_k[11], h_k[12], on window samples w12 and w11) carry about half of l1, so this
+	// bound, cheap per output, skips most outputs of a chunk that the chunk's bound lets in.
+	centre, rest float64
 }
+
+// tpBoundMargin widens the per-output bound so that the rounding of the taps' sums, about
+// 1e-16 of them, can never make it skip an output that rounds above the peak.
+const tpBoundMargin = 1 + 1e-9
 
 // newTPFilter designs a Kaiser-windowed sinc low-pass at the original Nyquist frequency and splits
 // it into phases, each normalised to unity gain at DC.
@@ -42,6 +50,9 @@ func newTPFilter() *tpFilter {
 			l1 += math.Abs(h[k][i])
 		}
 		f.l1 = math.Max(f.l1, l1)
+		centre := math.Abs(h[k][11]) + math.Abs(h[k][12])
+		f.centre = math.Max(f.centre, centre*tpBoundMargin)
+		f.rest = math.Max(f.rest, (l1-centre)*tpBoundMargin)
 	}
 	for j := range tpTaps / 2 {
 		f.even[j] = h[1][tpHist-j] + h[1][j]
@@ -88,26 +99,29 @@ func (f *tpFilter) scan(buf []float64, start int, peak float64) float64 {
 	var loc [tpHist + tpChunk]float64
 	for c0 := start; c0 < len(buf); c0 += tpChunk {
 		c1 := min(c0+tpChunk, len(buf))
-		var m float64
+		var mb uint64 // the window's largest magnitude, as in deinterleave
 		n := 0
 		for _, v := range buf[c0-tpHist : c1] {
 			loc[n] = v
 			n++
-			if a := abs(v); a > m {
-				m = a
-			}
+			mb = max(mb, math.Float64bits(v)&^signBit)
 		}
+		m := math.Float64frombits(mb)
 		if m*f.l1 <= peak {
 			continue
 		}
+		restBound := f.rest * m
 		for i := tpHist; i < n; i++ {
 			if v := abs(loc[i]); v > peak {
 				peak = v
 			}
+			j := i - tpHist
+			if f.centre*max(abs(loc[j+11]), abs(loc[j+12]))+restBound <= peak {
+				continue
+			}
 			// With a_j = x[m−j] = w[23−j] and b_j = w[j]: phase 1 is Σ h_1[j]·a_j and phase 3
 			// is Σ h_1[j]·b_j. Their sum s and difference d fold into 12 taps each, and
 			// max(|phase 1|, |phase 3|) = (|s| + |d|) / 2.
-			j := i - tpHist
 			w0, w1, w2, w3, w4, w5 := loc[j], loc[j+1], loc[j+2], loc[j+3], loc[j+4], loc[j+5]
 			w6, w7, w8, w9, w10, w11 := loc[j+6], loc[j+7], loc[j+8], loc[j+9], loc[j+10], loc[j+11]
 			w12, w13, w14, w15, w16, w17 := loc[j+12], loc[j+13], loc[j+14], loc[j+15], loc[j+16], loc[j+17]
@@ -161,13 +175,4 @@ func (f *tpFilter) scanChunks(buf []float64, maxes []float64, peak float64) floa
 		peak = f.scan(buf[:min(c0+tpChunk, len(buf))], c0, peak)
 	}
 	return peak
-}
-
-// abs is math.Abs for finite numbers, without the unsafe conversion that the race detector's
-// pointer checks instrument.
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }

@@ -563,6 +563,21 @@ func restoreLPC(x []int32, coefs []int32, shift uint) {
 		restoreLPC8(x, (*[8]int32)(coefs), shift)
 		return
 	}
+	if order < 8 && len(x) > 8 {
+		// Lower orders are order 8 with leading zero coefficients (the sums are exact, so
+		// the zeros change nothing), once the first 8 samples are restored.
+		restoreLPCShort(x[:8], coefs, shift)
+		var c8 [8]int32
+		copy(c8[8-order:], coefs)
+		restoreLPC8(x, &c8, shift)
+		return
+	}
+	restoreLPCShort(x, coefs, shift)
+}
+
+// restoreLPCShort is restoreLPC for any order, one coefficient at a time.
+func restoreLPCShort(x []int32, coefs []int32, shift uint) {
+	order := len(coefs)
 	for i := order; i < len(x); i++ {
 		w := x[i-order : i]
 		var sum int64

@@ -18,19 +18,32 @@
 # (framelog=verbose logs the 10 Hz frame lines at verbose level, so at -loglevel info ffmpeg
 # prints only its summary, as measure does).
 #
-# Needs ffmpeg, espeak-ng, GNU time (/usr/bin/time) and Go.
+# Needs ffmpeg, espeak-ng, GNU time (/usr/bin/time) and Go (and python3 for PROFILE).
 #
 #   [RUNS=3] [CODECS="mp3 m4a adts opus vorbis flac wav"] [WORKERS=n] [TASKSET=cpulist] \
-#     internal/audio/testdata/bench/bench.sh [minutes...]        # default: 10
+#     [PROFILE=1] [MEASURE=path] [DIR=/tmp/podqa-bench] internal/audio/testdata/bench/bench.sh [minutes...]
 #
+# The default duration is 60 minutes, the one-hour file the README's table reports; making the
+# files takes about 15 minutes of ffmpeg the first time (10 for 10 minutes' worth). A 60-minute
+# table at RUNS=3 runs each tool three times on each file: about 3 minutes per codec on an idle
+# 2-core machine.
+# MEASURE=path times that measure binary instead of building this tree's (to compare commits).
 # TASKSET pins both tools to the given CPUs (taskset -c), for example TASKSET=0 for one core.
+# PROFILE=1 also runs measure once more per file with -cpuprofile ($DIR/profile.MIN.CODEC.pb)
+# and prints, under the table, where its CPU goes: decoder, K-weighting, true peak, gating,
+# the meter's input pass, I/O and the runtime (cpusplit.py; PROFILE.md has the figures).
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
+here=internal/audio/testdata/bench
 RUNS=${RUNS:-3}
 CODECS=${CODECS:-mp3 m4a adts opus vorbis flac wav}
 DIR=${DIR:-/tmp/podqa-bench}
 mkdir -p "$DIR"
-go build -o "$DIR/measure" ./internal/audio/cmd/measure
+if [ -n "${MEASURE:-}" ]; then
+  cp "$MEASURE" "$DIR/measure" # a prebuilt measure, for example another commit's
+else
+  go build -o "$DIR/measure" ./internal/audio/cmd/measure
+fi
 pin=()
 if [ -n "${TASKSET:-}" ]; then pin=(taskset -c "$TASKSET"); fi
 wflag=()
@@ -114,7 +127,7 @@ run() {
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 echo "runs=$RUNS load=$(cut -d' ' -f1-3 /proc/loadavg) cpus=$(nproc) taskset=${TASKSET:-none} workers=${WORKERS:-default}"
-for min in "${@:-10}"; do
+for min in "${@:-60}"; do
   echo
   echo "== $min minutes (medians of $RUNS alternating runs; CPU is user+sys; I/true peak as printed)"
   printf '| %-6s | %-6s | %-6s | %-6s | %-13s | %-13s | %-13s | %-15s | %-15s |\n' \
@@ -143,7 +156,17 @@ for min in "${@:-10}"; do
     fres=$(tail -1 "$DIR/runs.txt" | awk '{print $4}')
     gres=$(tail -1 "$DIR/runs.txt" | awk '{print $8}')
     printf '| %-6s | %-6s | %-6s | %-6s | %-13s | %-13s | %-15s | %-15s | %-15s |\n' \
-      "$codec" "$(du -h "$f" | cut -f1)" "$(printf '%.2f' "$cpur")" "$(printf '%.2f' "$wallr")" \
+      "$codec" "$(du -hL "$f" | cut -f1)" "$(printf '%.2f' "$cpur")" "$(printf '%.2f' "$wallr")" \
       "${gcpu}/${fcpu} s" "${gwall}/${fwall} s" "${grss}/${frss}" "${fres%/}" "${gres%/}"
   done
+  if [ -n "${PROFILE:-}" ]; then
+    for codec in $CODECS; do
+      f=$(encode "$min" "$codec")
+      p=$DIR/profile.$min.$codec.pb
+      "${pin[@]}" "$DIR/measure" "${wflag[@]}" -cpuprofile "$p" "$f" >/dev/null
+      echo
+      echo "-- $codec, $min minutes: CPU by stage ($p)"
+      go tool pprof -traces "$DIR/measure" "$p" 2>/dev/null | python3 "$here/cpusplit.py"
+    done
+  fi
 done
