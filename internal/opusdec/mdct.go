@@ -84,7 +84,13 @@ func (pl *fftPlan) transform(x, y []complex64) {
 
 func radix2(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/2
-	for j := range m {
+	for q := range s { // j = 0: unit twiddles
+		a0 := x[q]
+		a1 := x[q+s*m]
+		y[q] = a0 + a1
+		y[q+s] = a0 - a1
+	}
+	for j := 1; j < m; j++ {
 		w := st.tw[j]
 		for q := range s {
 			a0 := x[q+s*j]
@@ -97,7 +103,20 @@ func radix2(st *fftStage, x, y []complex64) {
 
 func radix4(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/4
-	for j := range m {
+	for q := range s { // j = 0: unit twiddles
+		a0 := x[q]
+		a1 := x[q+s*m]
+		a2 := x[q+s*2*m]
+		a3 := x[q+s*3*m]
+		t0, t1 := a0+a2, a0-a2
+		t2, t3 := a1+a3, a1-a3
+		mt3 := complex(imag(t3), -real(t3))
+		y[q] = t0 + t2
+		y[q+s] = t1 + mt3
+		y[q+2*s] = t0 - t2
+		y[q+3*s] = t1 - mt3
+	}
+	for j := 1; j < m; j++ {
 		w1, w2, w3 := st.tw[3*j], st.tw[3*j+1], st.tw[3*j+2]
 		for q := range s {
 			a0 := x[q+s*j]
@@ -127,7 +146,19 @@ const (
 
 func radix3(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/3
-	for j := range m {
+	for q := range s { // j = 0: unit twiddles
+		a0 := x[q]
+		a1 := x[q+s*m]
+		a2 := x[q+s*2*m]
+		t := a1 + a2
+		d := a1 - a2
+		m1 := a0 - t*0.5
+		m2 := complex(sin60*imag(d), -sin60*real(d))
+		y[q] = a0 + t
+		y[q+s] = m1 + m2
+		y[q+2*s] = m1 - m2
+	}
+	for j := 1; j < m; j++ {
 		w1, w2 := st.tw[2*j], st.tw[2*j+1]
 		for q := range s {
 			a0 := x[q+s*j]
@@ -148,7 +179,27 @@ func radix3(st *fftStage, x, y []complex64) {
 
 func radix5(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/5
-	for j := range m {
+	for q := range s { // j = 0: unit twiddles
+		a0 := x[q]
+		a1 := x[q+s*m]
+		a2 := x[q+s*2*m]
+		a3 := x[q+s*3*m]
+		a4 := x[q+s*4*m]
+		t1, t2 := a1+a4, a2+a3
+		t3, t4 := a1-a4, a2-a3
+		m1 := a0 + t1*cos72 + t2*cos144
+		m2 := a0 + t1*cos144 + t2*cos72
+		u1 := t3*sin72 + t4*sin144
+		u2 := t3*sin144 - t4*sin72
+		n1 := complex(imag(u1), -real(u1))
+		n2 := complex(imag(u2), -real(u2))
+		y[q] = a0 + t1 + t2
+		y[q+s] = m1 + n1
+		y[q+2*s] = m2 + n2
+		y[q+3*s] = m2 - n2
+		y[q+4*s] = m1 - n1
+	}
+	for j := 1; j < m; j++ {
 		tw := st.tw[4*j : 4*j+4]
 		for q := range s {
 			a0 := x[q+s*j]
