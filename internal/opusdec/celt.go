@@ -591,9 +591,17 @@ func combFilter(buf []float32, at, t0, t1, n int, g0, g1 float32, tapset0, tapse
 	if g1 == 0 {
 		return
 	}
-	for ; i < n; i++ {
-		p := at + i
-		buf[p] = buf[p] + g10*buf[p-t1] + g11*(buf[p-t1+1]+buf[p-t1-1]) + g12*(buf[p-t1+2]+buf[p-t1-2])
+	// The rest at constant taps: y[i] += g10·y[i-T] + g11·(y[i-T±1]) + g12·(y[i-T±2]), with
+	// the delayed samples carried in registers.
+	y := buf[at+i : at+n]
+	z := buf[at+i-t1-2 : at+n-t1+2]
+	z4, z3, z2, z1 := z[0], z[1], z[2], z[3]
+	z = z[4:]
+	z = z[:len(y)]
+	for j := range y {
+		z0 := z[j]
+		y[j] += g10*z2 + g11*(z1+z3) + g12*(z0+z4)
+		z4, z3, z2, z1 = z3, z2, z1, z0
 	}
 }
 
@@ -603,6 +611,22 @@ const preemph = float32(0.8500061035)
 // channels into pcm.
 func (d *celtDecoder) deemphasis(pcm []float32, n int) {
 	cc := d.channels
+	if cc == 2 {
+		x0 := d.mem[0][decodeBufferSize-n : decodeBufferSize]
+		x1 := d.mem[1][decodeBufferSize-n : decodeBufferSize]
+		x1 = x1[:len(x0)]
+		out := pcm[:2*len(x0)]
+		m0, m1 := d.preemphMem[0], d.preemphMem[1]
+		for j, v := range x0 {
+			t0 := v + 1e-30 + m0
+			t1 := x1[j] + 1e-30 + m1
+			m0, m1 = preemph*t0, preemph*t1
+			out[2*j] = t0 * (1.0 / 32768)
+			out[2*j+1] = t1 * (1.0 / 32768)
+		}
+		d.preemphMem[0], d.preemphMem[1] = m0, m1
+		return
+	}
 	for ch := range cc {
 		x := d.mem[ch][decodeBufferSize-n : decodeBufferSize]
 		m := d.preemphMem[ch]

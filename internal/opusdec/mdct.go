@@ -284,12 +284,25 @@ func (md *imdct) backward(in []float32, stride int, out []float32, window *[over
 	t := md.trig
 	z := buf[:n4]
 	// Pre-rotation, real and imaginary swapped so that a forward FFT does the inverse.
-	for i := range n4 {
-		x1 := in[2*i*stride]
-		x2 := in[(n2-1-2*i)*stride]
-		yr := x2*t[i] + x1*t[n4+i]
-		yi := x1*t[i] - x2*t[n4+i]
-		z[i] = complex(yi, yr)
+	ta, tb := t[:n4], t[n4:n2]
+	tb = tb[:len(ta)]
+	if stride == 1 {
+		a := in[:n2]
+		for i := range ta {
+			x1 := a[2*i]
+			x2 := a[n2-1-2*i]
+			yr := x2*ta[i] + x1*tb[i]
+			yi := x1*ta[i] - x2*tb[i]
+			z[i] = complex(yi, yr)
+		}
+	} else {
+		for i := range ta {
+			x1 := in[2*i*stride]
+			x2 := in[(n2-1-2*i)*stride]
+			yr := x2*ta[i] + x1*tb[i]
+			yi := x1*ta[i] - x2*tb[i]
+			z[i] = complex(yi, yr)
+		}
 	}
 	md.fft.transform(z, scratch)
 	// Post-rotation, from both ends at once.
