@@ -8,34 +8,36 @@ import "math"
 func (m *mode) u(n, k int) uint32 { return m.pvqU[n*(pvqMax+1)+k] }
 
 // decodePulses reads the index of a vector of n integers whose magnitudes sum to k into y and
-// returns the sum of their squares.
+// returns the sum of their squares (RFC 6716 section 4.3.4.2). U is symmetric, so every
+// lookup reads row n, contiguous in k.
 func (m *mode) decodePulses(y []int32, n, k int, d *rangeDecoder) float32 {
-	i := d.uint(m.u(n, k) + m.u(n, k+1))
+	const stride = pvqMax + 1
+	u := m.pvqU
+	i := d.uint(u[n*stride+k] + u[n*stride+k+1])
 	var yy int32
 	y = y[:n]
 	j := 0
 	for ; n > 2; n-- {
+		row := u[n*stride : n*stride+stride]
 		var p uint32
 		var val int32
+		k0 := k
 		if k >= n {
-			p = m.u(n, k+1)
+			p = row[k+1]
 			neg := i >= p
 			if neg {
 				i -= p
 			}
-			k0 := k
-			q := m.u(n, n)
-			if q > i {
+			if row[n] > i {
 				k = n
 				for {
 					k--
-					p = m.u(k, n)
-					if p <= i {
+					if p = row[k]; p <= i {
 						break
 					}
 				}
 			} else {
-				for p = m.u(n, k); p > i; p = m.u(n, k) {
+				for p = row[k]; p > i; p = row[k] {
 					k--
 				}
 			}
@@ -45,8 +47,8 @@ func (m *mode) decodePulses(y []int32, n, k int, d *rangeDecoder) float32 {
 				val = -val
 			}
 		} else {
-			p = m.u(k, n)
-			q := m.u(k+1, n)
+			p = row[k]
+			q := row[k+1]
 			if p <= i && i < q {
 				i -= p
 				y[j] = 0
@@ -57,11 +59,9 @@ func (m *mode) decodePulses(y []int32, n, k int, d *rangeDecoder) float32 {
 			if neg {
 				i -= q
 			}
-			k0 := k
 			for {
 				k--
-				p = m.u(k, n)
-				if p <= i {
+				if p = row[k]; p <= i {
 					break
 				}
 			}
