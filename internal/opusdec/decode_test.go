@@ -52,3 +52,36 @@ func TestAgreesWithLibopus(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputChannelsDifferFromStream decodes a mono stream to two channels and a stereo
+// stream to one. The layers after the band energies are linear and the same for every
+// channel, so the first must give the mono decode in both channels exactly, and the second
+// the mean of the stereo decode's channels within float rounding.
+func TestOutputChannelsDifferFromStream(t *testing.T) {
+	t.Parallel()
+	mono := vectorPackets(t, "ld10_m24")
+	want := decodeSeq(t, 1, mono.packets)
+	got := decodeSeq(t, 2, mono.packets)
+	if len(got) != 2*len(want) {
+		t.Fatalf("%d samples from two channels, %d from one", len(got), len(want))
+	}
+	for i, v := range want {
+		if got[2*i] != v || got[2*i+1] != v {
+			t.Fatalf("sample %d: %v/%v in stereo, %v in mono", i, got[2*i], got[2*i+1], v)
+		}
+	}
+	st := vectorPackets(t, "au20_s96c")
+	both := decodeSeq(t, 2, st.packets)
+	down := decodeSeq(t, 1, st.packets)
+	if len(both) != 2*len(down) {
+		t.Fatalf("%d samples from two channels, %d from one", len(both), len(down))
+	}
+	var maxDiff float64
+	for i, v := range down {
+		maxDiff = max(maxDiff, math.Abs(float64(v)-0.5*float64(both[2*i]+both[2*i+1])))
+	}
+	if maxDiff > 1e-5 {
+		t.Errorf("downmix differs from the mean of the channels by up to %g", maxDiff)
+	}
+	t.Logf("downmix vs mean of channels: max |diff| %.2g", maxDiff)
+}

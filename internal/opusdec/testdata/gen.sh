@@ -18,7 +18,10 @@ trap 'rm -rf "$tmp"' EXIT
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i \
   "aevalsrc=0.25*(sin(2*PI*150*t)+0.5*sin(2*PI*300*t)+0.33*sin(2*PI*450*t)+0.25*sin(2*PI*600*t))*lt(t\,0.25)+0.3*sin(2*PI*(300+3000*t)*t)*gte(t\,0.2)+0.4*random(0)*lt(mod(t\,0.125)\,0.01)|0.2*sin(2*PI*150*t+1)+0.15*sin(2*PI*(7000-6000*t)*t)+0.3*random(1)*lt(mod(t+0.06\,0.125)\,0.008):s=48000:d=0.5" \
   -c:a pcm_f32le "$tmp/src.wav"
-# name  channels  options
+# The same with 200 ms of digital silence (CELT's silence flag).
+ffmpeg -hide_banner -loglevel error -y -i "$tmp/src.wav" -af "volume=enable='between(t,0.15,0.35)':volume=0" \
+  -c:a pcm_f32le "$tmp/gap.wav"
+# name  channels  options (a name ending in z encodes the source with silence)
 cases=(
   "ld20_s64   2 -application lowdelay -frame_duration 20 -b:a 64k"
   "ld20_s12   2 -application lowdelay -frame_duration 20 -b:a 12k"
@@ -37,11 +40,15 @@ cases=(
   "au10_m64   1 -application audio -frame_duration 10 -b:a 64k"
   "vo20_s128  2 -application voip -frame_duration 20 -b:a 128k"
   "ld20_s160  2 -application lowdelay -frame_duration 20 -b:a 160k -vbr constrained"
+  "ld2.5_m10c 1 -application lowdelay -frame_duration 2.5 -b:a 10k -vbr off"
+  "ld10_s24z  2 -application lowdelay -frame_duration 10 -b:a 24k"
 )
 for c in "${cases[@]}"; do
   read -r name ch opts <<<"$c"
+  src=$tmp/src.wav
+  [[ $name == *z ]] && src=$tmp/gap.wav
   # shellcheck disable=SC2086
-  ffmpeg -hide_banner -loglevel error -y -i "$tmp/src.wav" -ac "$ch" -c:a libopus $opts "$out/$name.opus"
+  ffmpeg -hide_banner -loglevel error -y -i "$src" -ac "$ch" -c:a libopus $opts "$out/$name.opus"
   ffmpeg -hide_banner -loglevel error -y -c:a libopus -request_sample_fmt flt -i "$out/$name.opus" -f f32le "$tmp/$name.f32"
   python3 - "$tmp/$name.f32" "$out/$name.ref" <<'PY'
 import sys
