@@ -48,3 +48,21 @@ func TestDecodeDoesNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations per packet, want 0", allocs)
 	}
 }
+
+// BenchmarkIMDCT is one long-block (20 ms) inverse MDCT: a 480-point complex FFT and the
+// rotations and window around it.
+func BenchmarkIMDCT(b *testing.B) {
+	m := sharedMode()
+	md := &m.mdct[0]
+	in := make([]float32, 960)
+	for i := range in {
+		in[i] = float32(i%17) - 8
+	}
+	out := make([]float32, 960+overlap)
+	buf := make([]complex64, 480)
+	tmp := make([]complex64, 480)
+	b.ReportAllocs()
+	for b.Loop() {
+		md.backward(in, 1, out, &m.window, buf, tmp)
+	}
+}

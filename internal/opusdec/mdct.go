@@ -82,6 +82,9 @@ func (pl *fftPlan) transform(x, y []complex64) {
 	}
 }
 
+// scale multiplies by a real factor: Go's complex64 product would do a full complex one.
+func scale(z complex64, f float32) complex64 { return complex(real(z)*f, imag(z)*f) }
+
 func radix2(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/2
 	for q := range s { // j = 0: unit twiddles
@@ -152,7 +155,7 @@ func radix3(st *fftStage, x, y []complex64) {
 		a2 := x[q+s*2*m]
 		t := a1 + a2
 		d := a1 - a2
-		m1 := a0 - t*0.5
+		m1 := a0 - scale(t, 0.5)
 		m2 := complex(sin60*imag(d), -sin60*real(d))
 		y[q] = a0 + t
 		y[q+s] = m1 + m2
@@ -166,7 +169,7 @@ func radix3(st *fftStage, x, y []complex64) {
 			a2 := x[q+s*(j+2*m)]
 			t := a1 + a2
 			d := a1 - a2
-			m1 := a0 - t*0.5
+			m1 := a0 - scale(t, 0.5)
 			// -i·sin60·d
 			m2 := complex(sin60*imag(d), -sin60*real(d))
 			o := q + s*3*j
@@ -187,10 +190,10 @@ func radix5(st *fftStage, x, y []complex64) {
 		a4 := x[q+s*4*m]
 		t1, t2 := a1+a4, a2+a3
 		t3, t4 := a1-a4, a2-a3
-		m1 := a0 + t1*cos72 + t2*cos144
-		m2 := a0 + t1*cos144 + t2*cos72
-		u1 := t3*sin72 + t4*sin144
-		u2 := t3*sin144 - t4*sin72
+		m1 := a0 + scale(t1, cos72) + scale(t2, cos144)
+		m2 := a0 + scale(t1, cos144) + scale(t2, cos72)
+		u1 := scale(t3, sin72) + scale(t4, sin144)
+		u2 := scale(t3, sin144) - scale(t4, sin72)
 		n1 := complex(imag(u1), -real(u1))
 		n2 := complex(imag(u2), -real(u2))
 		y[q] = a0 + t1 + t2
@@ -209,10 +212,10 @@ func radix5(st *fftStage, x, y []complex64) {
 			a4 := x[q+s*(j+4*m)]
 			t1, t2 := a1+a4, a2+a3
 			t3, t4 := a1-a4, a2-a3
-			m1 := a0 + t1*cos72 + t2*cos144
-			m2 := a0 + t1*cos144 + t2*cos72
-			u1 := t3*sin72 + t4*sin144
-			u2 := t3*sin144 - t4*sin72
+			m1 := a0 + scale(t1, cos72) + scale(t2, cos144)
+			m2 := a0 + scale(t1, cos144) + scale(t2, cos72)
+			u1 := scale(t3, sin72) + scale(t4, sin144)
+			u2 := scale(t3, sin144) - scale(t4, sin72)
 			n1 := complex(imag(u1), -real(u1))
 			n2 := complex(imag(u2), -real(u2))
 			o := q + s*5*j
