@@ -45,7 +45,7 @@ func TestAgreesWithLibopus(t *testing.T) {
 				maxDiff = max(maxDiff, math.Abs(d))
 			}
 			snr := 10 * math.Log10(sn/se)
-			t.Logf("SNR %.1f dB, max |diff| %.2g", snr, maxDiff)
+			t.Logf("%s: SNR %.1f dB, max |diff| %.2g", base, snr, maxDiff)
 			if snr < 120 || maxDiff > 1e-5 {
 				t.Errorf("SNR %.1f dB, max |diff| %.2g; want over 120 dB and under 1e-5 (float rounding)", snr, maxDiff)
 			}

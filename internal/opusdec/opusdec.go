@@ -8,7 +8,10 @@
 // one this package decodes. All four packet codes (RFC 6716 section 3.2) are read.
 //
 // The decoder is the reference decoder's floating-point arithmetic in float32, so its output
-// agrees with libopus's float decoder within float rounding. Decode does not allocate.
+// agrees with libopus's float decoder within float rounding (135 to 142 dB SNR on the vectors
+// of testdata/gen.sh). Decode does not allocate; a Decoder's memory is fixed (about 50 KiB,
+// plus 140 KiB of tables built once and shared), whatever the stream's duration. A stream
+// decodes on one goroutine: each packet depends on the state the previous one left.
 package opusdec
 
 import (
