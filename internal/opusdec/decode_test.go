@@ -1,6 +1,7 @@
 package opusdec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"os"
@@ -84,4 +85,39 @@ func TestOutputChannelsDifferFromStream(t *testing.T) {
 		t.Errorf("downmix differs from the mean of the channels by up to %g", maxDiff)
 	}
 	t.Logf("downmix vs mean of channels: max |diff| %.2g", maxDiff)
+}
+
+// TestSilenceFlag decodes frames whose first symbol is CELT's silence flag (all 0xFF bytes
+// make the range decoder's value 0, below the flag's 1/32768 share): the rest of the frame
+// is skipped, the band energies drop to the floor and the output is the pre-emphasis
+// filter's decay of what came before, so a fresh decoder gives (near) zeros.
+func TestSilenceFlag(t *testing.T) {
+	t.Parallel()
+	d, err := NewDecoder(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]float32, 2*MaxFrameSamples)
+	for _, size := range []int{2, 3, 40} {
+		pkt := append([]byte{31<<3 | 4}, bytes.Repeat([]byte{0xFF}, size)...)
+		var dec rangeDecoder
+		dec.init(pkt[1:])
+		if !dec.bitLogp(15) {
+			t.Fatalf("%d bytes of 0xFF: the silence flag reads 0", size)
+		}
+		n, err := d.Decode(pkt, buf)
+		if err != nil || n != 960 {
+			t.Fatalf("Decode = %d, %v", n, err)
+		}
+		for i, v := range buf[:2*n] {
+			if math.Abs(float64(v)) > 1e-20 {
+				t.Fatalf("sample %d of a silent frame: %g", i, v)
+			}
+		}
+		for i, e := range d.celt.oldBandE {
+			if e != -28 {
+				t.Fatalf("band energy %d after silence: %v, want -28", i, e)
+			}
+		}
+	}
 }

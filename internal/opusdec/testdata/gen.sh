@@ -18,7 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i \
   "aevalsrc=0.25*(sin(2*PI*150*t)+0.5*sin(2*PI*300*t)+0.33*sin(2*PI*450*t)+0.25*sin(2*PI*600*t))*lt(t\,0.25)+0.3*sin(2*PI*(300+3000*t)*t)*gte(t\,0.2)+0.4*random(0)*lt(mod(t\,0.125)\,0.01)|0.2*sin(2*PI*150*t+1)+0.15*sin(2*PI*(7000-6000*t)*t)+0.3*random(1)*lt(mod(t+0.06\,0.125)\,0.008):s=48000:d=0.5" \
   -c:a pcm_f32le "$tmp/src.wav"
-# The same with 200 ms of digital silence (CELT's silence flag).
+# The same with 200 ms of digital silence (libopus codes it without CELT's silence flag;
+# TestSilenceFlag covers that flag).
 ffmpeg -hide_banner -loglevel error -y -i "$tmp/src.wav" -af "volume=enable='between(t,0.15,0.35)':volume=0" \
   -c:a pcm_f32le "$tmp/gap.wav"
 # name  channels  options (a name ending in z encodes the source with silence)
