@@ -29,12 +29,17 @@
 //     trimmed to the last page's granule position, a first page whose granule position is
 //     below its decoded samples drops the difference at the start, and samples are limited to
 //     ±1, as the library used before (github.com/jfreymuth/oggvorbis) did.
-//   - Ogg Opus (mono and stereo, mapping family 0) with github.com/pion/opus at 48 kHz: the
-//     header's pre-skip is dropped, its output gain applied, and each page is cut to its
-//     granule position. pion/opus is not bit-exact with libopus but agrees with it within
-//     60 dB SNR on the fixtures; ffmpeg's own opus decoder (its default) is further from
-//     libopus (14 dB SNR on SILK speech, true peak 0.3 dB higher), so the reference figures
-//     for Opus are taken with ffmpeg decoding through libopus.
+//   - Ogg Opus (mono and stereo, mapping family 0) at 48 kHz: the header's pre-skip is
+//     dropped, its output gain applied, and each page is cut to its granule position. One
+//     decoder serves a whole stream: our own, internal/opusdec (CELT only; it agrees with
+//     libopus's float decoder within float rounding, over 135 dB SNR), when every packet is
+//     CELT-only with no empty frame and the input is seekable (an upload in memory, a file),
+//     which a first pass over the Ogg packets checks before decoding; otherwise (a SILK or
+//     hybrid packet anywhere, or an input read once, such as a download)
+//     github.com/pion/opus, which agrees with libopus within 60 dB SNR on the fixtures.
+//     ffmpeg's own opus decoder (its default) is further from libopus (14 dB SNR on SILK
+//     speech, true peak 0.3 dB higher), so the reference figures for Opus are taken with
+//     ffmpeg decoding through libopus.
 //   - MP4/M4A with AAC LC, decoded by internal/aacdec: boxes are walked forward only and only
 //     moov (at most 64 MiB) is held in memory. When the media data comes first, it is copied to
 //     an unlinked temporary file until moov says where its samples are; when moov comes first

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pion/opus"
 )
 
 // measureOgg measures an Ogg Vorbis or Ogg Opus file; head is its first bytes.
@@ -175,10 +174,15 @@ func (o *oggPackets) page() error {
 // opusMaxFrame is the most samples per channel one Opus packet holds (120 ms at 48 kHz).
 const opusMaxFrame = 5760
 
-// measureOpus decodes Ogg Opus with github.com/pion/opus at 48 kHz. The header's pre-skip is
-// dropped at the start, the output gain is applied, and each page's output is cut to its
-// granule position, which trims the end as ffmpeg does.
+// measureOpus decodes Ogg Opus at 48 kHz with internal/opusdec or github.com/pion/opus
+// (newOpusDecoder chooses). The header's pre-skip is dropped at the start, the output gain is
+// applied, and each page's output is cut to its granule position, which trims the end as
+// ffmpeg does.
 func measureOpus(in *source) (Measurement, error) {
+	celt, err := opusStreamIsCELT(in)
+	if err != nil {
+		return Measurement{}, err
+	}
 	op := &oggPackets{r: in}
 	head, _, err := op.next()
 	if err != nil {
@@ -197,9 +201,9 @@ func measureOpus(in *source) (Measurement, error) {
 	if err != nil {
 		return Measurement{}, oggErr("Opus", err)
 	}
-	dec, err := opus.NewDecoderWithOutput(48000, ch)
+	dec, err := newOpusDecoder(celt, ch)
 	if err != nil {
-		return Measurement{}, fmt.Errorf("%w: %v", ErrUnsupportedCodec, err)
+		return Measurement{}, err
 	}
 	out := make([]float32, opusMaxFrame*ch)
 	var page []float64 // decoded samples of the current page, not yet emitted
@@ -222,7 +226,7 @@ func measureOpus(in *source) (Measurement, error) {
 				if err != nil {
 					return 0, err
 				}
-				n, err := dec.DecodeToFloat32(pkt, out)
+				n, err := dec.decode(pkt, out)
 				if err != nil {
 					return 0, fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)
 				}
