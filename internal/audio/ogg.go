@@ -9,7 +9,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
 )
 
 // measureOgg measures an Ogg Vorbis or Ogg Opus file; head is its first bytes.
