@@ -83,6 +83,7 @@ type options struct {
 	nameHint  string
 	workers   int
 	segFrames int // MP3 frames per parallel segment (tests shorten it)
+	opusSeg   int // Opus samples per parallel segment, 0 for opusSegmentSamples (tests shorten it)
 }
 
 // WithNameHint gives the file's name (or URL path); its extension breaks ties when the leading
@@ -147,7 +148,7 @@ func MeasureContext(ctx context.Context, r io.Reader, opts ...Option) (m Measure
 	case "flac":
 		m, err = measureFLAC(in)
 	case "ogg":
-		m, err = measureOgg(in, head)
+		m, err = measureOgg(in, head, o)
 	case "mp4":
 		m, err = measureMP4(in)
 	case "aac":

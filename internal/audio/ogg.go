@@ -12,13 +12,13 @@ import (
 )
 
 // measureOgg measures an Ogg Vorbis or Ogg Opus file; head is its first bytes.
-func measureOgg(in *source, head []byte) (Measurement, error) {
+func measureOgg(in *source, head []byte, o options) (Measurement, error) {
 	// The first page holds the identification header of the first logical stream.
 	switch {
 	case bytes.Contains(head[:min(len(head), 200)], []byte("\x01vorbis")):
 		return measureVorbis(in)
 	case bytes.Contains(head[:min(len(head), 200)], []byte("OpusHead")):
-		return measureOpus(in)
+		return measureOpus(in, o)
 	case bytes.Contains(head[:min(len(head), 200)], []byte("\x7fFLAC")):
 		return Measurement{}, fmt.Errorf("%w: FLAC in Ogg", ErrUnsupportedCodec)
 	}
@@ -174,10 +174,11 @@ func (o *oggPackets) page() error {
 const opusMaxFrame = 5760
 
 // measureOpus decodes Ogg Opus at 48 kHz with internal/opusdec or github.com/pion/opus
-// (newOpusDecoder chooses). The header's pre-skip is dropped at the start, the output gain is
+// (newOpusDecoder chooses), with internal/opusdec in parallel segments when o has more than
+// one worker (measureOpusSegments), else serially. The header's pre-skip is dropped at the start, the output gain is
 // applied, and each page's output is cut to its granule position, which trims the end as
 // ffmpeg does.
-func measureOpus(in *source) (Measurement, error) {
+func measureOpus(in *source, o options) (Measurement, error) {
 	celt, err := opusStreamIsCELT(in)
 	if err != nil {
 		return Measurement{}, err
@@ -199,6 +200,13 @@ func measureOpus(in *source) (Measurement, error) {
 	tagsPkt, _, err := op.next()
 	if err != nil {
 		return Measurement{}, oggErr("Opus", err)
+	}
+	if celt && o.workers > 1 {
+		res, err := measureOpusSegments(in, op, ch, preSkip, gain, o)
+		if err != nil {
+			return Measurement{}, err
+		}
+		return opusMeasurement(in, ch, res, tagsPkt)
 	}
 	dec, err := newOpusDecoder(celt, ch)
 	if err != nil {
@@ -253,6 +261,11 @@ func measureOpus(in *source) (Measurement, error) {
 	if err != nil {
 		return Measurement{}, err
 	}
+	return opusMeasurement(in, ch, res, tagsPkt)
+}
+
+// opusMeasurement reads the input to its end and makes the Measurement of an Ogg Opus stream.
+func opusMeasurement(in *source, ch int, res MeterResult, tagsPkt []byte) (Measurement, error) {
 	if err := in.drain(); err != nil {
 		return Measurement{}, err
 	}

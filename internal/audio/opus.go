@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sync"
 
 	"github.com/pion/opus"
 
@@ -102,4 +104,276 @@ func scanOpusCELT(in *source, r io.Reader) (bool, error) {
 			return false, nil
 		}
 	}
+}
+
+// Segmenting of Opus decoding (internal/opusdec only).
+const (
+	// opusSegmentSamples is how much audio (samples per channel, at 48 kHz) one worker
+	// decodes at a time: 12 s, so a pre-roll costs 3% more decoding.
+	opusSegmentSamples = 12 * 48000
+	// opusPreRollSamples is how much audio before a segment its decoder decodes first, its
+	// output discarded. RFC 7845 section 4.6 asks for at least 80 ms (3840 samples) for the
+	// decoder's state to converge; on speech at 20 ms frames the output is bit-identical to a
+	// serial decode's after 16 frames (320 ms), because the coarse energy predictor halves a
+	// wrong start every frame; 400 ms leaves a margin (TestOpusSegmentsAgreeWithSerial).
+	opusPreRollSamples = 19200
+)
+
+// opusJob is one segment of an Ogg Opus stream for a worker: its page groups (the packets
+// completed on one page, as the serial decode groups them), after pre-roll packets.
+type opusJob struct {
+	packets  [][]byte // pre-roll packets, then the segment's
+	skip     int      // pre-roll packets, whose output is discarded
+	groups   []opusGroup
+	channels int
+	free     chan []float32 // sample buffers to reuse
+	res      chan opusResult
+}
+
+// opusGroup is the packets completed on one Ogg page and the page's granule position.
+type opusGroup struct {
+	packets int
+	granule int64
+}
+
+type opusResult struct {
+	pcm    []float32 // interleaved, decoder output of the segment's packets
+	frames []int     // samples per channel each group decoded to
+	err    error
+}
+
+// measureOpusSegments measures the audio packets that op (past the headers) reads, decoding
+// segments of about opusSegmentSamples on workers goroutines in parallel, each with its own
+// opusdec.Decoder started opusPreRollSamples early; the meter takes the segments in order.
+// Pre-skip, output gain and the granule positions' trimming are applied to each page's
+// samples exactly as the serial decode does (measureOpus), so the two differ only where the
+// pre-roll has not brought a decoder's state to the serial one's.
+//
+// Memory does not depend on the duration: at most workers segments wait in order and the meter
+// reads one, so at most workers+2 sample buffers are in use, each about
+// (opusSegmentSamples+MaxFrameSamples)·channels float32s: 4.7 MB for stereo, 19 MB with 2
+// workers, plus each segment's packets (100 KB at 64 kbit/s). A segment ends at the end of a
+// page, so one of pages holding more than the usual second of audio may overshoot by a page:
+// at most 255 packets of 120 ms (30.6 s), which an Ogg page cannot exceed.
+func measureOpusSegments(in *source, op *oggPackets, ch int, preSkip int64, gain float64, o options) (MeterResult, error) {
+	workers, segSamples := o.workers, o.opusSeg
+	if segSamples <= 0 {
+		segSamples = opusSegmentSamples
+	}
+	quit := make(chan struct{}) // closed when the meter stops taking segments
+	jobs := make(chan *opusJob)
+	order := make(chan *opusJob, workers)
+	free := make(chan []float32, workers+2)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				j.res <- decodeOpusSegment(j)
+			}
+		}()
+	}
+	var walkErr error
+	walkDone := make(chan struct{})
+	go func() {
+		defer close(walkDone)
+		defer close(jobs)
+		defer close(order)
+		walkErr = walkOpus(op, ch, segSamples, free, func(j *opusJob) bool {
+			select {
+			case order <- j:
+			case <-quit:
+				return false
+			}
+			select {
+			case jobs <- j:
+				return true
+			case <-quit:
+				return false
+			}
+		})
+	}()
+	st := &opusPCM{order: order, walkErr: &walkErr, channels: ch, preSkip: preSkip, gain: gain, free: free}
+	res, err := measurePCM(in, 48000, ch, nil, st.read)
+	// After an error the walker may be blocked handing over a segment nobody will take.
+	close(quit)
+	<-walkDone
+	wg.Wait()
+	return res, err
+}
+
+// walkOpus reads the packets of op to the end of the stream and hands segments of whole page
+// groups to submit, which returns false when the consumer has gone. The returned error is
+// the reading's (a malformed page); it reaches the meter after the segments read before it.
+func walkOpus(op *oggPackets, ch, segSamples int, free chan []float32, submit func(*opusJob) bool) error {
+	var seg [][]byte // the current segment's packets
+	var groups []opusGroup
+	var recent [][]byte // the packets before seg, for its pre-roll
+	var recentSamples []int
+	inSeg, inGroup := 0, 0
+	flush := func() bool {
+		if len(groups) == 0 {
+			return true
+		}
+		// Pre-roll: the fewest recent packets that reach opusPreRollSamples.
+		k, got := len(recent), 0
+		for k > 0 && got < opusPreRollSamples {
+			k--
+			got += recentSamples[k]
+		}
+		j := &opusJob{skip: len(recent) - k, groups: groups, channels: ch, free: free, res: make(chan opusResult, 1)}
+		j.packets = append(slices.Clone(recent[k:]), seg...)
+		for _, p := range seg {
+			n, _ := opusdec.PacketSamples(p) // valid: the pre-scan read every packet
+			recent = append(recent, p)
+			recentSamples = append(recentSamples, n)
+		}
+		// Keep only what a pre-roll can need, so memory stays flat.
+		k, got = len(recent), 0
+		for k > 0 && got < opusPreRollSamples {
+			k--
+			got += recentSamples[k]
+		}
+		recent, recentSamples = slices.Delete(recent, 0, k), slices.Delete(recentSamples, 0, k)
+		seg, groups, inSeg = nil, nil, 0
+		return submit(j)
+	}
+	for {
+		pkt, last, err := op.next()
+		if errors.Is(err, io.EOF) {
+			if inGroup > 0 {
+				groups = append(groups, opusGroup{packets: inGroup, granule: op.granule})
+			}
+			flush()
+			return nil
+		}
+		if err != nil {
+			flush()
+			return err
+		}
+		n, err := opusdec.PacketSamples(pkt)
+		if err != nil {
+			flush()
+			return fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)
+		}
+		seg = append(seg, pkt)
+		inSeg += n
+		inGroup++
+		if !last {
+			continue
+		}
+		groups = append(groups, opusGroup{packets: inGroup, granule: op.granule})
+		inGroup = 0
+		if inSeg >= segSamples && !flush() {
+			return nil
+		}
+	}
+}
+
+// decodeOpusSegment decodes a job's packets with a new decoder and drops the pre-roll's output.
+func decodeOpusSegment(j *opusJob) (res opusResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = opusResult{err: fmt.Errorf("%w: Opus decoder failed: %v", ErrMalformed, p)}
+		}
+	}()
+	d, err := opusdec.NewDecoder(j.channels)
+	if err != nil {
+		return opusResult{err: fmt.Errorf("%w: %v", ErrUnsupportedCodec, err)}
+	}
+	out := make([]float32, opusdec.MaxFrameSamples*j.channels)
+	for _, p := range j.packets[:j.skip] {
+		// A pre-roll packet that fails failed the previous segment, whose error comes first.
+		_, _ = d.Decode(p, out)
+	}
+	need := (opusSegmentSamples + opusdec.MaxFrameSamples) * j.channels
+	select {
+	case buf := <-j.free:
+		res.pcm = buf[:0]
+	default:
+		res.pcm = make([]float32, 0, need)
+	}
+	res.frames = make([]int, len(j.groups))
+	pkts := j.packets[j.skip:]
+	for g, grp := range j.groups {
+		for _, p := range pkts[:grp.packets] {
+			at := len(res.pcm)
+			res.pcm = slices.Grow(res.pcm, opusdec.MaxFrameSamples*j.channels)
+			n, err := d.Decode(p, res.pcm[at:at+opusdec.MaxFrameSamples*j.channels])
+			if err != nil {
+				return opusResult{err: fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)}
+			}
+			res.pcm = res.pcm[:at+n*j.channels]
+			res.frames[g] += n
+		}
+		pkts = pkts[grp.packets:]
+	}
+	return res
+}
+
+// opusPCM stitches decoded segments in order, applying pre-skip, gain and each page's
+// granule position as measureOpus's serial read does.
+type opusPCM struct {
+	order    <-chan *opusJob
+	walkErr  *error // the walker's, read once order is closed
+	channels int
+	preSkip  int64
+	gain     float64
+	free     chan []float32
+	page     []float64 // the current page's samples, page[pos:] not yet emitted
+	pos      int
+	emitted  int64 // frames emitted (after pre-skip)
+	decoded  int64 // frames decoded, pre-skip included
+	cur      *opusJob
+	res      opusResult
+	group    int // the next group of cur
+	at       int // its first sample in res.pcm
+}
+
+func (p *opusPCM) read(dst []float64) (int, error) {
+	ch := p.channels
+	for p.pos == len(p.page) {
+		if p.cur == nil || p.group == len(p.cur.groups) {
+			if p.cur != nil {
+				select { // the segment's buffer serves a later segment, so memory stays flat
+				case p.free <- p.res.pcm:
+				default:
+				}
+				p.cur = nil
+			}
+			j, ok := <-p.order
+			if !ok {
+				if *p.walkErr != nil {
+					return 0, *p.walkErr
+				}
+				return 0, io.EOF
+			}
+			p.res = <-j.res
+			if p.res.err != nil {
+				return 0, p.res.err
+			}
+			p.cur, p.group, p.at = j, 0, 0
+		}
+		n := p.res.frames[p.group]
+		granule := p.cur.groups[p.group].granule
+		samples := p.res.pcm[p.at : p.at+n*ch]
+		p.group++
+		p.at += n * ch
+		from := min(max(p.preSkip-p.decoded, 0), int64(n))
+		p.decoded += int64(n)
+		p.page = slices.Grow(p.page[:0], (n-int(from))*ch)[:(n-int(from))*ch]
+		for i, v := range samples[int(from)*ch:] {
+			p.page[i] = float64(v) * p.gain
+		}
+		p.pos = 0
+		// The page's granule position counts the samples up to its last packet's end.
+		if limit := granule - p.preSkip; granule >= 0 && p.emitted+int64(len(p.page)/ch) > limit {
+			p.page = p.page[:max(limit-p.emitted, 0)*int64(ch)]
+		}
+		p.emitted += int64(len(p.page) / ch)
+	}
+	n := copy(dst, p.page[p.pos:])
+	p.pos += n
+	return n, nil
 }

@@ -110,6 +110,19 @@ func CELTOnly(packet []byte) bool {
 	return true
 }
 
+// PacketSamples returns the samples per channel that packet decodes to at 48 kHz (of any
+// mode), from its TOC byte and frame count, without decoding it; it fails as Decode does on a
+// packet that breaks RFC 6716's framing rules. A parallel decoder uses it to cut a stream into
+// segments and to size each segment's pre-roll.
+func PacketSamples(packet []byte) (int, error) {
+	var buf [48][]byte
+	frames, err := splitFrames(packet, &buf)
+	if err != nil {
+		return 0, err
+	}
+	return len(frames) * frameSamples(int(packet[0]>>3)), nil
+}
+
 // frameSamples is the duration of one frame of a configuration at 48 kHz.
 func frameSamples(cfg int) int {
 	switch {

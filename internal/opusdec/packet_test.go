@@ -92,6 +92,11 @@ func TestPacketCodes(t *testing.T) {
 			for i := 0; i < n; i += tt.group {
 				pkts = append(pkts, tt.pack(frames[i:i+tt.group]))
 			}
+			for _, p := range pkts {
+				if n, err := PacketSamples(p); n != tt.group*960 || err != nil {
+					t.Fatalf("PacketSamples = %d, %v; want %d", n, err, tt.group*960)
+				}
+			}
 			got := decodeSeq(t, o.channels, pkts)
 			if !slices.Equal(got, want[:len(got)]) || len(got) != n*960*o.channels {
 				t.Fatalf("repacked decode differs from the code 0 decode (%d samples, want %d)", len(got), n*960*o.channels)
@@ -142,6 +147,9 @@ func TestBadPackets(t *testing.T) {
 			if CELTOnly(tt.pkt) {
 				t.Error("CELTOnly accepts a packet Decode refuses")
 			}
+			if n, err := PacketSamples(tt.pkt); errors.Is(tt.want, ErrInvalidPacket) != errors.Is(err, ErrInvalidPacket) {
+				t.Errorf("PacketSamples = %d, %v; want an error wrapping ErrInvalidPacket only when Decode's does", n, err)
+			}
 			good := []byte{celt, 0x80, 0x12, 0x34, 0x56}
 			if _, err := d.Decode(good, buf); err != nil {
 				t.Fatalf("decoder unusable after a refused packet: %v", err)
@@ -189,6 +197,9 @@ func FuzzOpusDecoder(f *testing.F) {
 			}
 			if n <= 0 || n > MaxFrameSamples || buf[len(buf)-1] != sentinel {
 				t.Fatalf("decoded %d samples", n)
+			}
+			if ps, err := PacketSamples(pkt); ps != n || err != nil {
+				t.Fatalf("PacketSamples = %d, %v; Decode decoded %d", ps, err, n)
 			}
 		}
 	})
