@@ -313,7 +313,8 @@ func decodeOpusSegment(j *opusJob) (res opusResult) {
 }
 
 // opusPCM stitches decoded segments in order, applying pre-skip, gain and each page's
-// granule position as measureOpus's serial read does.
+// granule position as measureOpus's serial read does, converting the kept samples straight
+// into the meter's buffer.
 type opusPCM struct {
 	order    <-chan *opusJob
 	walkErr  *error // the walker's, read once order is closed
@@ -321,10 +322,9 @@ type opusPCM struct {
 	preSkip  int64
 	gain     float64
 	free     chan []float32
-	page     []float64 // the current page's samples, page[pos:] not yet emitted
-	pos      int
-	emitted  int64 // frames emitted (after pre-skip)
-	decoded  int64 // frames decoded, pre-skip included
+	page     []float32 // the current page's kept samples not yet emitted
+	emitted  int64     // frames kept (after pre-skip)
+	decoded  int64     // frames decoded, pre-skip included
 	cur      *opusJob
 	res      opusResult
 	group    int // the next group of cur
@@ -333,7 +333,7 @@ type opusPCM struct {
 
 func (p *opusPCM) read(dst []float64) (int, error) {
 	ch := p.channels
-	for p.pos == len(p.page) {
+	for len(p.page) == 0 {
 		if p.cur == nil || p.group == len(p.cur.groups) {
 			if p.cur != nil {
 				select { // the segment's buffer serves a later segment, so memory stays flat
@@ -355,25 +355,26 @@ func (p *opusPCM) read(dst []float64) (int, error) {
 			}
 			p.cur, p.group, p.at = j, 0, 0
 		}
-		n := p.res.frames[p.group]
+		n := int64(p.res.frames[p.group])
 		granule := p.cur.groups[p.group].granule
-		samples := p.res.pcm[p.at : p.at+n*ch]
+		samples := p.res.pcm[p.at : p.at+int(n)*ch]
 		p.group++
-		p.at += n * ch
-		from := min(max(p.preSkip-p.decoded, 0), int64(n))
-		p.decoded += int64(n)
-		p.page = slices.Grow(p.page[:0], (n-int(from))*ch)[:(n-int(from))*ch]
-		for i, v := range samples[int(from)*ch:] {
-			p.page[i] = float64(v) * p.gain
-		}
-		p.pos = 0
+		p.at += int(n) * ch
+		from := min(max(p.preSkip-p.decoded, 0), n)
+		p.decoded += n
+		keep := n - from
 		// The page's granule position counts the samples up to its last packet's end.
-		if limit := granule - p.preSkip; granule >= 0 && p.emitted+int64(len(p.page)/ch) > limit {
-			p.page = p.page[:max(limit-p.emitted, 0)*int64(ch)]
+		if limit := granule - p.preSkip; granule >= 0 && p.emitted+keep > limit {
+			keep = max(limit-p.emitted, 0)
 		}
-		p.emitted += int64(len(p.page) / ch)
+		p.emitted += keep
+		p.page = samples[from*int64(ch) : (from+keep)*int64(ch)]
 	}
-	n := copy(dst, p.page[p.pos:])
-	p.pos += n
+	n := min(len(dst), len(p.page))
+	g := p.gain
+	for i, v := range p.page[:n] {
+		dst[i] = float64(v) * g
+	}
+	p.page = p.page[n:]
 	return n, nil
 }
