@@ -42,7 +42,7 @@ func FuzzMeasureFLAC(f *testing.F) { fuzzMeasure(f, "x.flac", "tagged.flac") }
 
 func FuzzMeasureVorbis(f *testing.F) { fuzzMeasure(f, "x.ogg", "tagged.ogg") }
 
-func FuzzMeasureOpus(f *testing.F) { fuzzMeasure(f, "x.opus", "speech_m48.opus") }
+func FuzzMeasureOpus(f *testing.F) { fuzzMeasure(f, "x.opus", "speech_m48.opus", "speech_s44_96.opus") }
 
 func FuzzMeasureMP4(f *testing.F) { fuzzMeasure(f, "x.m4a", "tagged.m4a", "speech_m48_fs.m4a") }
 

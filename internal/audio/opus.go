@@ -126,6 +126,7 @@ type opusJob struct {
 	skip     int      // pre-roll packets, whose output is discarded
 	groups   []opusGroup
 	channels int
+	samples  int            // the segment's target length, per channel
 	free     chan []float32 // sample buffers to reuse
 	res      chan opusResult
 }
@@ -222,7 +223,7 @@ func walkOpus(op *oggPackets, ch, segSamples int, free chan []float32, submit fu
 			k--
 			got += recentSamples[k]
 		}
-		j := &opusJob{skip: len(recent) - k, groups: groups, channels: ch, free: free, res: make(chan opusResult, 1)}
+		j := &opusJob{skip: len(recent) - k, groups: groups, channels: ch, samples: segSamples, free: free, res: make(chan opusResult, 1)}
 		j.packets = append(slices.Clone(recent[k:]), seg...)
 		for _, p := range seg {
 			n, _ := opusdec.PacketSamples(p) // valid: the pre-scan read every packet
@@ -287,7 +288,7 @@ func decodeOpusSegment(j *opusJob) (res opusResult) {
 		// A pre-roll packet that fails failed the previous segment, whose error comes first.
 		_, _ = d.Decode(p, out)
 	}
-	need := (opusSegmentSamples + opusdec.MaxFrameSamples) * j.channels
+	need := (j.samples + opusdec.MaxFrameSamples) * j.channels
 	select {
 	case buf := <-j.free:
 		res.pcm = buf[:0]
