@@ -2,10 +2,13 @@ package audio
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // withOpusSegment sets the samples per channel of a parallel Opus segment.
@@ -63,6 +66,36 @@ func TestOpusSegmentsAgreeWithSerial(t *testing.T) {
 						}
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestOpusSegmentsStop stops a segmented Opus measurement early, on a ceiling and on a
+// cancelled context, with the decoding pipeline full (segments of 20 ms, three workers): it
+// returns the stop's error, and it returns at all: measureOpusSegments waits for its walker
+// and workers, so one left blocked would hang the test.
+func TestOpusSegmentsStop(t *testing.T) {
+	t.Parallel()
+	b := readFixture(t, "speech_s44_96.opus")
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		opts []Option
+		want error
+	}{
+		{"ceiling", context.Background(), []Option{WithLimits(Limits{MaxDuration: 300 * time.Millisecond})}, ErrOverCeiling},
+		{"cancelled", cancelled, nil, context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			opts := append([]Option{WithWorkers(3), withOpusSegment(960)}, tt.opts...)
+			_, err := MeasureContext(tt.ctx, bytes.NewReader(b), opts...)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("MeasureContext = %v, want an error wrapping %v", err, tt.want)
 			}
 		})
 	}
