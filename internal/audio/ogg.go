@@ -174,10 +174,10 @@ func (o *oggPackets) page() error {
 const opusMaxFrame = 5760
 
 // measureOpus decodes Ogg Opus at 48 kHz with internal/opusdec or github.com/pion/opus
-// (newOpusDecoder chooses), with internal/opusdec in parallel segments when o has more than
-// one worker (measureOpusSegments), else serially. The header's pre-skip is dropped at the start, the output gain is
-// applied, and each page's output is cut to its granule position, which trims the end as
-// ffmpeg does.
+// (newOpusDecoder chooses); internal/opusdec decodes in parallel segments when o has more
+// than one worker (measureOpusSegments). The header's pre-skip is dropped at the start, the
+// output gain is applied, and each page's output is cut to its granule position, which trims
+// the end as ffmpeg does.
 func measureOpus(in *source, o options) (Measurement, error) {
 	celt, err := opusStreamIsCELT(in)
 	if err != nil {
