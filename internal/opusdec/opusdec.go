@@ -13,9 +13,9 @@
 // plus 140 KiB of tables built once and shared), whatever the stream's duration. A stream
 // decodes on one goroutine: each packet depends on the state the previous one left. To decode
 // one stream on several cores, give each segment its own Decoder and start it some packets
-// early, discarding their output (RFC 7845 section 4.6 asks for 80 ms; on speech at 20 ms
-// frames the output is bit-identical to a serial decode's after 320 ms); PacketSamples sizes
-// segments without decoding.
+// early, discarding their output (RFC 7845 section 4.6 asks for 80 ms; at 12 points of a
+// 10-minute speech file at 20 ms frames, the output was bit-identical to a serial decode's
+// after 320 ms); PacketSamples sizes segments without decoding.
 package opusdec
 
 import (
