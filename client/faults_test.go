@@ -142,7 +142,8 @@ func hostedWAV(t *testing.T) []byte {
 
 // sharedWAV renders the audio of hostedWAV once per test binary: each upload test sends the same
 // bytes, and a rendering costs a synthesis under -race. WAV, as the name and the uploads (a.wav,
-// audio/wav) say: an MP3 costs an encode and a true-peak calibration.
+// audio/wav) say: an MP3 costs an encode and a true-peak calibration; mono at 8 kHz, so that each
+// subtest's report analyses few samples.
 var sharedWAV = sync.OnceValues(func() (_ []byte, err error) {
 	srv, err := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()))
 	if err != nil {
@@ -153,7 +154,7 @@ var sharedWAV = sync.OnceValues(func() (_ []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	ep, err := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "b", Duration: 3 * time.Second, Format: "wav"})
+	ep, err := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "b", Duration: 3 * time.Second, Format: "wav", SampleRate: 8000, Channels: 1})
 	if err != nil {
 		return nil, err
 	}
