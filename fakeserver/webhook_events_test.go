@@ -84,7 +84,7 @@ func TestDisableAfterFiveExhaustedAndReenable(t *testing.T) {
 	before := len(failing.requests())
 
 	// Disabled: a new event is not queued for it, while another endpoint hears it.
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,11 +250,11 @@ func TestReportFailedEventAndEmail(t *testing.T) {
 	srv, seed := newHookTest(t)
 	rc := newReceiver(t, http.StatusOK)
 	scoped := newReceiver(t, http.StatusOK)
-	good, err := srv.HostFeed(HostedFeedSpec{Title: "Good", Episodes: []HostedEpisode{{Title: "Fine", Duration: 1 * time.Second}}})
+	good, err := srv.HostFeed(HostedFeedSpec{Title: "Good", Episodes: []HostedEpisode{{Title: "Fine", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, err := srv.HostFeed(HostedFeedSpec{Title: "Bad", Episodes: []HostedEpisode{{Title: "Broken audio", Duration: 1 * time.Second, FailAnalysis: true}}})
+	bad, err := srv.HostFeed(HostedFeedSpec{Title: "Bad", Episodes: []HostedEpisode{{Title: "Broken audio", Duration: 1 * time.Second, Format: "wav", FailAnalysis: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
