@@ -124,7 +124,7 @@ func TestRESTEndpointDisabledForGood(t *testing.T) {
 	rc := newReceiver(t, http.StatusServiceUnavailable)
 	var eps []HostedEpisode
 	for i := range 5 {
-		eps = append(eps, HostedEpisode{Title: "Episode " + itoa(5-i), GUID: "g" + itoa(5-i), Published: time.Date(2025, 12, 5-i, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second})
+		eps = append(eps, HostedEpisode{Title: "Episode " + itoa(5-i), GUID: "g" + itoa(5-i), Published: time.Date(2025, 12, 5-i, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second, Format: "wav"})
 	}
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: eps})
 	if err != nil {
@@ -215,7 +215,7 @@ func checkCompletedBody(t *testing.T, srv *Server, body []byte, reports []string
 	}
 	if !slices.Contains(reports, rep.ID) || rep.URL != srv.URL()+"/app/reports/"+rep.ID || rep.Status != "complete" ||
 		rep.Passed == nil || !*rep.Passed || rep.Score == nil || *rep.Score != 100 || *rep.Passes != *rep.Total || *rep.Failures != 0 ||
-		!strings.HasSuffix(rep.Filename, ".mp3") || rep.ClientReference != "" || rep.CreatedAt != "2026-01-05T09:00:00.000000+00:00" ||
+		!strings.HasSuffix(rep.Filename, ".wav") || rep.ClientReference != "" || rep.CreatedAt != "2026-01-05T09:00:00.000000+00:00" ||
 		rep.Series.Title != "Show" || !strings.HasPrefix(rep.Series.FeedURL, srv.URL()) {
 		t.Fatalf("report: %+v", rep)
 	}
