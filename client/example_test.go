@@ -156,7 +156,7 @@ func ExampleClient_WaitForReport() {
 }
 
 // Upload a local file and create its report in one call; the duration is measured from the
-// audio. Here the file is a minute of synthesised speech the fake hosts.
+// audio. Here the file is ten seconds of synthesised speech the fake hosts.
 func ExampleClient_Upload() {
 	srv, err := fakeserver.New(fakeserver.WithAnalysisPace(0))
 	if err != nil {
@@ -165,7 +165,7 @@ func ExampleClient_Upload() {
 	}
 	defer srv.Close()
 	seed, _ := srv.SeedDemo()
-	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Source", Episodes: []fakeserver.HostedEpisode{{Title: "Take 1", Duration: 60 * time.Second, Format: "wav"}}})
+	feed, _ := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Source", Episodes: []fakeserver.HostedEpisode{{Title: "Take 1", Duration: 10 * time.Second, Format: "wav"}}})
 	audio := downloadNewestEpisode(srv, feed.FeedURL)
 
 	c, _ := client.New(seed.APIKey, client.WithBaseURL(srv.URL()), client.WithHTTPClient(srv.Client()))
@@ -183,7 +183,7 @@ func ExampleClient_Upload() {
 	}
 	fmt.Println(report.Status, report.OriginalFilename, "passed:", report.Passed())
 	// Output:
-	// estimated credits: 100 for 1m0s measured: true
+	// estimated credits: 100 for 10s measured: true
 	// COMPLETE take-1.wav passed: true
 }
 

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -128,29 +130,44 @@ func TestFaultLatencyBeyondTheAttemptTimeout(t *testing.T) {
 }
 
 // hostedWAV hosts an episode and returns its audio.
-func hostedWAV(t *testing.T, srv *fakeserver.Server, d time.Duration) []byte {
+// hostedWAV returns 3 s of hosted WAV audio, the same bytes for every caller.
+func hostedWAV(t *testing.T) []byte {
 	t.Helper()
-	// WAV, as the name and the uploads (a.wav, audio/wav) say: an MP3 costs an encode and a
-	// true-peak calibration under -race.
-	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "a", Duration: 1 * time.Second, Format: "wav"}}})
+	audio, err := sharedWAV()
 	if err != nil {
-		t.Fatal(err)
-	}
-	ep, err := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "b", Duration: d, Format: "wav"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := srv.Client().Get(ep.AudioURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	audio, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("hosted audio: %d %v", resp.StatusCode, err)
+		t.Fatalf("hosted audio: %v", err)
 	}
 	return audio
 }
+
+// sharedWAV renders the audio of hostedWAV once per test binary: each upload test sends the same
+// bytes, and a rendering costs a synthesis under -race. WAV, as the name and the uploads (a.wav,
+// audio/wav) say: an MP3 costs an encode and a true-peak calibration; mono at 8 kHz, so that each
+// subtest's report analyses few samples.
+var sharedWAV = sync.OnceValues(func() (_ []byte, err error) {
+	srv, err := fakeserver.New(fakeserver.WithManualClock(fakeserver.TestStart()))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { err = errors.Join(err, srv.Close()) }()
+	feed, err := srv.HostFeed(fakeserver.HostedFeedSpec{Title: "Src", Episodes: []fakeserver.HostedEpisode{{Title: "a", Duration: 1 * time.Second, Format: "wav"}}})
+	if err != nil {
+		return nil, err
+	}
+	ep, err := srv.AddHostedEpisode(feed.ID, fakeserver.HostedEpisode{Title: "b", Duration: 3 * time.Second, Format: "wav", SampleRate: 8000, Channels: 1})
+	if err != nil {
+		return nil, err
+	}
+	resp, err := srv.Client().Get(ep.AudioURL)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", ep.AudioURL, resp.Status)
+	}
+	return io.ReadAll(resp.Body)
+})
 
 func TestUploadSurvivesDroppedConnections(t *testing.T) {
 	t.Parallel()
@@ -171,7 +188,7 @@ func TestUploadSurvivesDroppedConnections(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, seed := fakeserver.NewTest(t)
-			audio := hostedWAV(t, srv, 3*time.Second)
+			audio := hostedWAV(t)
 			c, _ := faultClient(t, srv, seed.APIKey, 0)
 			reserves := counter(t, srv, "POST", "/api/rest/v1/uploads")
 			puts := counter(t, srv, "PUT", "/_uploads/")

@@ -85,7 +85,7 @@ func TestReportAccountOutOfQuota(t *testing.T) {
 	t.Parallel()
 	logs, withLog := newLogCapture(slog.LevelInfo)
 	srv, seed := NewTest(t, withLog)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", GUID: "one", Published: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Duration: time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", GUID: "one", Published: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Duration: time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestReportAccountOutOfQuota(t *testing.T) {
 	if err := srv.SetCredits(seed.WorkspaceID, CreditsChange{PlanUsed: &used}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", Published: time.Date(2026, 1, 4, 0, 0, 0, 0, time.UTC), Duration: time.Second}); err != nil {
+	if _, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", Published: time.Date(2026, 1, 4, 0, 0, 0, 0, time.UTC), Duration: time.Second, Format: "wav"}); err != nil {
 		t.Fatal(err)
 	}
 	mustAdvance(t, srv, time.Hour)

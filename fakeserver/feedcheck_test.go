@@ -62,7 +62,7 @@ func eventTypes(evs []event) []string {
 func TestFeedCheckerNewEpisode(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", GUID: "one", Published: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", GUID: "one", Published: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestFeedCheckerNewEpisode(t *testing.T) {
 	if n := len(rcA.requests()) + len(rcB.requests()); n != 0 {
 		t.Fatalf("%d events without a new episode", n)
 	}
-	audio, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", Published: time.Date(2026, 1, 4, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second})
+	audio, err := srv.AddHostedEpisode(feed.ID, HostedEpisode{Title: "Two", GUID: "two", Published: time.Date(2026, 1, 4, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second, Format: "wav"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestFeedCheckerNewEpisode(t *testing.T) {
 func TestFeedBrokenAtMostOnceADay(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Flaky", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Flaky", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,11 +228,11 @@ func (sf *servedFeed) setItems(items []feeds.Item) {
 func TestBackfillAndIngestFailure(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
-	host, err := srv.HostFeed(HostedFeedSpec{Title: "Audio", Episodes: []HostedEpisode{{Title: "A", GUID: "a", Duration: 1 * time.Second}}})
+	host, err := srv.HostFeed(HostedFeedSpec{Title: "Audio", Episodes: []HostedEpisode{{Title: "A", GUID: "a", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	audio, err := srv.AddHostedEpisode(host.ID, HostedEpisode{Title: "B", GUID: "b", Duration: 1 * time.Second})
+	audio, err := srv.AddHostedEpisode(host.ID, HostedEpisode{Title: "B", GUID: "b", Duration: 1 * time.Second, Format: "wav"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestBackfillAndIngestFailure(t *testing.T) {
 func TestExplicitFlagRecomputed(t *testing.T) {
 	t.Parallel()
 	srv, seed := newHookTest(t)
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func TestHostedFeedsWorkInProductionMode(t *testing.T) {
 	defer own.Close()
 
 	srv, seed := NewTest(t, WithPrivateURLs(false), WithAnalysisPace(0), WithDialer(&loopbackOnly{}))
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "E1", Duration: 5 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "E1", Duration: 5 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

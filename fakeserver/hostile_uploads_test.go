@@ -11,18 +11,22 @@ import (
 	"time"
 )
 
-// TestUploadMemoryBounded (not parallel: it reads the heap) PUTs 64 MiB uploads: each is read
-// into one buffer of its size, the fake's upload budget refuses what it cannot hold before
-// reading it, and the bytes of a reservation that lapses unused are freed.
+// TestUploadMemoryBounded (not parallel: it reads the heap) PUTs 64 MiB uploads (16 MiB in
+// -short: the bounds are in proportion to the size, and the test delays every parallel one):
+// each is read into one buffer of its size, the fake's upload budget refuses what it cannot hold
+// before reading it, and the bytes of a reservation that lapses unused are freed.
 func TestUploadMemoryBounded(t *testing.T) {
-	const size = 64 << 20
+	size := int64(64 << 20)
+	if testing.Short() {
+		size = 16 << 20
+	}
 	srv, seed := NewTest(t, func(o *options) {
-		o.uploadBudget = 100 << 20
+		o.uploadBudget = size * 100 / 64 // room for one upload, not two
 		// 64 MiB bodies on a loaded machine: the connection timeouts (wall clock, 30 s stalls,
 		// a minute idle) are not under test here and must not cut a slow PUT.
 		o.timeouts = serverTimeouts{header: 10 * time.Minute, idle: 10 * time.Minute, body: 10 * time.Minute, stall: 10 * time.Minute, write: 10 * time.Minute}
 	}, WithoutRateLimits())
-	body := strings.Repeat("a", size)
+	body := strings.Repeat("a", int(size))
 	heap := func() uint64 {
 		runtime.GC()
 		var m runtime.MemStats
@@ -39,7 +43,7 @@ func TestUploadMemoryBounded(t *testing.T) {
 	if status, b := put(t, srv, first.UploadURL, "audio/wav", nil, body); status != 200 {
 		t.Fatalf("first PUT: %d %s", status, b)
 	}
-	if got := allocated() - before; got > size+size/4 {
+	if got := allocated() - before; got > uint64(size+size/4) {
 		t.Errorf("reading a %d-byte upload allocated %d bytes: it was held more than once", size, got)
 	}
 	if held := srv.core.HeldUploadBytes(); held != size {
@@ -64,7 +68,7 @@ func TestUploadMemoryBounded(t *testing.T) {
 	if held := srv.core.HeldUploadBytes(); held != 0 {
 		t.Fatalf("held %d bytes after the reservation lapsed", held)
 	}
-	if after := heap(); after+size/2 > withAudio {
+	if after := heap(); after+uint64(size/2) > withAudio {
 		t.Errorf("heap %d MiB with the upload, %d MiB after it lapsed: not freed", withAudio>>20, after>>20)
 	}
 	status, _, b = call(t, srv, "POST", "/api/rest/v1/reports", jsonHeader(bearer(seed.APIKey)),

@@ -22,8 +22,8 @@ func TestLifecycleThroughHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Pace", Episodes: []HostedEpisode{
-		{Title: "short", GUID: "s", Duration: 1 * time.Second},
-		{Title: "long", GUID: "l", Duration: 6 * time.Second},
+		{Title: "short", GUID: "s", Duration: 1 * time.Second, Format: "wav"},
+		{Title: "long", GUID: "l", Duration: 6 * time.Second, Format: "wav"},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func TestResetLeavesOnlyTheStartState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Gone", Episodes: []HostedEpisode{{Title: "e", Duration: 2 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Gone", Episodes: []HostedEpisode{{Title: "e", Duration: 2 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,12 +118,12 @@ func TestStandardsJudgeReports(t *testing.T) {
 		{Start: 2000 * time.Millisecond, End: 4000 * time.Millisecond, Text: "Damn, good to be here.", Speaker: ptrTo("guest"), Confidence: ptrTo(0.7)},
 	}
 	first, err := srv.HostFeed(HostedFeedSpec{Title: "First", Episodes: []HostedEpisode{
-		{Title: "One", GUID: "1", Duration: 1 * time.Second, Transcript: script}, {Title: "Two", GUID: "2", Duration: 1 * time.Second, Transcript: script},
+		{Title: "One", GUID: "1", Duration: 1 * time.Second, Format: "wav", Transcript: script}, {Title: "Two", GUID: "2", Duration: 1 * time.Second, Format: "wav", Transcript: script},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := srv.HostFeed(HostedFeedSpec{Title: "Second", Episodes: []HostedEpisode{{Title: "S", GUID: "s", Duration: 1 * time.Second, Transcript: script}}})
+	second, err := srv.HostFeed(HostedFeedSpec{Title: "Second", Episodes: []HostedEpisode{{Title: "S", GUID: "s", Duration: 1 * time.Second, Format: "wav", Transcript: script}}})
 	if err != nil {
 		t.Fatal(err)
 	}

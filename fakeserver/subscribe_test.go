@@ -140,7 +140,7 @@ func subscribe(t *testing.T, srv *Server, key, body string) string {
 func TestSubscribeAndUnsubscribe(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t, WithPrivateURLs(false), WithResolver(publicResolver))
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func TestDisableAfterFiveExhaustedAndReenable(t *testing.T) {
 	before := len(failing.requests())
 
 	// Disabled: a new event is not queued for it, while another endpoint hears it.
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestRESTEndpointDisabledForGood(t *testing.T) {
 	rc := newReceiver(t, http.StatusServiceUnavailable)
 	var eps []HostedEpisode
 	for i := range 5 {
-		eps = append(eps, HostedEpisode{Title: "Episode " + itoa(5-i), GUID: "g" + itoa(5-i), Published: time.Date(2025, 12, 5-i, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second})
+		eps = append(eps, HostedEpisode{Title: "Episode " + itoa(5-i), GUID: "g" + itoa(5-i), Published: time.Date(2025, 12, 5-i, 0, 0, 0, 0, time.UTC), Duration: 1 * time.Second, Format: "wav"})
 	}
 	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Show", Episodes: eps})
 	if err != nil {
@@ -215,7 +215,7 @@ func checkCompletedBody(t *testing.T, srv *Server, body []byte, reports []string
 	}
 	if !slices.Contains(reports, rep.ID) || rep.URL != srv.URL()+"/app/reports/"+rep.ID || rep.Status != "complete" ||
 		rep.Passed == nil || !*rep.Passed || rep.Score == nil || *rep.Score != 100 || *rep.Passes != *rep.Total || *rep.Failures != 0 ||
-		!strings.HasSuffix(rep.Filename, ".mp3") || rep.ClientReference != "" || rep.CreatedAt != "2026-01-05T09:00:00.000000+00:00" ||
+		!strings.HasSuffix(rep.Filename, ".wav") || rep.ClientReference != "" || rep.CreatedAt != "2026-01-05T09:00:00.000000+00:00" ||
 		rep.Series.Title != "Show" || !strings.HasPrefix(rep.Series.FeedURL, srv.URL()) {
 		t.Fatalf("report: %+v", rep)
 	}
@@ -250,11 +250,11 @@ func TestReportFailedEventAndEmail(t *testing.T) {
 	srv, seed := newHookTest(t)
 	rc := newReceiver(t, http.StatusOK)
 	scoped := newReceiver(t, http.StatusOK)
-	good, err := srv.HostFeed(HostedFeedSpec{Title: "Good", Episodes: []HostedEpisode{{Title: "Fine", Duration: 1 * time.Second}}})
+	good, err := srv.HostFeed(HostedFeedSpec{Title: "Good", Episodes: []HostedEpisode{{Title: "Fine", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, err := srv.HostFeed(HostedFeedSpec{Title: "Bad", Episodes: []HostedEpisode{{Title: "Broken audio", Duration: 1 * time.Second, FailAnalysis: true}}})
+	bad, err := srv.HostFeed(HostedFeedSpec{Title: "Bad", Episodes: []HostedEpisode{{Title: "Broken audio", Duration: 1 * time.Second, Format: "wav", FailAnalysis: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}

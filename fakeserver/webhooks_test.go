@@ -339,7 +339,7 @@ func TestRealClockDeliveryBlocksNothing(t *testing.T) {
 	t.Cleanup(receiver.Close)
 	t.Cleanup(func() { close(release) })
 	mustEndpoint(t, srv, seed.WorkspaceID, WebhookEndpointSpec{URL: receiver.URL + "/hook", Events: []string{"report.completed"}})
-	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Real", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second}}})
+	feed, err := srv.HostFeed(HostedFeedSpec{Title: "Real", Episodes: []HostedEpisode{{Title: "One", Duration: 1 * time.Second, Format: "wav"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
