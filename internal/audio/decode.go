@@ -89,7 +89,7 @@ type options struct {
 // bytes do not identify the format, for example an MPEG audio stream that starts with garbage.
 func WithNameHint(name string) Option { return func(o *options) { o.nameHint = name } }
 
-// WithWorkers sets how many goroutines decode MP3 segments in parallel (default GOMAXPROCS);
+// WithWorkers sets how many goroutines decode MP3 and Vorbis segments in parallel (default GOMAXPROCS);
 // with more than two, the meter also measures the channels of a stereo or multichannel stream
 // on two goroutines. With two, it does so only while the decoder is ahead of the meter (WAV,
 // FLAC): with a slower decoder, decoding and metering already fill both cores, and splitting
@@ -147,7 +147,7 @@ func MeasureContext(ctx context.Context, r io.Reader, opts ...Option) (m Measure
 	case "flac":
 		m, err = measureFLAC(in)
 	case "ogg":
-		m, err = measureOgg(in, head)
+		m, err = measureOgg(in, head, o)
 	case "mp4":
 		m, err = measureMP4(in)
 	case "aac":

@@ -12,11 +12,11 @@ import (
 )
 
 // measureOgg measures an Ogg Vorbis or Ogg Opus file; head is its first bytes.
-func measureOgg(in *source, head []byte) (Measurement, error) {
+func measureOgg(in *source, head []byte, o options) (Measurement, error) {
 	// The first page holds the identification header of the first logical stream.
 	switch {
 	case bytes.Contains(head[:min(len(head), 200)], []byte("\x01vorbis")):
-		return measureVorbis(in)
+		return measureVorbis(in, o)
 	case bytes.Contains(head[:min(len(head), 200)], []byte("OpusHead")):
 		return measureOpus(in)
 	case bytes.Contains(head[:min(len(head), 200)], []byte("\x7fFLAC")):
