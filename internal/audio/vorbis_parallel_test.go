@@ -50,6 +50,19 @@ func vorbisFixtures(t *testing.T) map[string][]byte {
 		files[name] = b
 	}
 	files["cut short"] = orig[:len(orig)*2/3] // inside the last page (the test requires samples)
+	// A packet in the middle that is not an audio packet (its first bit set): the samples before
+	// it, then the decoder's error.
+	corrupt := bytes.Clone(orig)
+	for _, at := range pages[3 : len(pages)-1] {
+		if corrupt[at+5]&1 == 0 { // the page starts with a packet, not a continued one
+			corrupt[at+27+int(corrupt[at+26])] |= 1
+			files["not an audio packet"] = corrupt
+			break
+		}
+	}
+	if files["not an audio packet"] == nil {
+		t.Fatal("speech_s44.ogg has no middle page that starts with a packet")
+	}
 	return files
 }
 
@@ -92,6 +105,9 @@ func TestVorbisSegmentsMatchSequential(t *testing.T) {
 			seq, seqErr := decodeVorbisAll(t, b, 0, 0)
 			if len(seq) == 0 {
 				t.Fatal("no samples")
+			}
+			if wantErr := name == "cut short" || name == "not an audio packet"; wantErr != (seqErr != nil) {
+				t.Fatalf("sequential decode: error %v", seqErr)
 			}
 			for _, tc := range []struct{ workers, seg int }{{2, 1}, {3, 2}, {2, 7}, {3, 128}} {
 				par, parErr := decodeVorbisAll(t, b, tc.workers, tc.seg)
