@@ -45,11 +45,13 @@ type vorbisResult struct {
 // every packet's output length and trimming from the block sizes alone, as vorbisStream.read
 // does from the decoded output.
 //
-// Memory does not depend on the duration: as with MP3, at most workers+2 segments are in
-// flight (workers waiting in order, one being read, one being filled by the walker) and their
-// sample buffers are reused. A segment holds at most vorbisSegmentValues+4096·channels
-// float64s (2.1 MB) and vorbisSegmentBytes plus one packet of input (a packet is at most
-// 16 MiB, 64 KB in practice), so about 13 MB with 2 workers for ordinary streams.
+// Memory does not depend on the duration: at most 2·workers segments wait in order (being
+// decoded or decoded and not yet read: room for the decoded ones keeps the workers busy while
+// the meter reads a segment), one is being read and one filled by the walker, and sample
+// buffers are reused. A segment holds at most vorbisSegmentValues+4096·channels float64s
+// (2.2 MB for stereo) and vorbisSegmentBytes plus one packet of input (a packet is at most
+// 16 MiB; 128 packets of q4 speech are about 30 KB). With 2 workers: at most 6 segments, 13 MB
+// of samples for stereo (29 MB for 8 channels) plus their packets.
 func measureVorbisSegments(in *source, vs *vorbisStream, o options) (MeterResult, error) {
 	rd, stop := vorbisSegments(vs, o.workers, o.segFrames)
 	res, err := measurePCM(in, vs.dec.Info().SampleRate, vs.ch, vorbisWeights(vs.ch), rd.read)
@@ -65,10 +67,10 @@ func measureVorbisSegments(in *source, vs *vorbisStream, o options) (MeterResult
 func vorbisSegments(vs *vorbisStream, workers, segPackets int) (*vorbisPCM, func() error) {
 	ch := vs.ch
 	info := vs.dec.Info()
-	free := make(chan []float64, workers+2)
+	free := make(chan []float64, 2*workers+2)
 	quit := make(chan struct{})
 	jobs := make(chan *vorbisJob)
-	order := make(chan *vorbisJob, workers)
+	order := make(chan *vorbisJob, 2*workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
