@@ -49,9 +49,10 @@ type vorbisResult struct {
 // decoded or decoded and not yet read: room for the decoded ones keeps the workers busy while
 // the meter reads a segment), one is being read and one filled by the walker, and sample
 // buffers are reused. A segment holds at most vorbisSegmentValues+4096·channels float64s
-// (2.2 MB for stereo) and vorbisSegmentBytes plus one packet of input (a packet is at most
-// 16 MiB; 128 packets of q4 speech are about 30 KB). With 2 workers: at most 6 segments, 13 MB
-// of samples for stereo (29 MB for 8 channels) plus their packets.
+// (2.2 MB for stereo, 2.4 MB for 8 channels) and vorbisSegmentBytes plus one packet of input
+// (a packet is at most 16 MiB; 128 packets of q4 stereo speech are about 50 KB). With 2
+// workers: at most 6 segments, 13 MB of samples for stereo (14 MB for 8 channels) plus their
+// packets.
 func measureVorbisSegments(in *source, vs *vorbisStream, o options) (MeterResult, error) {
 	rd, stop := vorbisSegments(vs, o.workers, o.segFrames)
 	res, err := measurePCM(in, vs.dec.Info().SampleRate, vs.ch, vorbisWeights(vs.ch), rd.read)
