@@ -90,8 +90,8 @@ type options struct {
 // bytes do not identify the format, for example an MPEG audio stream that starts with garbage.
 func WithNameHint(name string) Option { return func(o *options) { o.nameHint = name } }
 
-// WithWorkers sets how many goroutines decode MP3 and Ogg Opus segments in parallel (default
-// GOMAXPROCS); with more than two, the meter also measures the channels of a stereo or
+// WithWorkers sets how many goroutines decode MP3, Ogg Vorbis and Ogg Opus segments in parallel
+// (default GOMAXPROCS); with more than two, the meter also measures the channels of a stereo or
 // multichannel stream on two goroutines. With two, it does so only while the decoder is ahead of the meter (WAV,
 // FLAC): with a slower decoder, decoding and metering already fill both cores, and splitting
 // the channels would cost 5 to 15% more CPU for no gain in time. One decodes and measures

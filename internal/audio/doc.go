@@ -28,7 +28,10 @@
 //   - Ogg Vorbis with internal/vorbisdec (within 105 dB SNR of ffmpeg's decoder): the end is
 //     trimmed to the last page's granule position, a first page whose granule position is
 //     below its decoded samples drops the difference at the start, and samples are limited to
-//     ±1, as the library used before (github.com/jfreymuth/oggvorbis) did.
+//     ±1, as the library used before (github.com/jfreymuth/oggvorbis) did. Segments of up to
+//     128 packets are decoded in parallel (WithWorkers); each decoder first decodes the last
+//     packet before its segment and drops its output, so the samples are bit for bit those of
+//     a sequential decode.
 //   - Ogg Opus (mono and stereo, mapping family 0) at 48 kHz: the header's pre-skip is
 //     dropped, its output gain applied, and each page is cut to its granule position. One
 //     decoder serves a whole stream: our own, internal/opusdec (CELT only; it agrees with

@@ -16,7 +16,7 @@ func measureOgg(in *source, head []byte, o options) (Measurement, error) {
 	// The first page holds the identification header of the first logical stream.
 	switch {
 	case bytes.Contains(head[:min(len(head), 200)], []byte("\x01vorbis")):
-		return measureVorbis(in)
+		return measureVorbis(in, o)
 	case bytes.Contains(head[:min(len(head), 200)], []byte("OpusHead")):
 		return measureOpus(in, o)
 	case bytes.Contains(head[:min(len(head), 200)], []byte("\x7fFLAC")):

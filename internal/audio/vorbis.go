@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/podqa/podqa-go/internal/vorbisdec"
@@ -13,9 +14,10 @@ import (
 // applies the Ogg granule positions: samples before the first page's start are dropped, and
 // the stream is cut at the last page's granule position (as ffmpeg and libvorbisfile do). Samples are limited to ±1, as the library used before this decoder did.
 type vorbisStream struct {
-	op  *oggPackets
-	dec *vorbisdec.Decoder
-	ch  int
+	op          *oggPackets
+	dec         *vorbisdec.Decoder
+	setupHeader []byte // for the decoders of parallel segments
+	ch          int
 	// queued holds the packets of the first audio page, read ahead to find its start.
 	queued   [][]byte
 	queuedAt int
@@ -61,7 +63,7 @@ func openVorbis(op *oggPackets) (*vorbisStream, vorbisdec.Comments, error) {
 	if err != nil {
 		return nil, vorbisdec.Comments{}, vorbisErr(err)
 	}
-	return &vorbisStream{op: op, dec: dec, ch: info.Channels}, comments, nil
+	return &vorbisStream{op: op, dec: dec, setupHeader: hdr[2], ch: info.Channels}, comments, nil
 }
 
 // noEOF turns an end of input inside the headers into a cut-short error.
@@ -170,29 +172,35 @@ func (v *vorbisStream) read(dst []float64) (int, error) {
 // fill interleaves the samples from..to of the decoded channels into pending, limited to ±1.
 func (v *vorbisStream) fill(out [][]float32, from, to int) {
 	v.at = 0
-	if cap(v.pending) < (to-from)*v.ch {
-		v.pending = make([]float64, (to-from)*v.ch)
-	}
-	v.pending = v.pending[:(to-from)*v.ch]
+	v.pending = appendInterleaved(v.pending[:0], out, from, to)
+}
+
+// appendInterleaved appends the samples from..to of the decoded channels to dst, interleaved
+// and limited to ±1.
+func appendInterleaved(dst []float64, out [][]float32, from, to int) []float64 {
+	ch := len(out)
+	start := len(dst)
+	dst = slices.Grow(dst, (to-from)*ch)[:start+(to-from)*ch]
 	if to == from {
-		return
+		return dst
 	}
-	if v.ch == 2 {
+	if ch == 2 {
 		l, r := out[0][from:to], out[1][from:to]
-		dst := v.pending[:2*len(l)]
+		d := dst[start : start+2*len(l)]
 		r = r[:len(l)]
 		for i, x := range l {
-			dst[2*i] = float64(clampUnit(x))
-			dst[2*i+1] = float64(clampUnit(r[i]))
+			d[2*i] = float64(clampUnit(x))
+			d[2*i+1] = float64(clampUnit(r[i]))
 		}
-		return
+		return dst
 	}
 	for c, s := range out {
-		dst := v.pending[c:]
+		d := dst[start+c:]
 		for i, x := range s[from:to] {
-			dst[i*v.ch] = float64(clampUnit(x))
+			d[i*ch] = float64(clampUnit(x))
 		}
 	}
+	return dst
 }
 
 // clampUnit limits x to ±1. A hostile stream can make the decoder overflow to infinities
@@ -208,8 +216,9 @@ func clampUnit(x float32) float32 {
 }
 
 // measureVorbis decodes Ogg Vorbis with internal/vorbisdec (see vorbisStream for the
-// granule positions and the limit to ±1).
-func measureVorbis(in *source) (Measurement, error) {
+// granule positions and the limit to ±1): in parallel segments with more than one worker
+// (measureVorbisSegments), else sequentially; the samples are the same.
+func measureVorbis(in *source, o options) (Measurement, error) {
 	op := &oggPackets{r: in}
 	vs, comments, err := openVorbis(op)
 	if err != nil {
@@ -217,7 +226,12 @@ func measureVorbis(in *source) (Measurement, error) {
 	}
 	info := vs.dec.Info()
 	ch, rate := info.Channels, info.SampleRate
-	res, err := measurePCM(in, rate, ch, vorbisWeights(ch), vs.read)
+	var res MeterResult
+	if o.workers > 1 {
+		res, err = measureVorbisSegments(in, vs, o)
+	} else {
+		res, err = measurePCM(in, rate, ch, vorbisWeights(ch), vs.read)
+	}
 	if err != nil {
 		return Measurement{}, err
 	}

@@ -259,7 +259,10 @@ func inverseCouple(mag, ang []float32) {
 
 // synthesize runs the IMDCT of channel c's spectrum, windows the block, adds its left half
 // to the saved right half of the previous block into the output (outLen samples), and
-// saves its own right half.
+// saves its own right half. The block is not unfolded into memory: each half is read from
+// the DCT-IV output by its symmetry (y[i] = u[i+M/2] for i < M/2, -u[3M/2-1-i] for
+// M/2 <= i < 3M/2, -u[i-3M/2] after), with the same operations, in the same order, as
+// unfolding first would take.
 func (d *Decoder) synthesize(c, n int, long, prevLong, nextLong bool, outLen int) {
 	bs := d.info.BlockSizes
 	t := d.imdct[0]
@@ -268,20 +271,8 @@ func (d *Decoder) synthesize(c, n int, long, prevLong, nextLong bool, outLen int
 	}
 	half := n / 2
 	t.dct4(d.spec[c][:half])
-	u := t.u
+	u := t.u[:half]
 	mh := half / 2 // M/2
-	// Unfold the DCT-IV output into the block: y[i] = u[i+M/2] for i < M/2,
-	// -u[3M/2-1-i] for M/2 <= i < 3M/2, -u[i-3M/2] after.
-	y := d.spec[c][:n]
-	for i := range mh {
-		y[i] = u[i+mh]
-	}
-	for i := mh; i < 3*mh; i++ {
-		y[i] = -u[3*mh-1-i]
-	}
-	for i := 3 * mh; i < n; i++ {
-		y[i] = -u[i-3*mh]
-	}
 	// Window slopes: a long block next to a short one uses the short slope, centred on
 	// its quarter points.
 	leftStart, leftSlope := 0, d.slopes[0]
@@ -298,11 +289,6 @@ func (d *Decoder) synthesize(c, n int, long, prevLong, nextLong bool, outLen int
 			rightStart = 3*n/4 - bs[0]/4
 		}
 	}
-	clear(y[:leftStart])
-	ls := y[leftStart : leftStart+len(leftSlope)]
-	for i, w := range leftSlope {
-		ls[i] *= w
-	}
 	if outLen > 0 {
 		out := d.out[c][:outLen]
 		saved := d.saved[c]
@@ -314,20 +300,73 @@ func (d *Decoder) synthesize(c, n int, long, prevLong, nextLong bool, outLen int
 		offset := d.prevLen/4 - n/4
 		lo, hi := max(0, -offset), min(half, outLen-offset)
 		if lo < hi {
-			dst := out[lo+offset : hi+offset]
-			for i, v := range y[lo:hi] {
-				dst[i] += v
+			slopeEnd := leftStart + len(leftSlope)
+			// Before the slope the window is zero.
+			for i := lo; i < min(hi, leftStart); i++ {
+				out[i+offset] += 0
+			}
+			addLeft(out, offset, u, mh, max(lo, leftStart), min(hi, slopeEnd), leftSlope, leftStart)
+			addLeft(out, offset, u, mh, max(lo, slopeEnd), hi, nil, 0)
+		}
+	}
+	// The right half, windowed, is saved for the next block.
+	saved := d.saved[c][:half]
+	rs := rightStart - half
+	ln := len(rightSlope)
+	for j := range rs { // i = half+j < 3M/2
+		saved[j] = -u[mh-1-j]
+	}
+	// The slope, reversed, over i from rightStart: -u[3M/2-1-i] before 3M/2, -u[i-3M/2] after.
+	split := min(3*mh, rightStart+ln)
+	for i := rightStart; i < split; i++ {
+		saved[i-half] = -u[3*mh-1-i] * rightSlope[ln-1-(i-rightStart)]
+	}
+	for i := split; i < rightStart+ln; i++ {
+		saved[i-half] = -u[i-3*mh] * rightSlope[ln-1-(i-rightStart)]
+	}
+	clear(saved[rs+ln:])
+}
+
+// addLeft adds the unfolded left-half values y[i] for i from a up to b, times
+// slope[i-slopeStart] (nil: one), to out[i+offset].
+func addLeft(out []float32, offset int, u []float32, mh, a, b int, slope []float32, slopeStart int) {
+	if a >= b {
+		return
+	}
+	// i < M/2: y[i] = u[i+M/2].
+	if e := min(b, mh); a < e {
+		dst := out[a+offset : e+offset]
+		src := u[a+mh : e+mh]
+		src = src[:len(dst)]
+		if slope == nil {
+			for k, v := range src {
+				dst[k] += v
+			}
+		} else {
+			w := slope[a-slopeStart : e-slopeStart]
+			w = w[:len(dst)]
+			for k, v := range src {
+				dst[k] += float32(v * w[k])
+			}
+		}
+		a = e
+	}
+	// M/2 <= i: y[i] = -u[3M/2-1-i].
+	if a < b {
+		dst := out[a+offset : b+offset]
+		src := u[3*mh-b : 3*mh-a] // src[len-1-k] is u[3M/2-1-(a+k)]
+		src = src[:len(dst)]
+		last := len(src) - 1
+		if slope == nil {
+			for k := range dst {
+				dst[k] += -src[last-k]
+			}
+		} else {
+			w := slope[a-slopeStart : b-slopeStart]
+			w = w[:len(dst)]
+			for k := range dst {
+				dst[k] += float32(-src[last-k] * w[k])
 			}
 		}
 	}
-	saved := d.saved[c]
-	rs := rightStart - half
-	ln := len(rightSlope)
-	copy(saved[:rs], y[half:rightStart])
-	sv := saved[rs : rs+ln]
-	yr := y[rightStart : rightStart+ln]
-	for i := range sv {
-		sv[i] = yr[i] * rightSlope[ln-1-i]
-	}
-	clear(saved[rs+ln : half])
 }

@@ -196,6 +196,28 @@ func (r *residue) partition(b *bitReader, c *codebook, v []float32) bool {
 		}
 		return true
 	}
+	if len(v)%dims == 0 && c.fast != nil {
+		// The same for other dimensions: the partition holds whole vectors.
+		fast, mask := c.fast, c.fastMask
+		for i := 0; i < len(v); i += dims {
+			if b.n < 32 {
+				b.refill()
+			}
+			var e int
+			if x := fast[b.acc&mask]; x != 0 && uint(x&63) <= b.n {
+				b.acc >>= x & 63
+				b.n -= uint(x & 63)
+				e = int(x >> 6)
+			} else if e = c.decode(b); e < 0 {
+				return false
+			}
+			dst := v[i : i+dims]
+			for k, x := range c.vq[dims*e : dims*e+dims] {
+				dst[k] += x
+			}
+		}
+		return true
+	}
 	for i := 0; i < len(v); {
 		e := c.decode(b)
 		if e < 0 {
