@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -221,6 +222,8 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			r.Body = body
 		}
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, peekOK: r.URL.Path == "/api/graphql"}
+		call := &restCall{}
+		r = r.WithContext(context.WithValue(r.Context(), restCallKey{}, call))
 		next.ServeHTTP(rec, r)
 		e := JournalEntry{
 			At:       at,
@@ -231,7 +234,12 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 		if e.Status == 0 {
 			e.Status = http.StatusOK
 		}
-		s.identify(r, &e)
+		if call.entered {
+			// The principal the REST front let in is the credential identify would resolve.
+			identifyPrincipal(call.principal, &e)
+		} else {
+			s.identify(r, &e)
+		}
 		// A request without a working credential, or refused before it ran, keeps a line.
 		line := (e.WorkspaceID == "" && !strings.HasPrefix(r.URL.Path, "/_uploads/")) || refusedBeforeRunning(e.Status)
 		pathCap, queryCap := MaxJournalPath, MaxJournalQuery
@@ -318,5 +326,14 @@ func (s *Server) identify(r *http.Request, e *JournalEntry) {
 	e.WorkspaceID = cred.Workspace.String()
 	if cred.Key != uuid.Nil {
 		e.APIKeyID, e.MaskedKey = cred.Key.String(), cred.MaskedKey
+	}
+}
+
+// identifyPrincipal fills in e's credential from the principal a request entered as, as
+// identify does from the credential it presents.
+func identifyPrincipal(p core.Principal, e *JournalEntry) {
+	e.WorkspaceID = p.Workspace.ID.String()
+	if p.Key != nil && p.Key.ID != uuid.Nil {
+		e.APIKeyID, e.MaskedKey = p.Key.ID.String(), p.Key.MaskedKey
 	}
 }
