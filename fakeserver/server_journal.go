@@ -32,7 +32,8 @@ type journal struct {
 	// epoch counts clears: a request begun before one is not kept after it, since it was
 	// served by the state the clear (a reset) replaced.
 	epoch uint64
-	// ns makes entry ids: the entry's sequence number hashed under it.
+	// ns makes entry ids: the entry's sequence number hashed under it. The entries in the ring
+	// are numbered seq-count+1 to seq, oldest first.
 	ns uuid.UUID
 }
 
@@ -65,8 +66,8 @@ func (j *journal) add(epoch uint64, e JournalEntry) {
 	if epoch != j.epoch {
 		return
 	}
+	// The id is made when the entry is listed (entryID), not here on every request's path.
 	j.seq++
-	e.ID = uuid.NewSHA1(j.ns, strconv.AppendUint(nil, j.seq, 10)).String()
 	n := entryBytes(&e)
 	for j.count > 0 && (j.count == j.size || j.held+n > j.budget) {
 		j.dropOldest()
@@ -112,9 +113,17 @@ func (j *journal) list(f RequestFilter) []JournalEntry {
 		e := &j.entries[(j.head+i)%len(j.entries)]
 		if f.matches(e) {
 			out = append(out, *e)
+			// The ring holds consecutive sequence numbers, the newest j.seq.
+			out[len(out)-1].ID = j.entryID(j.seq - uint64(j.count-1-i))
 		}
 	}
 	return out
+}
+
+// entryID is the id of the entry with sequence number seq: seq hashed under the journal's
+// namespace.
+func (j *journal) entryID(seq uint64) string {
+	return uuid.NewSHA1(j.ns, strconv.AppendUint(nil, seq, 10)).String()
 }
 
 // secrets finds credentials in bodies and queries: API keys (with their prefix), webhook
