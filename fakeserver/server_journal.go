@@ -173,6 +173,8 @@ type journalRecorder struct {
 	// peekOK also keeps the start of a 200 answer (GraphQL reports errors in one).
 	peekOK  bool
 	errBody []byte
+	// call is the request's restCall, allocated with the recorder.
+	call restCall
 }
 
 const maxErrorPeek = 4 << 10
@@ -231,7 +233,7 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			r.Body = body
 		}
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, peekOK: r.URL.Path == "/api/graphql"}
-		call := &restCall{}
+		call := &rec.call
 		r = r.WithContext(context.WithValue(r.Context(), restCallKey{}, call))
 		next.ServeHTTP(rec, r)
 		e := JournalEntry{
