@@ -112,7 +112,7 @@ func (j *journal) list(f RequestFilter) []JournalEntry {
 	for i := j.count - 1; i >= 0 && len(out) < f.Limit; i-- {
 		e := &j.entries[(j.head+i)%len(j.entries)]
 		if f.matches(e) {
-			out = append(out, *e)
+			out = append(out, e.named())
 			// The ring holds consecutive sequence numbers, the newest j.seq.
 			out[len(out)-1].ID = j.entryID(j.seq - uint64(j.count-1-i))
 		}
@@ -252,7 +252,7 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			s.identify(r, &e)
 		}
 		// A request without a working credential, or refused before it ran, keeps a line.
-		line := (e.WorkspaceID == "" && !strings.HasPrefix(r.URL.Path, "/_uploads/")) || refusedBeforeRunning(e.Status)
+		line := (e.WorkspaceID == "" && e.workspace == uuid.Nil && !strings.HasPrefix(r.URL.Path, "/_uploads/")) || refusedBeforeRunning(e.Status)
 		pathCap, queryCap := MaxJournalPath, MaxJournalQuery
 		if line {
 			pathCap, queryCap = MaxJournalLinePart, MaxJournalLinePart
@@ -343,8 +343,26 @@ func (s *Server) identify(r *http.Request, e *JournalEntry) {
 // identifyPrincipal fills in e's credential from the principal a request entered as, as
 // identify does from the credential it presents.
 func identifyPrincipal(p core.Principal, e *JournalEntry) {
-	e.WorkspaceID = p.Workspace.ID.String()
+	e.workspace = p.Workspace.ID
 	if p.Key != nil && p.Key.ID != uuid.Nil {
-		e.APIKeyID, e.MaskedKey = p.Key.ID.String(), p.Key.MaskedKey
+		e.apiKey, e.MaskedKey = p.Key.ID, p.Key.MaskedKey
 	}
+}
+
+// workspaceID is e's WorkspaceID, made from the id the journal keeps when it has one.
+func (e *JournalEntry) workspaceID() string {
+	if e.workspace != uuid.Nil {
+		return e.workspace.String()
+	}
+	return e.WorkspaceID
+}
+
+// named is e as it is listed: WorkspaceID and APIKeyID made from the ids the journal keeps.
+func (e JournalEntry) named() JournalEntry {
+	e.WorkspaceID = e.workspaceID()
+	if e.apiKey != uuid.Nil {
+		e.APIKeyID = e.apiKey.String()
+	}
+	e.workspace, e.apiKey = uuid.Nil, uuid.Nil
+	return e
 }
