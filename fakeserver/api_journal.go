@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -58,6 +60,10 @@ type JournalEntry struct {
 	WorkspaceID string `json:"-"`
 	APIKeyID    string `json:"-"`
 	MaskedKey   string `json:"-"`
+	// workspace and apiKey are WorkspaceID and APIKeyID as the journal keeps them for a request
+	// the REST front let in: the strings are made when the entry is listed (named), not on
+	// every request's path.
+	workspace, apiKey uuid.UUID
 	// RequestContentType is the Content-Type header as sent, at most MaxJournalLinePart bytes.
 	RequestContentType          string `json:"request_content_type"`
 	RequestContentTypeTruncated bool   `json:"request_content_type_truncated"`
@@ -133,7 +139,7 @@ func (s *Server) Requests(f RequestFilter) []JournalEntry {
 func (s *Server) ClearRequests() { s.journal.clear() }
 
 func (f RequestFilter) matches(e *JournalEntry) bool {
-	return (f.WorkspaceID == "" || e.WorkspaceID == f.WorkspaceID) &&
+	return (f.WorkspaceID == "" || e.workspaceID() == f.WorkspaceID) &&
 		(f.Method == "" || e.Method == f.Method) &&
 		strings.HasPrefix(e.Path, f.PathPrefix) &&
 		(f.Status == 0 || e.Status == f.Status) &&

@@ -32,7 +32,13 @@ func (s *Server) restRoutes() http.Handler {
 			writeError(w, err)
 		},
 	})
-	routes := &routeTable{mux: http.NewServeMux(), methods: map[string][]string{}}
+	check, err := newValidator(restBase)
+	if err != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
+	}
+	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
+		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, h)))
+	})
 	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
 		BaseURL:    restBase,
 		BaseRouter: routes,
@@ -40,21 +46,19 @@ func (s *Server) restRoutes() http.Handler {
 			writeError(w, core.ErrValidation("%s", err.Error()))
 		},
 	})
-	check, err := newValidator(restBase)
-	if err != nil {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
-	}
-	return s.routeFirst(routes, s.authenticate(s.requireJSONWrites(s.validate(check, routes.mux))))
+	return routes
 }
 
-// validate checks parameters and bodies against openapi.json before the handler sees them.
-func (s *Server) validate(check *validator, next http.Handler) http.Handler {
+// validate checks parameters and bodies against openapi.json before the handler sees them; the
+// route is method and path, the pattern it was registered with.
+func (s *Server) validate(check *validator, method, path string, next http.Handler) http.Handler {
+	key := check.routeKey(method, path)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := bufferJSONBody(r, maxAPIBody); err != nil {
 			writeError(w, err)
 			return
 		}
-		if err := check.check(r, routePattern(r.Context())); err != nil {
+		if err := check.checkRoute(r, key, path); err != nil {
 			writeError(w, err)
 			return
 		}
@@ -62,22 +66,16 @@ func (s *Server) validate(check *validator, next http.Handler) http.Handler {
 	})
 }
 
-// restCallKey holds a REST request's *restCall in its context.
+// restCallKey holds a journaled request's *restCall in its context.
 type restCallKey struct{}
 
-// restCall is what the REST front learns of a request before its handler runs: the route
-// pattern (routeFirst) and then the principal (authenticate). One value in the context for both,
-// so that a request is copied once for them, not once each.
+// restCall is what the REST front learns of a request before its handler runs: the principal
+// it entered as (authenticate), which the journal then records instead of resolving the
+// credential again. journaled puts it in the context, so that a request is copied once for the
+// journal and the front together, not once each.
 type restCall struct {
-	pattern   string
 	principal core.Principal
-}
-
-func routePattern(ctx context.Context) string {
-	if c, ok := ctx.Value(restCallKey{}).(*restCall); ok {
-		return c.pattern
-	}
-	return ""
+	entered   bool
 }
 
 // routeTable records the generated routes as they register, so that 404 and 405 answers come
@@ -114,25 +112,10 @@ func (t *routeTable) allowed(r *http.Request) (string, []string) {
 	return pattern, methods
 }
 
-func (s *Server) routeFirst(routes *routeTable, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		pattern, methods := routes.allowed(r)
-		switch {
-		case len(methods) == 0:
-			writeError(w, core.ErrNotFound("Resource"))
-		case !slices.Contains(methods, r.Method):
-			w.Header().Set("Allow", strings.Join(methods, ", "))
-			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed here."))
-		default:
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), restCallKey{}, &restCall{pattern: pattern})))
-		}
-	})
-}
-
 type principalKey struct{}
 
 func principalFrom(ctx context.Context) core.Principal {
-	if c, ok := ctx.Value(restCallKey{}).(*restCall); ok {
+	if c, ok := ctx.Value(restCallKey{}).(*restCall); ok && c.entered {
 		return c.principal
 	}
 	p, _ := ctx.Value(principalKey{}).(core.Principal)
@@ -156,8 +139,8 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			writeError(w, err)
 			return
 		}
-		if c, ok := r.Context().Value(restCallKey{}).(*restCall); ok {
-			c.principal = p // set before the handler runs, never after
+		if c, ok := r.Context().Value(restCallKey{}).(*restCall); ok && !c.entered {
+			c.principal, c.entered = p, true // set before the handler runs, never after
 			next.ServeHTTP(w, r)
 			return
 		}

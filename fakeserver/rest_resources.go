@@ -208,7 +208,8 @@ type renderCache struct {
 type renderedReport struct {
 	version uint64
 	show    showKey
-	body    []byte
+	// answer is the body as the handler returns it, boxed once here and not on every read.
+	answer restserver.GetReportResponseObject
 }
 
 // maxRenderCache bounds the cache; past it, it starts again empty.
@@ -219,7 +220,7 @@ func (c *renderCache) get(r core.Report, show showKey, render func() ([]byte, er
 	e, ok := c.entries[r.ID]
 	c.mu.Unlock()
 	if ok && e.version == r.Version && e.show == show {
-		return cachedReport(e.body), nil
+		return e.answer, nil
 	}
 	body, err := render()
 	if err != nil {
@@ -229,9 +230,10 @@ func (c *renderCache) get(r core.Report, show showKey, render func() ([]byte, er
 	if c.entries == nil || len(c.entries) >= maxRenderCache {
 		c.entries = map[uuid.UUID]renderedReport{}
 	}
-	c.entries[r.ID] = renderedReport{version: r.Version, show: show, body: body}
+	answer := restserver.GetReportResponseObject(cachedReport(body))
+	c.entries[r.ID] = renderedReport{version: r.Version, show: show, answer: answer}
 	c.mu.Unlock()
-	return cachedReport(body), nil
+	return answer, nil
 }
 
 // cachedReport answers GET /reports/{id} with the bytes of its view, rendered now or before.

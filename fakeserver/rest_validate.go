@@ -147,11 +147,20 @@ func isCanonicalUUID(s string) bool {
 // check validates r, whose path matched pattern, and returns a validation_error describing the
 // first problem.
 func (v *validator) check(r *http.Request, pattern string) error {
-	method := r.Method
+	return v.checkRoute(r, v.routeKey(r.Method, pattern), pattern)
+}
+
+// routeKey is the key of v's tables for a request of method on pattern (HEAD is checked as GET).
+func (v *validator) routeKey(method, pattern string) string {
 	if method == http.MethodHead {
 		method = http.MethodGet
 	}
-	key := method + " " + pattern
+	return method + " " + pattern
+}
+
+// checkRoute is check with the route's key already made (routeKey), as the REST front makes it
+// once per route.
+func (v *validator) checkRoute(r *http.Request, key, pattern string) error {
 	route := v.ops[key]
 	if route == nil {
 		return nil

@@ -19,7 +19,8 @@ import (
 //	securityHeaders  CSP, nosniff, no framing (server_headers.go)
 //	recoverPanics    a panic becomes 500 internal_error (server_routes.go)
 //	logRequests      one log line per request (server_routes.go)
-//	the table below  by method and path (http.ServeMux patterns)
+//	the table below  by method and path (http.ServeMux patterns); a REST request the table
+//	                 would give the REST API goes there without the lookup (rest_router.go)
 //
 // The service's APIs (REST, webhook subscription, GraphQL, uploads) then pass through
 //
@@ -188,10 +189,14 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 // routes assembles the fake's handler from routeRows.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
+	var rest http.Handler
 	for _, r := range s.routeRows() {
 		mux.Handle(r.pattern, r.handler)
+		if r.pattern == restBase+"/" {
+			rest = r.handler
+		}
 	}
-	return securityHeaders(s.recoverPanics(s.logRequests(mux)))
+	return securityHeaders(s.recoverPanics(s.logRequests(newRESTShortcut(rest, mux))))
 }
 
 // controlRoutes serves the control API from controlRows: the admin token, then 404 for an

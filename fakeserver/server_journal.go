@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -31,7 +32,8 @@ type journal struct {
 	// epoch counts clears: a request begun before one is not kept after it, since it was
 	// served by the state the clear (a reset) replaced.
 	epoch uint64
-	// ns makes entry ids: the entry's sequence number hashed under it.
+	// ns makes entry ids: the entry's sequence number hashed under it. The entries in the ring
+	// are numbered seq-count+1 to seq, oldest first.
 	ns uuid.UUID
 }
 
@@ -64,8 +66,8 @@ func (j *journal) add(epoch uint64, e JournalEntry) {
 	if epoch != j.epoch {
 		return
 	}
+	// The id is made when the entry is listed (entryID), not here on every request's path.
 	j.seq++
-	e.ID = uuid.NewSHA1(j.ns, strconv.AppendUint(nil, j.seq, 10)).String()
 	n := entryBytes(&e)
 	for j.count > 0 && (j.count == j.size || j.held+n > j.budget) {
 		j.dropOldest()
@@ -110,10 +112,18 @@ func (j *journal) list(f RequestFilter) []JournalEntry {
 	for i := j.count - 1; i >= 0 && len(out) < f.Limit; i-- {
 		e := &j.entries[(j.head+i)%len(j.entries)]
 		if f.matches(e) {
-			out = append(out, *e)
+			out = append(out, e.named())
+			// The ring holds consecutive sequence numbers, the newest j.seq.
+			out[len(out)-1].ID = j.entryID(j.seq - uint64(j.count-1-i))
 		}
 	}
 	return out
+}
+
+// entryID is the id of the entry with sequence number seq: seq hashed under the journal's
+// namespace.
+func (j *journal) entryID(seq uint64) string {
+	return uuid.NewSHA1(j.ns, strconv.AppendUint(nil, seq, 10)).String()
 }
 
 // secrets finds credentials in bodies and queries: API keys (with their prefix), webhook
@@ -163,6 +173,8 @@ type journalRecorder struct {
 	// peekOK also keeps the start of a 200 answer (GraphQL reports errors in one).
 	peekOK  bool
 	errBody []byte
+	// call is the request's restCall, allocated with the recorder.
+	call restCall
 }
 
 const maxErrorPeek = 4 << 10
@@ -221,6 +233,8 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			r.Body = body
 		}
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, peekOK: r.URL.Path == "/api/graphql"}
+		call := &rec.call
+		r = r.WithContext(context.WithValue(r.Context(), restCallKey{}, call))
 		next.ServeHTTP(rec, r)
 		e := JournalEntry{
 			At:       at,
@@ -231,9 +245,14 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 		if e.Status == 0 {
 			e.Status = http.StatusOK
 		}
-		s.identify(r, &e)
+		if call.entered {
+			// The principal the REST front let in is the credential identify would resolve.
+			identifyPrincipal(call.principal, &e)
+		} else {
+			s.identify(r, &e)
+		}
 		// A request without a working credential, or refused before it ran, keeps a line.
-		line := (e.WorkspaceID == "" && !strings.HasPrefix(r.URL.Path, "/_uploads/")) || refusedBeforeRunning(e.Status)
+		line := (e.WorkspaceID == "" && e.workspace == uuid.Nil && !strings.HasPrefix(r.URL.Path, "/_uploads/")) || refusedBeforeRunning(e.Status)
 		pathCap, queryCap := MaxJournalPath, MaxJournalQuery
 		if line {
 			pathCap, queryCap = MaxJournalLinePart, MaxJournalLinePart
@@ -319,4 +338,31 @@ func (s *Server) identify(r *http.Request, e *JournalEntry) {
 	if cred.Key != uuid.Nil {
 		e.APIKeyID, e.MaskedKey = cred.Key.String(), cred.MaskedKey
 	}
+}
+
+// identifyPrincipal fills in e's credential from the principal a request entered as, as
+// identify does from the credential it presents.
+func identifyPrincipal(p core.Principal, e *JournalEntry) {
+	e.workspace = p.Workspace.ID
+	if p.Key != nil && p.Key.ID != uuid.Nil {
+		e.apiKey, e.MaskedKey = p.Key.ID, p.Key.MaskedKey
+	}
+}
+
+// workspaceID is e's WorkspaceID, made from the id the journal keeps when it has one.
+func (e *JournalEntry) workspaceID() string {
+	if e.workspace != uuid.Nil {
+		return e.workspace.String()
+	}
+	return e.WorkspaceID
+}
+
+// named is e as it is listed: WorkspaceID and APIKeyID made from the ids the journal keeps.
+func (e JournalEntry) named() JournalEntry {
+	e.WorkspaceID = e.workspaceID()
+	if e.apiKey != uuid.Nil {
+		e.APIKeyID = e.apiKey.String()
+	}
+	e.workspace, e.apiKey = uuid.Nil, uuid.Nil
+	return e
 }

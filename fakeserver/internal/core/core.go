@@ -362,7 +362,8 @@ func (c *Core) authenticateKey(key string) (Principal, *CredentialRefusal) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if k := c.keys[p.Key.ID]; k != nil && (k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedGranularity) {
-		k.LastUsedAt = &now
+		used := now // its own variable, so that now is not moved to the heap on every call
+		k.LastUsedAt = &used
 		kc := *k
 		p.Key = &kc
 	}

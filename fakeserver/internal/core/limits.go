@@ -3,6 +3,8 @@ package core
 import (
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // The service's three fixed-window limits. Windows are aligned to the clock (a minute window
@@ -51,9 +53,20 @@ func (l *limiter) sweepLocked(now time.Time) {
 	}
 }
 
+// limitBucket names one counter: a bucket and whom it counts, a key (by id, kept as its bytes so
+// that counting a request makes no string) or an address.
 type limitBucket struct {
 	bucket  Bucket
-	subject string // a key id or an address
+	key     uuid.UUID
+	address string
+}
+
+// subject is the key id or the address b counts for, as a LimitRefusal names it.
+func (b limitBucket) subject() string {
+	if b.bucket == BucketKeyMinute || b.bucket == BucketKeyWrites {
+		return b.key.String()
+	}
+	return b.address
 }
 
 // take counts one request in bucket b and refuses it when the window already holds limit.
@@ -74,7 +87,7 @@ func (l *limiter) take(b limitBucket, limit int, window time.Duration, now time.
 		l.windows[b] = w
 	}
 	if w.n >= limit {
-		return &LimitRefusal{Bucket: b.bucket, Subject: b.subject, Limit: limit, Window: window, At: now, RefillsAt: w.end}
+		return &LimitRefusal{Bucket: b.bucket, Subject: b.subject(), Limit: limit, Window: window, At: now, RefillsAt: w.end}
 	}
 	w.n++
 	return nil
@@ -147,25 +160,25 @@ func (c *Core) admitKey(p Principal, write bool) *LimitRefusal {
 		return nil
 	}
 	now := c.clock.Now()
-	id := p.Key.ID.String()
-	if r := c.limits.take(limitBucket{BucketKeyMinute, id}, keyRequestsPerMinute, time.Minute, now); r != nil {
+	id := p.Key.ID
+	if r := c.limits.take(limitBucket{bucket: BucketKeyMinute, key: id}, keyRequestsPerMinute, time.Minute, now); r != nil {
 		return r
 	}
 	if write {
-		return c.limits.take(limitBucket{BucketKeyWrites, id}, keyWritesPerHour, time.Hour, now)
+		return c.limits.take(limitBucket{bucket: BucketKeyWrites, key: id}, keyWritesPerHour, time.Hour, now)
 	}
 	return nil
 }
 
 // admitAnonymous applies the per-address limit of requests made without credentials.
 func (c *Core) admitAnonymous(clientIP string) *LimitRefusal {
-	return c.limits.take(limitBucket{BucketAnonymous, clientIP}, anonymousPerMinute, time.Minute, c.clock.Now())
+	return c.limits.take(limitBucket{bucket: BucketAnonymous, address: clientIP}, anonymousPerMinute, time.Minute, c.clock.Now())
 }
 
 // countRefusal counts a refused credential against the caller's address; it returns the limit's
 // refusal once the address has had 20 refusals in the window.
 func (c *Core) countRefusal(clientIP string, cause *CredentialRefusal) *LimitRefusal {
-	r := c.limits.take(limitBucket{BucketRefusedCredentials, clientIP}, refusedPerFiveMinutes, 5*time.Minute, c.clock.Now())
+	r := c.limits.take(limitBucket{bucket: BucketRefusedCredentials, address: clientIP}, refusedPerFiveMinutes, 5*time.Minute, c.clock.Now())
 	if r != nil {
 		r.Cause = cause
 	}
