@@ -430,7 +430,7 @@ func lastBoundaryAtOrBefore(frame, rate int64) int64 {
 
 // quantize rounds v to the nearest 16-bit sample.
 func quantize(v float64) int16 {
-	r := math.Round(v * 32768)
+	r := roundHalfAway(v * 32768)
 	switch {
 	case r > 32767:
 		return 32767
@@ -440,6 +440,21 @@ func quantize(v float64) int16 {
 		return 0
 	}
 	return int16(r)
+}
+
+// roundHalfAway is math.Round (half away from zero, NaN and infinities kept) by way of
+// math.Trunc, which the compiler makes an instruction: math.Round reads the float's bits through
+// unsafe.Pointer, which the race detector's pointer checks make costly in the synthesiser's
+// per-sample loops.
+func roundHalfAway(x float64) float64 {
+	t := math.Trunc(x)
+	switch {
+	case x-t >= 0.5:
+		t++
+	case t-x >= 0.5:
+		t--
+	}
+	return t
 }
 
 // envelope is the fade gain of frame n.
@@ -696,7 +711,7 @@ func (s *synth) ratio(kind int, x, aim float64) float64 {
 	s.shape(kind, x)
 	var peak float64
 	for _, v := range s.shaped {
-		peak = max(peak, math.Abs(v))
+		peak = max(peak, v, -v) // math.Abs's bit access is costly under the race detector
 	}
 	s.gain = 0.99 * math.Pow(10, aim/20) / peak
 	lufs, tp := s.evaluate()

@@ -236,3 +236,21 @@ func TestCheckSpecAgreesWithSynthesize(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundHalfAwayIsMathRound: the synthesiser's rounding is math.Round's, value for value,
+// at the halves, next to them, at the signed zeros, past 2^52 and at NaN and the infinities.
+func TestRoundHalfAwayIsMathRound(t *testing.T) {
+	t.Parallel()
+	vals := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+		math.Nextafter(0.5, 1), math.Nextafter(-0.5, -1), 32767.5, -32768.5, 1 << 52, -(1 << 52) - 1, 1<<53 + 2, 1e300,
+		math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	for i := range 2000 {
+		vals = append(vals, float64(i-1000)/8+1.0/3, float64(i)*0.5-500)
+	}
+	for _, v := range vals {
+		got, want := roundHalfAway(v), math.Round(v)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("roundHalfAway(%v) = %v, math.Round = %v", v, got, want)
+		}
+	}
+}
