@@ -431,31 +431,25 @@ const (
 )
 
 // subbands runs one granule of 576 samples through the polyphase filter bank.
-//
-// The loops work on local copies of the FIFO and the tables, copied once a granule: the race
-// detector instruments every access to the heap and to package variables, one call each, and
-// tests run this under it for minutes of audio; a local array's accesses cost nothing.
 func (c *channel) subbands(pcm []float64) (sub [32][18]float64) {
-	fifo, win, mat := c.fifo, analysisWindow, matrix
-	var in [granule]float64
-	copy(in[:], pcm)
 	for t := range 18 {
-		copy(fifo[32:], fifo[:480])
+		copy(c.fifo[32:], c.fifo[:480])
 		for i := range 32 {
-			fifo[31-i] = in[t*32+i]
+			c.fifo[31-i] = pcm[t*32+i]
 		}
 		var y [64]float64
 		for i := range 64 {
 			var s float64
 			for j := range 8 {
-				s += win[i+64*j] * fifo[i+64*j]
+				s += analysisWindow[i+64*j] * c.fifo[i+64*j]
 			}
 			y[i] = s
 		}
 		for k := range 32 {
 			var s float64
+			row := &matrix[k]
 			for i := range 64 {
-				s += mat[k][i] * y[i]
+				s += row[i] * y[i]
 			}
 			if k%2 == 1 && t%2 == 1 { // the decoder inverts these again
 				s = -s
@@ -463,7 +457,6 @@ func (c *channel) subbands(pcm []float64) (sub [32][18]float64) {
 			sub[k][t] = s
 		}
 	}
-	c.fifo = fifo
 	return sub
 }
 
@@ -477,20 +470,19 @@ func (c *channel) push(pcm []float64, blockType int, shortStart *[14]int) (xr [g
 		return xr, false
 	}
 	c.last = blockType
-	// Local copies, as in subbands: the race detector leaves a local array's accesses alone.
-	prev, cur := c.prev, c.cur
 	if blockType == blockShort {
-		cos := shortCos
 		var spec [granule]float64 // [18*sb + 6*w + k], the decoder's layout
 		for sb := range 32 {
 			var in [36]float64
-			copy(in[:18], prev[sb][:])
-			copy(in[18:], cur[sb][:])
+			copy(in[:18], c.prev[sb][:])
+			copy(in[18:], c.cur[sb][:])
 			for w := range 3 {
+				x := in[6+6*w : 18+6*w]
 				for k := range 6 {
 					var s float64
+					row := &shortCos[k]
 					for i := range 12 {
-						s += cos[k][i] * in[6+6*w+i]
+						s += row[i] * x[i]
 					}
 					spec[18*sb+6*w+k] = s
 				}
@@ -506,15 +498,15 @@ func (c *channel) push(pcm []float64, blockType int, shortStart *[14]int) (xr [g
 			}
 		}
 	} else {
-		cos, cs, ca := mdctCos[blockType], aliasCS, aliasCA
 		for sb := range 32 {
 			var in [36]float64
-			copy(in[:18], prev[sb][:])
-			copy(in[18:], cur[sb][:])
+			copy(in[:18], c.prev[sb][:])
+			copy(in[18:], c.cur[sb][:])
 			for k := range 18 {
 				var s float64
+				row := &mdctCos[blockType][k]
 				for i := range 36 {
-					s += cos[k][i] * in[i]
+					s += row[i] * in[i]
 				}
 				xr[sb*18+k] = s
 			}
@@ -522,8 +514,8 @@ func (c *channel) push(pcm []float64, blockType int, shortStart *[14]int) (xr [g
 		for sb := 0; sb < 31; sb++ {
 			for i := range 8 {
 				lo, hi := xr[sb*18+17-i], xr[sb*18+18+i]
-				xr[sb*18+17-i] = lo*cs[i] + hi*ca[i]
-				xr[sb*18+18+i] = hi*cs[i] - lo*ca[i]
+				xr[sb*18+17-i] = lo*aliasCS[i] + hi*aliasCA[i]
+				xr[sb*18+18+i] = hi*aliasCS[i] - lo*aliasCA[i]
 			}
 		}
 	}

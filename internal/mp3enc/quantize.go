@@ -64,32 +64,26 @@ func quantize(xr [granule]float64, budget int, bands *[23]int, short *[14]int, b
 
 // code quantizes mag (the lines' magnitudes to the power 3/4) at gain gg, chooses regions and
 // tables, and returns the bits the granule's Huffman data takes.
-//
-// It quantizes into local arrays, copied in and out whole: the race detector instruments each
-// access to memory behind a pointer, and quantize calls this about eight times a granule.
 func (g *granuleCode) code(mag *[granule]float64, gg int, bands *[23]int, short *[14]int) int {
 	g.globalGain = gg
 	step := math.Exp2(-float64(gg-210) * 3 / 16) // 2^(-(gg-210)/4), to the power 3/4
-	m := *mag
-	var ix [granule]int32
-	for i := range m {
-		v := m[i]*step + 0.4054
+	for i, m := range mag {
+		v := m*step + 0.4054
 		if v > maxIX {
 			v = maxIX
 		}
-		ix[i] = int32(v)
+		g.ix[i] = int32(v)
 	}
 	// rzero, count1 and big_values regions, from the end.
 	end := granule
-	for end > 1 && ix[end-1] == 0 && ix[end-2] == 0 {
+	for end > 1 && g.ix[end-1] == 0 && g.ix[end-2] == 0 {
 		end -= 2
 	}
+	g.count1End = end
 	c1 := end
-	for c1 >= 4 && ix[c1-1] <= 1 && ix[c1-2] <= 1 && ix[c1-3] <= 1 && ix[c1-4] <= 1 {
+	for c1 >= 4 && g.ix[c1-1] <= 1 && g.ix[c1-2] <= 1 && g.ix[c1-3] <= 1 && g.ix[c1-4] <= 1 {
 		c1 -= 4
 	}
-	g.ix = ix
-	g.count1End = end
 	g.bigValues = c1 / 2
 	bits := g.count1Bits(c1)
 	// Regions at band edges near a third and two thirds of the big values.
