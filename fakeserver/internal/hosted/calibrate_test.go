@@ -47,7 +47,7 @@ func TestExcerptCodesAsTheWholeFile(t *testing.T) {
 			if excerptFrames >= fileFrames {
 				t.Fatalf("the excerpt has %d frames of the file's %d", excerptFrames, fileFrames)
 			}
-			want, err := codedPeakOf(plan, e)
+			want, err := codedPeak(plan, e)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -218,7 +218,7 @@ func calibrate(e *Episode, plan *audio.SynthPlan) error {
 			e.synthPeak = &trial
 			trialPlan = nil
 		}
-		got, err := codedPeakOf(trialPlan, *e)
+		got, err := codedPeak(trialPlan, *e)
 		switch {
 		case err != nil && (n == 0 || !errors.Is(err, audio.ErrInvalidSpec)):
 			e.synthPeak = nil
@@ -284,12 +284,9 @@ func (u *Unmet) Error() string {
 		asked, strings.ToUpper(u.Format), u.BitRate, u.NearestPeak)
 }
 
-// codedPeak encodes the excerpt of e's audio that stands for all of it and returns its true peak.
-func codedPeak(e Episode) (float64, error) { return codedPeakOf(nil, e) }
-
-// codedPeakOf is codedPeak of plan, e's synthesis already solved, or of e planned anew when plan
-// is nil.
-func codedPeakOf(plan *audio.SynthPlan, e Episode) (float64, error) {
+// codedPeak encodes the excerpt of e's audio that stands for all of it and returns its true
+// peak. plan is e's synthesis already solved, or nil to plan it.
+func codedPeak(plan *audio.SynthPlan, e Episode) (float64, error) {
 	if plan == nil {
 		var err error
 		if plan, err = audio.PlanSynthesis(synthSpec(e)); err != nil {
