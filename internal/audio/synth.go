@@ -428,33 +428,24 @@ func lastBoundaryAtOrBefore(frame, rate int64) int64 {
 	return j
 }
 
-// quantize rounds v to the nearest 16-bit sample.
+// quantize rounds v to the nearest 16-bit sample (halves away from zero, as math.Round),
+// clamping, NaN to 0. It rounds by way of math.Trunc, which the compiler makes an instruction,
+// and without a data-dependent branch: math.Round reads the float's bits through
+// unsafe.Pointer, which the race build's pointer checks make costly in the synthesiser's
+// per-sample loops.
 func quantize(v float64) int16 {
-	r := roundHalfAway(v * 32768)
+	x := v * 32768
 	switch {
-	case r > 32767:
+	case x >= 32767.5: // math.Round(x) > 32767
 		return 32767
-	case r < -32768:
+	case x <= -32768.5: // math.Round(x) < -32768
 		return -32768
-	case r != r:
+	case x != x:
 		return 0
 	}
-	return int16(r)
-}
-
-// roundHalfAway is math.Round (half away from zero, NaN and infinities kept) by way of
-// math.Trunc, which the compiler makes an instruction: math.Round reads the float's bits through
-// unsafe.Pointer, which the race detector's pointer checks make costly in the synthesiser's
-// per-sample loops.
-func roundHalfAway(x float64) float64 {
 	t := math.Trunc(x)
-	switch {
-	case x-t >= 0.5:
-		t++
-	case t-x >= 0.5:
-		t--
-	}
-	return t
+	d := x - t                        // exact, in (-1, 1)
+	return int16(t + math.Trunc(d+d)) // d+d is exact; its truncation is -1, 0 or 1
 }
 
 // envelope is the fade gain of frame n.
@@ -711,7 +702,7 @@ func (s *synth) ratio(kind int, x, aim float64) float64 {
 	s.shape(kind, x)
 	var peak float64
 	for _, v := range s.shaped {
-		peak = max(peak, v, -v) // math.Abs's bit access is costly under the race detector
+		peak = max(peak, math.Abs(v))
 	}
 	s.gain = 0.99 * math.Pow(10, aim/20) / peak
 	lufs, tp := s.evaluate()
