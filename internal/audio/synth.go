@@ -155,35 +155,44 @@ func SynthesizeTo(w io.Writer, spec SynthSpec) error {
 // PlannedTruePeak returns the true peak of the audio SynthesizeTo writes for spec, as the
 // synthesiser's model of the 16-bit file gives it (Measure agrees within 0.05 dB).
 func PlannedTruePeak(spec SynthSpec) (float64, error) {
-	s, err := planSynth(spec)
+	p, err := PlanSynthesis(spec)
 	if err != nil {
 		return 0, err
 	}
-	_, tp := s.evaluate()
-	return tp, nil
+	return p.TruePeak(), nil
 }
 
-// SynthesizedSize returns the size in bytes of the WAV file SynthesizeTo writes for spec.
+// SynthesizedSize returns the size in bytes of the WAV file SynthesizeTo writes for spec. Like
+// SynthesizedFrames it checks the spec's ranges and tags without solving it (CheckSpec does).
 func SynthesizedSize(spec SynthSpec) (int64, error) {
-	s, err := planSynth(spec)
+	l, err := layoutOf(spec)
 	if err != nil {
 		return 0, err
 	}
+	s := &synth{rate: l.rate, channels: l.channels, frames: l.frames} // the header needs no solving
 	return int64(len(s.header(spec))) + s.frames*int64(s.channels)*2, nil
+}
+
+// SynthesizedFrames returns the frames, channels and sample rate of the audio SynthesizeSamples
+// passes for spec. It checks the spec's ranges and tags but does not solve for the loudness and
+// true peak (CheckSpec does): the layout is known without that work.
+func SynthesizedFrames(spec SynthSpec) (frames int64, channels, rate int, err error) {
+	l, err := layoutOf(spec)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return l.frames, l.channels, l.rate, nil
 }
 
 // SynthesizeSamples makes the audio SynthesizeTo would write for spec and passes it to emit as
 // interleaved samples in [-1, 1) (the 16-bit values over 32768), in blocks, with the number of
 // frames it will pass in all known first through frames. It is for encoders of other formats.
 func SynthesizeSamples(spec SynthSpec, frames func(n int64, channels, rate int) error, emit func(samples []float64) error) error {
-	s, err := planSynth(spec)
+	p, err := PlanSynthesis(spec)
 	if err != nil {
 		return err
 	}
-	if err := frames(s.frames, s.channels, s.rate); err != nil {
-		return err
-	}
-	return s.writeData(&sampleWriter{emit: emit})
+	return p.Samples(frames, emit)
 }
 
 // SynthesizeExcerpt is SynthesizeSamples for an excerpt of the file that stands for all of it:
@@ -195,10 +204,44 @@ func SynthesizeSamples(spec SynthSpec, frames func(n int64, channels, rate int) 
 // the coded excerpt's true peak is the coded file's. It costs at most about two periods and the
 // head and tail to make, whatever the duration.
 func SynthesizeExcerpt(spec SynthSpec, frames func(n int64, channels, rate int) error, emit func(samples []float64) error) error {
-	s, err := planSynth(spec)
+	p, err := PlanSynthesis(spec)
 	if err != nil {
 		return err
 	}
+	return p.Excerpt(frames, emit)
+}
+
+// SynthPlan is a spec solved for its shape and gain (the work CheckSpec does), from which its
+// audio, its excerpt and its planned true peak are made without solving again: for callers
+// that make more than one of them from one spec. It is not safe for concurrent use.
+type SynthPlan struct{ s *synth }
+
+// PlanSynthesis validates spec and solves it, with the error SynthesizeTo would give.
+func PlanSynthesis(spec SynthSpec) (*SynthPlan, error) {
+	s, err := planSynth(spec)
+	if err != nil {
+		return nil, err
+	}
+	return &SynthPlan{s: s}, nil
+}
+
+// TruePeak is PlannedTruePeak of the plan's spec.
+func (p *SynthPlan) TruePeak() float64 {
+	_, tp := p.s.evaluate()
+	return tp
+}
+
+// Samples is SynthesizeSamples of the plan's spec.
+func (p *SynthPlan) Samples(frames func(n int64, channels, rate int) error, emit func(samples []float64) error) error {
+	if err := frames(p.s.frames, p.s.channels, p.s.rate); err != nil {
+		return err
+	}
+	return p.s.writeData(&sampleWriter{emit: emit})
+}
+
+// Excerpt is SynthesizeExcerpt of the plan's spec; the plan itself stays the whole file's.
+func (p *SynthPlan) Excerpt(frames func(n int64, channels, rate int) error, emit func(samples []float64) error) error {
+	s := *p.s // excerpt changes only the copy's counts; the pattern is shared and only read
 	s.excerpt()
 	if err := frames(s.frames, s.channels, s.rate); err != nil {
 		return err
@@ -258,8 +301,15 @@ func CheckSpec(spec SynthSpec) error {
 	return err
 }
 
-// planSynth validates spec and solves for the shape and gain.
-func planSynth(spec SynthSpec) (*synth, error) {
+// synthLayout is what a spec fixes before any solving: the rate, channels, loudness and frames.
+type synthLayout struct {
+	rate, channels int
+	lufs           float64
+	frames         int64
+}
+
+// layoutOf validates spec's ranges and tags and applies its defaults.
+func layoutOf(spec SynthSpec) (synthLayout, error) {
 	rate, channels, lufs := spec.SampleRate, spec.Channels, spec.LoudnessLUFS
 	if rate == 0 {
 		rate = defaultRate
@@ -273,24 +323,33 @@ func planSynth(spec SynthSpec) (*synth, error) {
 	d := spec.DurationSeconds
 	switch {
 	case !(d >= synthMinSeconds && d <= synthMaxSeconds):
-		return nil, fmt.Errorf("%w: duration %v s (want %v to %v)", ErrInvalidSpec, d, synthMinSeconds, synthMaxSeconds)
+		return synthLayout{}, fmt.Errorf("%w: duration %v s (want %v to %v)", ErrInvalidSpec, d, synthMinSeconds, synthMaxSeconds)
 	case rate < MinSampleRate || rate > MaxSampleRate:
-		return nil, fmt.Errorf("%w: sample rate %d Hz (want %d to %d)", ErrInvalidSpec, rate, MinSampleRate, MaxSampleRate)
+		return synthLayout{}, fmt.Errorf("%w: sample rate %d Hz (want %d to %d)", ErrInvalidSpec, rate, MinSampleRate, MaxSampleRate)
 	case channels != 1 && channels != 2:
-		return nil, fmt.Errorf("%w: %d channels (want 1 or 2)", ErrInvalidSpec, channels)
+		return synthLayout{}, fmt.Errorf("%w: %d channels (want 1 or 2)", ErrInvalidSpec, channels)
 	case !(lufs >= synthMinLUFS && lufs <= synthMaxLUFS):
-		return nil, fmt.Errorf("%w: loudness %v LUFS (want %v to %v)", ErrInvalidSpec, lufs, synthMinLUFS, synthMaxLUFS)
+		return synthLayout{}, fmt.Errorf("%w: loudness %v LUFS (want %v to %v)", ErrInvalidSpec, lufs, synthMinLUFS, synthMaxLUFS)
 	case spec.TruePeakDB != nil && !(*spec.TruePeakDB >= synthMinPeak && *spec.TruePeakDB <= synthMaxPeak):
-		return nil, fmt.Errorf("%w: true peak %v dBTP (want %v to %v)", ErrInvalidSpec, *spec.TruePeakDB, synthMinPeak, synthMaxPeak)
+		return synthLayout{}, fmt.Errorf("%w: true peak %v dBTP (want %v to %v)", ErrInvalidSpec, *spec.TruePeakDB, synthMinPeak, synthMaxPeak)
 	case spec.PeriodMultiple < 0 || spec.PeriodMultiple > MaxPeriodMultiple:
-		return nil, fmt.Errorf("%w: period multiple %d frames (want 0 to %d)", ErrInvalidSpec, spec.PeriodMultiple, MaxPeriodMultiple)
+		return synthLayout{}, fmt.Errorf("%w: period multiple %d frames (want 0 to %d)", ErrInvalidSpec, spec.PeriodMultiple, MaxPeriodMultiple)
 	}
 	frames := int64(math.Round(d * float64(rate)))
 	if err := checkTags(spec, framesDuration(frames, rate)); err != nil {
+		return synthLayout{}, err
+	}
+	return synthLayout{rate: rate, channels: channels, lufs: lufs, frames: frames}, nil
+}
+
+// planSynth validates spec and solves for the shape and gain.
+func planSynth(spec SynthSpec) (*synth, error) {
+	l, err := layoutOf(spec)
+	if err != nil {
 		return nil, err
 	}
-	s := newSynth(rate, channels, frames, patternPeriod(rate, spec.PeriodMultiple))
-	if err := s.solve(lufs, spec.TruePeakDB); err != nil {
+	s := newSynth(l.rate, l.channels, l.frames, patternPeriod(l.rate, spec.PeriodMultiple))
+	if err := s.solve(l.lufs, spec.TruePeakDB); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -369,18 +428,24 @@ func lastBoundaryAtOrBefore(frame, rate int64) int64 {
 	return j
 }
 
-// quantize rounds v to the nearest 16-bit sample.
+// quantize rounds v to the nearest 16-bit sample (halves away from zero, as math.Round),
+// clamping, NaN to 0. It rounds by way of math.Trunc, which the compiler makes an instruction,
+// and without a data-dependent branch: math.Round reads the float's bits through
+// unsafe.Pointer, which the race build's pointer checks make costly in the synthesiser's
+// per-sample loops.
 func quantize(v float64) int16 {
-	r := math.Round(v * 32768)
+	x := v * 32768
 	switch {
-	case r > 32767:
+	case x >= 32767.5: // math.Round(x) > 32767
 		return 32767
-	case r < -32768:
+	case x <= -32768.5: // math.Round(x) < -32768
 		return -32768
-	case r != r:
+	case x != x:
 		return 0
 	}
-	return int16(r)
+	t := math.Trunc(x)
+	d := x - t                        // exact, in (-1, 1)
+	return int16(t + math.Trunc(d+d)) // d+d is exact; its truncation is -1, 0 or 1
 }
 
 // envelope is the fade gain of frame n.

@@ -236,3 +236,36 @@ func TestCheckSpecAgreesWithSynthesize(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantizeRoundsAsMathRound: the synthesiser's rounding to 16 bits is math.Round's, clamped
+// (NaN to 0), value for value: at the halves, next to them, at the clamps, at the signed zeros
+// and at NaN and the infinities.
+func TestQuantizeRoundsAsMathRound(t *testing.T) {
+	t.Parallel()
+	want := func(v float64) int16 {
+		r := math.Round(v * 32768)
+		switch {
+		case r > 32767:
+			return 32767
+		case r < -32768:
+			return -32768
+		case r != r:
+			return 0
+		}
+		return int16(r)
+	}
+	var vals []float64
+	for _, x := range []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
+		-0.49999999999999994, 32766.5, 32767.4, 32767.5, -32767.5, -32768.4, -32768.5, -32769, 1e300, -1e300,
+		math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1), math.NaN()} {
+		vals = append(vals, x/32768, math.Nextafter(x, math.Inf(1))/32768, math.Nextafter(x, math.Inf(-1))/32768)
+	}
+	for i := range 200001 {
+		vals = append(vals, float64(i-100000)/100000*1.01, float64(i-100000)/3+0.5/32768)
+	}
+	for _, v := range vals {
+		if got, w := quantize(v), want(v); got != w {
+			t.Errorf("quantize(%v) = %d, math.Round gives %d", v, got, w)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package hosted
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -32,17 +33,21 @@ func TestExcerptCodesAsTheWholeFile(t *testing.T) {
 			if err := check(&e, "Show"); err != nil {
 				t.Fatal(err)
 			}
-			var excerptFrames, fileFrames int64
-			if err := audio.SynthesizeExcerpt(synthSpec(e), func(n int64, _, _ int) error { excerptFrames = n; return errStop }, nil); err != errStop {
+			plan, err := audio.PlanSynthesis(synthSpec(e))
+			if err != nil {
 				t.Fatal(err)
 			}
-			if err := audio.SynthesizeSamples(synthSpec(e), func(n int64, _, _ int) error { fileFrames = n; return errStop }, nil); err != errStop {
+			var excerptFrames, fileFrames int64
+			if err := plan.Excerpt(func(n int64, _, _ int) error { excerptFrames = n; return errStop }, nil); err != errStop {
+				t.Fatal(err)
+			}
+			if err := plan.Samples(func(n int64, _, _ int) error { fileFrames = n; return errStop }, nil); err != errStop {
 				t.Fatal(err)
 			}
 			if excerptFrames >= fileFrames {
 				t.Fatalf("the excerpt has %d frames of the file's %d", excerptFrames, fileFrames)
 			}
-			want, err := codedPeak(e)
+			want, err := codedPeak(plan, e)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,6 +65,9 @@ func TestExcerptCodesAsTheWholeFile(t *testing.T) {
 		})
 	}
 }
+
+// errStop ends a synthesis once its layout is known.
+var errStop = errors.New("hosted: stop")
 
 // BenchmarkCalibrate times hosting an MP3 episode asked for a true peak (planning and
 // calibration), at 1 h and 3 h: the excerpt, not the duration, sets the cost.

@@ -170,10 +170,11 @@ func checkValues(e *Episode, feedTitle string) error {
 // checkAudio is check's part that plans and codes audio: whether the synthesiser can make it,
 // and an MP3's calibration.
 func checkAudio(e *Episode) error {
-	if err := audio.CheckSpec(synthSpec(*e)); err != nil {
+	plan, err := audio.PlanSynthesis(synthSpec(*e))
+	if err != nil {
 		return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
 	}
-	if err := calibrate(e); err != nil {
+	if err := calibrate(e, plan); err != nil {
 		if u := (*Unmet)(nil); errors.As(err, &u) {
 			return core.ErrValidation("This episode's audio cannot be made: %v.", u)
 		}
@@ -191,8 +192,9 @@ func checkAudio(e *Episode) error {
 // stretch the file codes; calibrate measures the coded excerpt and moves the synthesiser's
 // target by the miss. The coded peak is not a smooth function of the target (a tenth of a dB
 // more of click can quantise to three tenths less), so it keeps the best trial at or under the
-// peak asked. What no trial meets is refused, naming the nearest peak a trial reached.
-func calibrate(e *Episode) error {
+// peak asked. What no trial meets is refused, naming the nearest peak a trial reached. plan is
+// e's synthesis as checked (before calibration), which a trial of the same spec reuses.
+func calibrate(e *Episode, plan *audio.SynthPlan) error {
 	if e.Format != "mp3" || e.FailAnalysis {
 		return nil
 	}
@@ -211,10 +213,12 @@ func calibrate(e *Episode) error {
 	)
 	for n := range calibrationTrials {
 		trial := ask
+		trialPlan := plan
 		if n > 0 || e.TruePeakDB != nil {
 			e.synthPeak = &trial
+			trialPlan = nil
 		}
-		got, err := codedPeak(*e)
+		got, err := codedPeak(trialPlan, *e)
 		switch {
 		case err != nil && (n == 0 || !errors.Is(err, audio.ErrInvalidSpec)):
 			e.synthPeak = nil
@@ -225,9 +229,7 @@ func calibrate(e *Episode) error {
 			continue
 		}
 		if n == 0 && e.synthPeak == nil { // the default's trial stood at its planned peak
-			if trial, err = audio.PlannedTruePeak(synthSpec(*e)); err != nil {
-				return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
-			}
+			trial = plan.TruePeak()
 			if got <= hi {
 				return nil
 			}
@@ -282,13 +284,20 @@ func (u *Unmet) Error() string {
 		asked, strings.ToUpper(u.Format), u.BitRate, u.NearestPeak)
 }
 
-// codedPeak encodes the excerpt of e's audio that stands for all of it and returns its true peak.
-func codedPeak(e Episode) (float64, error) {
+// codedPeak encodes the excerpt of e's audio that stands for all of it and returns its true
+// peak. plan is e's synthesis already solved, or nil to plan it.
+func codedPeak(plan *audio.SynthPlan, e Episode) (float64, error) {
+	if plan == nil {
+		var err error
+		if plan, err = audio.PlanSynthesis(synthSpec(e)); err != nil {
+			return 0, err
+		}
+	}
 	var (
 		buf bytes.Buffer
 		enc *mp3enc.Encoder
 	)
-	err := audio.SynthesizeExcerpt(synthSpec(e), func(frames int64, ch, r int) (err error) {
+	err := plan.Excerpt(func(frames int64, ch, r int) (err error) {
 		enc, err = mp3enc.New(&buf, mp3enc.Options{SampleRate: r, Channels: ch, BitRate: e.BitRate}, frames)
 		return err
 	}, func(samples []float64) error { return enc.Write(samples) })
@@ -343,23 +352,17 @@ func audioLength(e Episode) (int64, error) {
 	if e.Format == "wav" {
 		return audio.SynthesizedSize(spec)
 	}
-	var n int64
-	err := audio.SynthesizeSamples(spec, func(frames int64, channels, rate int) error {
-		size, err := mp3enc.StreamSize(mp3enc.Options{SampleRate: rate, Channels: channels, BitRate: e.BitRate}, frames)
-		if err != nil {
-			return err
-		}
-		n = int64(len(audio.ID3Tag(spec))) + size
-		return errStop
-	}, nil)
-	if !errors.Is(err, errStop) {
+	// The layout alone sets the size: no need to solve the synthesis again.
+	frames, channels, rate, err := audio.SynthesizedFrames(spec)
+	if err != nil {
 		return 0, err
 	}
-	return n, nil
+	size, err := mp3enc.StreamSize(mp3enc.Options{SampleRate: rate, Channels: channels, BitRate: e.BitRate}, frames)
+	if err != nil {
+		return 0, err
+	}
+	return int64(len(audio.ID3Tag(spec))) + size, nil
 }
-
-// errStop ends a synthesis once its plan is known.
-var errStop = errors.New("hosted: stop")
 
 // failAnalysisBody is the audio of an episode hosted with fail_analysis.
 const failAnalysisBody = "this is not audio: the episode was hosted with fail_analysis"
