@@ -109,7 +109,13 @@ func TestVorbisSegmentsMatchSequential(t *testing.T) {
 			if wantErr := name == "cut short" || name == "not an audio packet"; wantErr != (seqErr != nil) {
 				t.Fatalf("sequential decode: error %v", seqErr)
 			}
-			for _, tc := range []struct{ workers, seg int }{{2, 1}, {3, 2}, {2, 7}, {3, 128}} {
+			configs := []struct{ workers, seg int }{{2, 1}, {3, 7}, {3, 2}, {2, 128}}
+			if testing.Short() {
+				// One-packet segments put a boundary at every packet; seven on three workers
+				// reorders segments. The full run adds two more shapes.
+				configs = configs[:2]
+			}
+			for _, tc := range configs {
 				par, parErr := decodeVorbisAll(t, b, tc.workers, tc.seg)
 				if (parErr == nil) != (seqErr == nil) || parErr != nil && parErr.Error() != seqErr.Error() {
 					t.Errorf("%d workers, segments of %d packets: error %v, sequential %v", tc.workers, tc.seg, parErr, seqErr)
