@@ -104,19 +104,7 @@ func measureMP3(in *source, o options) (Measurement, error) {
 				st.err = fmt.Errorf("%w: MP3 framing: %v", ErrMalformed, p)
 			}
 		}()
-		st.err = st.walk(in, func(j *mp3Job) bool {
-			select {
-			case order <- j:
-			case <-quit:
-				return false
-			}
-			select {
-			case jobs <- j:
-				return true
-			case <-quit:
-				return false
-			}
-		})
+		st.err = st.walk(in, func(j *mp3Job) bool { return handOver(j, order, jobs, quit) })
 	}()
 	startSkip, endDrop := 0, 0
 	if st.lame {
@@ -447,4 +435,22 @@ func remix(pcm []float64, from, to int) []float64 {
 		out[i] = (pcm[2*i] + pcm[2*i+1]) / 2
 	}
 	return out
+}
+
+// handOver gives a segment's job its place in the reading order, then to a worker, as the
+// segment pipelines of MP3, Vorbis and Opus do: the order queue bounds how many segments are
+// in flight, and a worker decodes it. It reports false once the reader has stopped taking
+// segments (quit closed).
+func handOver[J any](j J, order, jobs chan<- J, quit <-chan struct{}) bool {
+	select {
+	case order <- j:
+	case <-quit:
+		return false
+	}
+	select {
+	case jobs <- j:
+		return true
+	case <-quit:
+		return false
+	}
 }

@@ -182,19 +182,7 @@ func measureOpusSegments(in *source, op *oggPackets, ch int, preSkip int64, gain
 		defer close(walkDone)
 		defer close(jobs)
 		defer close(order)
-		walkErr = walkOpus(op, ch, segSamples, free, func(j *opusJob) bool {
-			select {
-			case order <- j:
-			case <-quit:
-				return false
-			}
-			select {
-			case jobs <- j:
-				return true
-			case <-quit:
-				return false
-			}
-		})
+		walkErr = walkOpus(op, ch, segSamples, free, func(j *opusJob) bool { return handOver(j, order, jobs, quit) })
 	}()
 	st := &opusPCM{order: order, walkErr: &walkErr, channels: ch, preSkip: preSkip, gain: gain, free: free}
 	res, err := measurePCM(in, 48000, ch, nil, st.read)

@@ -101,19 +101,7 @@ func vorbisSegments(vs *vorbisStream, workers, segPackets int) (*vorbisPCM, func
 				walkErr = fmt.Errorf("%w: Vorbis framing: %v", ErrMalformed, p)
 			}
 		}()
-		walkErr = vs.walk(ch, segPackets, func(j *vorbisJob) bool {
-			select {
-			case order <- j:
-			case <-quit:
-				return false
-			}
-			select {
-			case jobs <- j:
-				return true
-			case <-quit:
-				return false
-			}
-		})
+		walkErr = vs.walk(ch, segPackets, func(j *vorbisJob) bool { return handOver(j, order, jobs, quit) })
 		if walkErr != nil {
 			// The reader meets the error after the samples before it, as in a sequential decode.
 			j := &vorbisJob{res: make(chan vorbisResult, 1)}
