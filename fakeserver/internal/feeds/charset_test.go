@@ -80,7 +80,7 @@ func TestParseCharsets(t *testing.T) {
 // extensions may nest deeply: they are walked with a counter, not recursion.
 func TestParseDeepNesting(t *testing.T) {
 	t.Parallel()
-	const depth = 200_000
+	const depth = 50_000
 	nest := func(open, close string) string {
 		return strings.Repeat(open, depth) + "v" + strings.Repeat(close, depth)
 	}
