@@ -22,8 +22,8 @@ type Parsed struct {
 	Title string
 	// Link is the channel link (RSS) or the feed's alternate link (Atom).
 	Link string
-	// ImageURL is the channel artwork (itunes:image, else the RSS image or
-	// Atom logo), or empty.
+	// ImageURL is the channel artwork (itunes:image, else the RSS image,
+	// else the Atom logo or icon), or empty.
 	ImageURL string
 	// Explicit is the channel's itunes:explicit flag: true for "true",
 	// "yes" or "explicit", false for "false", "no" or "clean" (any case);

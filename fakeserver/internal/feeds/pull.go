@@ -23,9 +23,9 @@ const (
 const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
 // errEndOfDocument reports a document that ends where an element was
-// expected; encoding/xml reports an unclosed element itself, so this only
-// happens before the root element.
-var errEndOfDocument = errors.New("the document has no root element")
+// expected. encoding/xml reports an unclosed element itself, so in practice
+// this is a document without a root element.
+var errEndOfDocument = errors.New("the XML document ends before an element was found")
 
 // puller walks an XML document one token at a time on top of a non-strict
 // encoding/xml Decoder, keeping the namespace declarations and xml:base in
