@@ -14,9 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/mmcdole/gofeed"
-	ext "github.com/mmcdole/gofeed/extensions"
 )
 
 // Parsed is a feed as read by [Parse] or [Fetch].
@@ -25,8 +22,8 @@ type Parsed struct {
 	Title string
 	// Link is the channel link (RSS) or the feed's alternate link (Atom).
 	Link string
-	// ImageURL is the channel artwork (itunes:image, else the RSS image or
-	// Atom logo), or empty.
+	// ImageURL is the channel artwork (itunes:image, else the RSS image,
+	// else the Atom logo or icon), or empty.
 	ImageURL string
 	// Explicit is the channel's itunes:explicit flag: true for "true",
 	// "yes" or "explicit", false for "false", "no" or "clean" (any case);
@@ -68,16 +65,32 @@ type Episode struct {
 }
 
 // peekSize is how much of a document Parse inspects to recognise its type;
-// it matches the window gofeed uses for the same purpose.
+// a feed whose root element starts later is not recognised.
 const peekSize = 4096
+
+// feedFormat is what the start of a document says it is.
+type feedFormat int
+
+const (
+	formatUnknown feedFormat = iota
+	formatRSS
+	formatAtom
+	formatJSON
+)
 
 // Parse reads an RSS (0.9x, 1.0 or 2.0) or Atom feed from r. A document that
 // is not such a feed yields an [*Error] of kind [KindParse]; an error from r
 // itself yields one of kind [KindFetch]. A feed without any audio episode is
 // not an error: it parses to zero episodes. Parse never panics.
+//
+// The XML is read leniently (undeclared prefixes, unescaped ampersands,
+// HTML entities such as &nbsp; and mismatched end tags are tolerated, and
+// control characters are dropped) in UTF-8, UTF-16 with a byte order mark,
+// US-ASCII, ISO-8859-1 or windows-1252; a document declaring any other
+// encoding is a [KindParse] error whose Err is an [*UnsupportedCharsetError].
 func Parse(r io.Reader) (p *Parsed, err error) {
 	defer func() {
-		// gofeed parses untrusted input; should it ever panic, report the
+		// Parse reads untrusted input; should it ever panic, report the
 		// document as unreadable rather than bring the caller down.
 		if v := recover(); v != nil {
 			p, err = nil, parseError("the feed could not be parsed", fmt.Errorf("panic: %v", v))
@@ -93,9 +106,24 @@ func Parse(r io.Reader) (p *Parsed, err error) {
 	if len(bytes.TrimLeft(prefix, " \t\r\n\ufeff\x00")) == 0 {
 		return nil, parseError("the document is empty, not an RSS or Atom feed", nil)
 	}
-	switch gofeed.DetectFeedType(bytes.NewReader(prefix)) {
-	case gofeed.FeedTypeRSS, gofeed.FeedTypeAtom:
-	case gofeed.FeedTypeJSON:
+	charsets := &charsetReader{}
+	if bigEndian, ok := utf16BOM(prefix); ok {
+		charsets.utf16 = true
+		br = bufio.NewReaderSize(newUTF16Reader(br, bigEndian), peekSize)
+		if prefix, perr = br.Peek(peekSize); perr != nil && !errors.Is(perr, io.EOF) {
+			return nil, fetchError("the feed could not be read completely", perr)
+		}
+	}
+	format, derr := detectFormat(prefix, charsets)
+	if rr.err != nil {
+		return nil, fetchError("the feed could not be read completely", rr.err)
+	}
+	if cerr := (*UnsupportedCharsetError)(nil); errors.As(derr, &cerr) {
+		return nil, parseError("the feed could not be parsed: "+cerr.Error(), cerr)
+	}
+	switch format {
+	case formatRSS, formatAtom:
+	case formatJSON:
 		return nil, parseError("the document is JSON, not an RSS or Atom feed", nil)
 	default:
 		if looksLikeHTML(prefix) {
@@ -104,17 +132,92 @@ func Parse(r io.Reader) (p *Parsed, err error) {
 		return nil, parseError("the document is not an RSS or Atom feed", nil)
 	}
 
-	f, gerr := gofeed.NewParser().Parse(br)
+	raw, rerr := readFeed(newPuller(&controlCharFilter{r: br}, charsets), format)
 	if rr.err != nil {
 		return nil, fetchError("the feed could not be read completely", rr.err)
 	}
-	if gerr != nil {
-		return nil, parseError("the feed could not be parsed: "+describeParseError(gerr), gerr)
+	if cerr := (*UnsupportedCharsetError)(nil); errors.As(rerr, &cerr) {
+		return nil, parseError("the feed could not be parsed: "+cerr.Error(), cerr)
 	}
-	if f.FeedType != "rss" && f.FeedType != "atom" {
-		return nil, parseError("the document is not an RSS or Atom feed", nil)
+	if rerr != nil {
+		return nil, parseError("the feed could not be parsed: "+describeParseError(rerr), rerr)
 	}
-	return convert(f), nil
+	return convert(raw), nil
+}
+
+// detectFormat tells the format from the document's first bytes: its root
+// element (rss, rdf:RDF or feed, in any case), or a JSON object. Leading
+// white space and byte order marks are passed over.
+func detectFormat(prefix []byte, charsets *charsetReader) (feedFormat, error) {
+	i := 0
+	for i < len(prefix) {
+		switch prefix[i] {
+		case ' ', '\r', '\n', '\t', 0xFE, 0xFF, 0x00, 0xEF, 0xBB, 0xBF:
+			i++
+			continue
+		}
+		break
+	}
+	if i == len(prefix) {
+		return formatUnknown, nil
+	}
+	switch prefix[i] {
+	case '{':
+		return formatJSON, nil
+	case '<':
+		p := newPuller(bytes.NewReader(prefix[i:]), charsets)
+		if err := p.findRoot(); err != nil {
+			return formatUnknown, err
+		}
+		switch strings.ToLower(p.name) {
+		case "rss", "rdf":
+			return formatRSS, nil
+		case "feed":
+			return formatAtom, nil
+		}
+	}
+	return formatUnknown, nil
+}
+
+// readFeed reads the whole document in format.
+func readFeed(p *puller, format feedFormat) (*rawFeed, error) {
+	if err := p.findRoot(); err != nil {
+		return nil, err
+	}
+	root := strings.ToLower(p.name)
+	if format == formatAtom {
+		if root != "feed" {
+			return nil, fmt.Errorf("the root element is <%s>, not <feed>", p.name)
+		}
+		return readAtom(p)
+	}
+	if root != "rss" && root != "rdf" {
+		return nil, fmt.Errorf("the root element is <%s>, not <rss> or <rdf:RDF>", p.name)
+	}
+	return readRSS(p)
+}
+
+// controlCharFilter drops the C0 control bytes XML forbids (all below 0x20
+// but tab, LF and CR). They mean the same in UTF-8 and the single-byte
+// encodings and never occur inside a UTF-8 sequence, so a feed with stray
+// control characters still parses.
+type controlCharFilter struct{ r io.Reader }
+
+func (c *controlCharFilter) Read(p []byte) (int, error) {
+	for {
+		n, err := c.r.Read(p)
+		w := 0
+		for _, b := range p[:n] {
+			if b < 0x20 && b != '\t' && b != '\n' && b != '\r' {
+				continue
+			}
+			p[w] = b
+			w++
+		}
+		if w > 0 || err != nil || n == 0 {
+			return w, err
+		}
+	}
 }
 
 // recordingReader remembers the first error other than io.EOF that its
@@ -137,7 +240,7 @@ func looksLikeHTML(prefix []byte) bool {
 	return strings.Contains(s, "<!doctype html") || strings.Contains(s, "<html")
 }
 
-// describeParseError turns a gofeed or XML error into a short clause.
+// describeParseError turns an XML or structure error into a short clause.
 func describeParseError(err error) string {
 	msg := strings.TrimSpace(err.Error())
 	if msg == "" {
@@ -149,44 +252,38 @@ func describeParseError(err error) string {
 	return strings.ToValidUTF8(msg, "\ufffd")
 }
 
-func convert(f *gofeed.Feed) *Parsed {
+// convert applies the rules of [Parsed] to what the reader found.
+func convert(f *rawFeed) *Parsed {
 	p := &Parsed{
-		Title:    strings.TrimSpace(f.Title),
-		Link:     strings.TrimSpace(f.Link),
-		Explicit: parseExplicit(feedITunes(f, "explicit")),
+		Title:    strings.TrimSpace(f.title),
+		Link:     strings.TrimSpace(f.link),
+		Explicit: parseExplicit(iTunesValue(f.exts, "explicit")),
 	}
-	p.ImageURL = strings.TrimSpace(feedITunes(f, "image"))
-	if p.ImageURL == "" && f.Image != nil {
-		p.ImageURL = strings.TrimSpace(f.Image.URL)
+	p.ImageURL = strings.TrimSpace(iTunesValue(f.exts, "image"))
+	if p.ImageURL == "" {
+		p.ImageURL = strings.TrimSpace(f.image)
 	}
-	for _, it := range f.Items {
-		if it == nil {
-			continue
-		}
-		enc, typ := audioEnclosure(it.Enclosures)
+	for _, it := range f.items {
+		enc, typ := audioEnclosure(it.enclosures)
 		if enc == nil {
 			continue
 		}
 		e := Episode{
-			Title:     strings.TrimSpace(it.Title),
-			GUID:      strings.TrimSpace(it.GUID),
-			AudioURL:  strings.TrimSpace(enc.URL),
+			Title:     strings.TrimSpace(it.title),
+			GUID:      strings.TrimSpace(it.guid),
+			AudioURL:  strings.TrimSpace(enc.url),
 			AudioType: typ,
-			Duration:  parseDuration(itemITunes(it, "duration")),
-			Explicit:  parseExplicit(itemITunes(it, "explicit")),
+			Duration:  parseDuration(iTunesValue(it.exts, "duration")),
+			Explicit:  parseExplicit(iTunesValue(it.exts, "explicit")),
 		}
-		if n, err := strconv.ParseInt(strings.TrimSpace(enc.Length), 10, 64); err == nil && n > 0 {
+		if n, err := strconv.ParseInt(strings.TrimSpace(enc.length), 10, 64); err == nil && n > 0 {
 			e.AudioLength = n
 		}
 		if e.GUID == "" {
 			e.GUID = e.AudioURL
 		}
-		if it.PublishedParsed != nil {
-			raw := it.Published
-			if raw == "" {
-				raw = it.Updated
-			}
-			t := writtenZone(raw, *it.PublishedParsed)
+		if it.published != nil {
+			t := writtenZone(it.publishedRaw, *it.published)
 			y, m, d := t.Date()
 			day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 			e.Published, e.PublishedOn = &t, &day
@@ -210,8 +307,8 @@ var offsetLayouts = []string{
 }
 
 // writtenZone returns instant in the zone offset the feed wrote in raw, so
-// that its calendar date is the one the feed states. gofeed reports dates in
-// UTC; when raw has no numeric offset, or does not parse to the same
+// that its calendar date is the one the feed states. The readers hold dates
+// in UTC; when raw has no numeric offset, or does not parse to the same
 // instant, instant is returned unchanged.
 func writtenZone(raw string, instant time.Time) time.Time {
 	raw = strings.TrimSpace(raw)
@@ -237,52 +334,17 @@ func newestFirst(a, b Episode) int {
 	return b.Published.Compare(*a.Published)
 }
 
-// feedITunes returns the channel-level iTunes value name ("explicit" or
-// "image"), from gofeed's iTunes extension for RSS or the raw extension
-// elements for Atom.
-func feedITunes(f *gofeed.Feed, name string) string {
-	if f.ITunesExt != nil {
-		switch name {
-		case "explicit":
-			if f.ITunesExt.Explicit != "" {
-				return f.ITunesExt.Explicit
-			}
-		case "image":
-			if f.ITunesExt.Image != "" {
-				return f.ITunesExt.Image
-			}
-		}
-	}
-	return rawITunes(f.Extensions, name)
-}
-
-// itemITunes returns the item-level iTunes value name ("explicit" or
-// "duration").
-func itemITunes(it *gofeed.Item, name string) string {
-	if it.ITunesExt != nil {
-		switch name {
-		case "explicit":
-			if it.ITunesExt.Explicit != "" {
-				return it.ITunesExt.Explicit
-			}
-		case "duration":
-			if it.ITunesExt.Duration != "" {
-				return it.ITunesExt.Duration
-			}
-		}
-	}
-	return rawITunes(it.Extensions, name)
-}
-
-func rawITunes(exts ext.Extensions, name string) string {
-	for _, e := range exts["itunes"][name] {
+// iTunesValue returns the first non-empty iTunes value name ("explicit",
+// "duration" or "image"; for an image its href, else its text).
+func iTunesValue(exts extensions, name string) string {
+	for _, x := range exts["itunes"][name] {
 		if name == "image" {
-			if href := e.Attrs["href"]; href != "" {
+			if href := x.attrs["href"]; href != "" {
 				return href
 			}
 		}
-		if e.Value != "" {
-			return e.Value
+		if x.value != "" {
+			return x.value
 		}
 	}
 	return ""
@@ -321,12 +383,13 @@ var audioExtTypes = map[string]string{
 
 // audioEnclosure returns the first audio enclosure with a URL and its MIME
 // type, or nil.
-func audioEnclosure(encs []*gofeed.Enclosure) (*gofeed.Enclosure, string) {
-	for _, enc := range encs {
-		if enc == nil || strings.TrimSpace(enc.URL) == "" {
+func audioEnclosure(encs []rawEnclosure) (*rawEnclosure, string) {
+	for i := range encs {
+		enc := &encs[i]
+		if strings.TrimSpace(enc.url) == "" {
 			continue
 		}
-		typ := strings.TrimSpace(enc.Type)
+		typ := strings.TrimSpace(enc.typ)
 		if typ != "" {
 			mt, _, err := mime.ParseMediaType(typ)
 			if err == nil && strings.HasPrefix(mt, "audio/") {
@@ -334,7 +397,7 @@ func audioEnclosure(encs []*gofeed.Enclosure) (*gofeed.Enclosure, string) {
 			}
 			continue
 		}
-		if t, ok := audioExtTypes[urlExt(enc.URL)]; ok {
+		if t, ok := audioExtTypes[urlExt(enc.url)]; ok {
 			return enc, t
 		}
 	}
