@@ -6,6 +6,9 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
+
+	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
@@ -25,18 +28,16 @@ func (s *Server) restRoutes() http.Handler {
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			writeError(w, core.ErrValidation("Request body is not valid JSON: %s.", jsonProblem(err)))
 		},
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			if _, ok := err.(*core.Error); !ok {
-				s.log.Error("REST handler failed", "method", r.Method, "path", r.URL.Path, "err", err)
-			}
-			writeError(w, err)
-		},
+		ResponseErrorHandlerFunc: s.restAnswerFailed,
 	})
 	check, err := newValidator(restBase)
 	if err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
 	}
 	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
+		if method == http.MethodGet && path == restBase+"/reports/{report_id}" {
+			h = s.answerFinishedReports(h)
+		}
 		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, h)))
 	})
 	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
@@ -48,6 +49,64 @@ func (s *Server) restRoutes() http.Handler {
 	})
 	return routes
 }
+
+// restAnswerFailed answers a REST handler's error, logging any that is not the service's own.
+func (s *Server) restAnswerFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if _, ok := err.(*core.Error); !ok {
+		s.log.Error("REST handler failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	writeError(w, err)
+}
+
+// answerFinishedReports answers GET (and HEAD) /reports/{report_id} of a finished report from
+// the render cache when it holds the report's rendering as the report now is: the generated
+// handler would write the same status, headers and bytes, after the same credentials, limits,
+// journal, faults and contract checks, which all run before it
+// (TestCachedReportAnswersMatchTheFullPath). Anything else, and a report the cache does not
+// hold as it is now, goes to next, which renders and caches it.
+func (s *Server) answerFinishedReports(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		probe := s.answerProbe.mode.Load()
+		if probe&answerCacheOff != 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		id, err := uuid.Parse(r.PathValue("report_id"))
+		if err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		stamp, ok := s.core.FinishedReportStamp(principalFrom(r.Context()).Workspace.ID, id)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body := s.renderCache.lookup(id, stamp)
+		if body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if probe&answerCacheCount != 0 {
+			s.answerProbe.hits.Add(1)
+		}
+		if err := body.VisitGetReportResponse(w); err != nil {
+			s.restAnswerFailed(w, r, err)
+		}
+	})
+}
+
+// answerCacheProbe lets a test compare answerFinishedReports with the full path: mode holds
+// answerCacheOff (every request takes the full path) and answerCacheCount (hits counts the
+// answers the cache gives). Both are off outside tests.
+type answerCacheProbe struct {
+	mode atomic.Uint32
+	hits atomic.Uint64
+}
+
+const (
+	answerCacheOff = 1 << iota
+	answerCacheCount
+)
 
 // validate checks parameters and bodies against openapi.json before the handler sees them; the
 // route is method and path, the pattern it was registered with.
