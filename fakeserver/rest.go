@@ -35,6 +35,7 @@ func (s *Server) restRoutes() http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
 	}
 	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
+		h = carryPrincipal(h)
 		if method == http.MethodGet && path == restBase+"/reports/{report_id}" {
 			h = s.answerFinishedReports(h)
 		}
@@ -76,7 +77,7 @@ func (s *Server) answerFinishedReports(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		stamp, ok := s.core.FinishedReportStamp(principalFrom(r.Context()).Workspace.ID, id)
+		stamp, ok := s.core.FinishedReportStamp(principalOf(w, r).Workspace.ID, id)
 		if !ok {
 			next.ServeHTTP(w, r)
 			return
@@ -125,16 +126,53 @@ func (s *Server) validate(check *validator, method, path string, next http.Handl
 	})
 }
 
-// restCallKey holds a journaled request's *restCall in its context.
+// restCallKey holds a request's *restCall in the context of the generated handler.
 type restCallKey struct{}
 
 // restCall is what the REST front learns of a request before its handler runs: the principal
 // it entered as (authenticate), which the journal then records instead of resolving the
-// credential again. journaled puts it in the context, so that a request is copied once for the
-// journal and the front together, not once each.
+// credential again. It lives in the request's recorder (logRequests), where the front finds it
+// without copying the request (callOf); only a generated handler gets it in its context
+// (carryPrincipal).
 type restCall struct {
 	principal core.Principal
 	entered   bool
+}
+
+// callOf is the restCall of the recorder under w, or nil when w has none.
+func callOf(w http.ResponseWriter) *restCall {
+	for {
+		switch x := w.(type) {
+		case *journalRecorder:
+			return &x.call
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
+	}
+}
+
+// carryPrincipal puts the principal authenticate let in into the context of next, a generated
+// handler, which reads it with principalFrom.
+func carryPrincipal(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c := callOf(w); c != nil && c.entered && r.Context().Value(principalKey{}) == nil {
+			r = r.WithContext(context.WithValue(r.Context(), restCallKey{}, c))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// principalOf is the principal the REST front let r in as, before carryPrincipal.
+func principalOf(w http.ResponseWriter, r *http.Request) core.Principal {
+	if p, ok := r.Context().Value(principalKey{}).(core.Principal); ok {
+		return p
+	}
+	if c := callOf(w); c != nil && c.entered {
+		return c.principal
+	}
+	return core.Principal{}
 }
 
 // routeTable records the generated routes as they register, so that 404 and 405 answers come
@@ -198,7 +236,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			writeError(w, err)
 			return
 		}
-		if c, ok := r.Context().Value(restCallKey{}).(*restCall); ok && !c.entered {
+		if c := callOf(w); c != nil && !c.entered {
 			c.principal, c.entered = p, true // set before the handler runs, never after
 			next.ServeHTTP(w, r)
 			return

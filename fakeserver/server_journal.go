@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -175,6 +174,8 @@ type journalRecorder struct {
 	errBody []byte
 	// call is the request's restCall, allocated with the recorder.
 	call restCall
+	// journaled is set once journaled records the request through this recorder.
+	journaled bool
 }
 
 const maxErrorPeek = 4 << 10
@@ -183,7 +184,7 @@ func (r *journalRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
-	if (r.status >= 400 || (r.peekOK && r.status == http.StatusOK)) && len(r.errBody) < maxErrorPeek {
+	if r.journaled && (r.status >= 400 || (r.peekOK && r.status == http.StatusOK)) && len(r.errBody) < maxErrorPeek {
 		r.errBody = append(r.errBody, b[:min(len(b), maxErrorPeek-len(r.errBody))]...)
 	}
 	return r.statusRecorder.Write(b)
@@ -232,9 +233,13 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			body = &journalBody{ReadCloser: r.Body}
 			r.Body = body
 		}
-		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, peekOK: r.URL.Path == "/api/graphql"}
+		// logRequests' recorder when nothing has used it yet, else one of the journal's own.
+		rec, fresh := w.(*journalRecorder)
+		if !fresh || rec.status != 0 || rec.call.entered || rec.journaled {
+			rec = &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
+		}
+		rec.journaled, rec.peekOK = true, r.URL.Path == "/api/graphql"
 		call := &rec.call
-		r = r.WithContext(context.WithValue(r.Context(), restCallKey{}, call))
 		next.ServeHTTP(rec, r)
 		e := JournalEntry{
 			At:       at,
