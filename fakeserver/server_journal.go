@@ -262,7 +262,14 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 		if line {
 			pathCap, queryCap = MaxJournalLinePart, MaxJournalLinePart
 		}
-		e.Path, e.PathTruncated = cutText(path, pathCap)
+		if query == "" && path == r.RequestURI && len(path) <= pathCap && len(r.Method) <= len(http.MethodOptions) {
+			// The path is the whole request target, a part of the request line's string, whose
+			// method is short and whose protocol is 8 bytes: the entry keeps that line alive,
+			// the path and at most 17 bytes more, instead of a copy.
+			e.Path = path
+		} else {
+			e.Path, e.PathTruncated = cutText(path, pathCap)
+		}
 		e.Query, e.QueryTruncated = cutText(query, queryCap)
 		e.Query = maskSecrets(e.Query)
 		e.RequestContentType, e.RequestContentTypeTruncated = cutText(r.Header.Get("Content-Type"), MaxJournalLinePart)
@@ -310,7 +317,8 @@ func refusedBeforeRunning(status int) bool {
 
 // cutText is a copy of the first n bytes at most of s, cut at a character boundary, and whether
 // anything was cut. It is always a copy: a request's method, path and query are substrings of
-// its whole request line, which an entry must not keep alive.
+// its whole request line, which an entry must not keep alive (but for a short line, see
+// journaled).
 func cutText(s string, n int) (string, bool) {
 	if len(s) <= n {
 		return strings.Clone(s), false
