@@ -21,7 +21,8 @@ const restBase = "/api/rest/v1"
 // restRoutes serves the REST API under restBase (routes.go has the order of its front). Routing
 // comes from the code generated from openapi.json; in front of it sit, in this order: 404 and
 // 405 (with Allow) from the same generated routes, credentials and the per-key limits, the JSON
-// content type of writes, and openapi.json's checks.
+// content type of writes, openapi.json's checks, and for GET /reports/{id} the cached answer of
+// a finished report.
 func (s *Server) restRoutes() http.Handler {
 	api := &restAPI{s: s}
 	strict := restserver.NewStrictHandlerWithOptions(api, nil, restserver.StrictHTTPServerOptions{
