@@ -37,7 +37,7 @@ func (s *Server) restRoutes() http.Handler {
 	}
 	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
 		h = carryPrincipal(h)
-		if method == http.MethodGet && path == restBase+"/reports/{report_id}" {
+		if method == http.MethodGet && path == reportPattern {
 			h = s.answerFinishedReports(h)
 		}
 		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, h)))
@@ -68,24 +68,28 @@ func (s *Server) restAnswerFailed(w http.ResponseWriter, r *http.Request, err er
 // hold as it is now, goes to next, which renders and caches it.
 func (s *Server) answerFinishedReports(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		full := func() {
+			reportIDOf(r, true) // the generated handler reads it as a path value
+			next.ServeHTTP(w, r)
+		}
 		probe := s.answerProbe.mode.Load()
 		if probe&answerCacheOff != 0 {
-			next.ServeHTTP(w, r)
+			full()
 			return
 		}
-		id, err := uuid.Parse(r.PathValue("report_id"))
+		id, err := uuid.Parse(reportIDOf(r, false))
 		if err != nil {
-			next.ServeHTTP(w, r)
+			full()
 			return
 		}
 		stamp, ok := s.core.FinishedReportStamp(principalOf(w, r).Workspace.ID, id)
 		if !ok {
-			next.ServeHTTP(w, r)
+			full()
 			return
 		}
 		body := s.renderCache.lookup(id, stamp)
 		if body == nil {
-			next.ServeHTTP(w, r)
+			full()
 			return
 		}
 		if probe&answerCacheCount != 0 {
