@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -30,7 +31,8 @@ type journal struct {
 	seq     uint64
 	// epoch counts clears: a request begun before one is not kept after it, since it was
 	// served by the state the clear (a reset) replaced.
-	epoch uint64
+	// It changes under mu and is read without it when a request begins (began).
+	epoch atomic.Uint64
 	// ns makes entry ids: the entry's sequence number hashed under it. The entries in the ring
 	// are numbered seq-count+1 to seq, oldest first.
 	ns uuid.UUID
@@ -53,16 +55,14 @@ func entryBytes(e *JournalEntry) int {
 
 // began returns the epoch a request begins in, for add.
 func (j *journal) began() uint64 {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.epoch
+	return j.epoch.Load()
 }
 
 // add keeps e, of a request begun in epoch, unless the journal was cleared since.
 func (j *journal) add(epoch uint64, e JournalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if epoch != j.epoch {
+	if epoch != j.epoch.Load() {
 		return
 	}
 	// The id is made when the entry is listed (entryID), not here on every request's path.
@@ -98,7 +98,7 @@ func (j *journal) clear() {
 	defer j.mu.Unlock()
 	clear(j.entries)
 	j.head, j.count, j.held, j.seq = 0, 0, 0, 0
-	j.epoch++
+	j.epoch.Add(1)
 }
 
 func (j *journal) list(f RequestFilter) []JournalEntry {
