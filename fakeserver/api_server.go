@@ -59,6 +59,8 @@ type Server struct {
 	scripts transcriptScripts
 	// renderCache keeps the JSON of finished reports.
 	renderCache renderCache
+	// answerProbe lets tests compare the cached answers of finished reports with the full path.
+	answerProbe answerCacheProbe
 	// hooks is the webhook URL policy and sender.
 	hooks webhookWiring
 	// journal keeps the most recent API requests (see WithJournalSize).

@@ -6,6 +6,9 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
+
+	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
@@ -18,25 +21,25 @@ const restBase = "/api/rest/v1"
 // restRoutes serves the REST API under restBase (routes.go has the order of its front). Routing
 // comes from the code generated from openapi.json; in front of it sit, in this order: 404 and
 // 405 (with Allow) from the same generated routes, credentials and the per-key limits, the JSON
-// content type of writes, and openapi.json's checks.
+// content type of writes, openapi.json's checks, and for GET /reports/{id} the cached answer of
+// a finished report.
 func (s *Server) restRoutes() http.Handler {
 	api := &restAPI{s: s}
 	strict := restserver.NewStrictHandlerWithOptions(api, nil, restserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			writeError(w, core.ErrValidation("Request body is not valid JSON: %s.", jsonProblem(err)))
 		},
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			if _, ok := err.(*core.Error); !ok {
-				s.log.Error("REST handler failed", "method", r.Method, "path", r.URL.Path, "err", err)
-			}
-			writeError(w, err)
-		},
+		ResponseErrorHandlerFunc: s.restAnswerFailed,
 	})
 	check, err := newValidator(restBase)
 	if err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
 	}
 	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
+		h = carryPrincipal(h)
+		if method == http.MethodGet && path == reportPattern {
+			h = s.answerFinishedReports(h)
+		}
 		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, h)))
 	})
 	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
@@ -48,6 +51,68 @@ func (s *Server) restRoutes() http.Handler {
 	})
 	return routes
 }
+
+// restAnswerFailed answers a REST handler's error, logging any that is not the service's own.
+func (s *Server) restAnswerFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if _, ok := err.(*core.Error); !ok {
+		s.log.Error("REST handler failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	writeError(w, err)
+}
+
+// answerFinishedReports answers GET (and HEAD) /reports/{report_id} of a finished report from
+// the render cache when it holds the report's rendering as the report now is: the generated
+// handler would write the same status, headers and bytes, after the same credentials, limits,
+// journal, faults and contract checks, which all run before it
+// (TestCachedReportAnswersMatchTheFullPath). Anything else, and a report the cache does not
+// hold as it is now, goes to next, which renders and caches it.
+func (s *Server) answerFinishedReports(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		full := func() {
+			reportIDOf(r, true) // the generated handler reads it as a path value
+			next.ServeHTTP(w, r)
+		}
+		probe := s.answerProbe.mode.Load()
+		if probe&answerCacheOff != 0 {
+			full()
+			return
+		}
+		id, err := uuid.Parse(reportIDOf(r, false))
+		if err != nil {
+			full()
+			return
+		}
+		stamp, ok := s.core.FinishedReportStamp(principalOf(w, r).Workspace.ID, id)
+		if !ok {
+			full()
+			return
+		}
+		body := s.renderCache.lookup(id, stamp)
+		if body == nil {
+			full()
+			return
+		}
+		if probe&answerCacheCount != 0 {
+			s.answerProbe.hits.Add(1)
+		}
+		if err := body.VisitGetReportResponse(w); err != nil {
+			s.restAnswerFailed(w, r, err)
+		}
+	})
+}
+
+// answerCacheProbe lets a test compare answerFinishedReports with the full path: mode holds
+// answerCacheOff (every request takes the full path) and answerCacheCount (hits counts the
+// answers the cache gives). Both are off outside tests.
+type answerCacheProbe struct {
+	mode atomic.Uint32
+	hits atomic.Uint64
+}
+
+const (
+	answerCacheOff = 1 << iota
+	answerCacheCount
+)
 
 // validate checks parameters and bodies against openapi.json before the handler sees them; the
 // route is method and path, the pattern it was registered with.
@@ -66,16 +131,53 @@ func (s *Server) validate(check *validator, method, path string, next http.Handl
 	})
 }
 
-// restCallKey holds a journaled request's *restCall in its context.
+// restCallKey holds a request's *restCall in the context of the generated handler.
 type restCallKey struct{}
 
 // restCall is what the REST front learns of a request before its handler runs: the principal
 // it entered as (authenticate), which the journal then records instead of resolving the
-// credential again. journaled puts it in the context, so that a request is copied once for the
-// journal and the front together, not once each.
+// credential again. It lives in the request's recorder (logRequests), where the front finds it
+// without copying the request (callOf); only a generated handler gets it in its context
+// (carryPrincipal).
 type restCall struct {
 	principal core.Principal
 	entered   bool
+}
+
+// callOf is the restCall of the recorder under w, or nil when w has none.
+func callOf(w http.ResponseWriter) *restCall {
+	for {
+		switch x := w.(type) {
+		case *journalRecorder:
+			return &x.call
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
+	}
+}
+
+// carryPrincipal puts the principal authenticate let in into the context of next, a generated
+// handler, which reads it with principalFrom.
+func carryPrincipal(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c := callOf(w); c != nil && c.entered && r.Context().Value(principalKey{}) == nil {
+			r = r.WithContext(context.WithValue(r.Context(), restCallKey{}, c))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// principalOf is the principal the REST front let r in as, before carryPrincipal.
+func principalOf(w http.ResponseWriter, r *http.Request) core.Principal {
+	if p, ok := r.Context().Value(principalKey{}).(core.Principal); ok {
+		return p
+	}
+	if c := callOf(w); c != nil && c.entered {
+		return c.principal
+	}
+	return core.Principal{}
 }
 
 // routeTable records the generated routes as they register, so that 404 and 405 answers come
@@ -139,7 +241,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			writeError(w, err)
 			return
 		}
-		if c, ok := r.Context().Value(restCallKey{}).(*restCall); ok && !c.entered {
+		if c := callOf(w); c != nil && !c.entered {
 			c.principal, c.entered = p, true // set before the handler runs, never after
 			next.ServeHTTP(w, r)
 			return

@@ -165,37 +165,9 @@ func (a *restAPI) GetReport(ctx context.Context, req restserver.GetReportRequest
 		}
 		return cachedReport(body), nil
 	}
-	return a.s.renderCache.get(r, a.reportShowKey(r), render)
-}
-
-// reportShowKey is what a report's rendering takes from its show and episode, which can change
-// apart from the report. It is read on every GET of a finished report, so it copies nothing to
-// the heap.
-func (a *restAPI) reportShowKey(r core.Report) showKey {
-	if r.Series == nil || r.Episode == nil {
-		return showKey{}
-	}
-	s, ok := a.s.core.SeriesByID(*r.Series)
-	e, ok2 := a.s.core.Episode(*r.Episode)
-	if !ok || !ok2 {
-		return showKey{}
-	}
-	key := showKey{feedURL: s.FeedURL}
-	if s.Title != nil {
-		key.seriesTitle, key.seriesTitled = *s.Title, true
-	}
-	if e.Title != nil {
-		key.episodeTitle, key.episodeTitled = *e.Title, true
-	}
-	return key
-}
-
-// showKey is the part of a report's show and episode that its rendering shows; the zero value
-// stands for a report without them.
-type showKey struct {
-	feedURL                     string
-	seriesTitle, episodeTitle   string
-	seriesTitled, episodeTitled bool
+	stamp := a.s.core.ShowStamp(r.Series, r.Episode)
+	stamp.Version = r.Version
+	return a.s.renderCache.get(r.ID, stamp, render)
 }
 
 // renderCache keeps the JSON of finished reports, which are read far more often than they
@@ -206,20 +178,23 @@ type renderCache struct {
 }
 
 type renderedReport struct {
-	version uint64
-	show    showKey
-	// answer is the body as the handler returns it, boxed once here and not on every read.
+	// stamp is the report's version and show as rendered.
+	stamp core.RenderStamp
+	body  cachedReport
+	// answer is body as the handler returns it, boxed once here and not on every read.
 	answer restserver.GetReportResponseObject
 }
 
 // maxRenderCache bounds the cache; past it, it starts again empty.
 const maxRenderCache = 1 << 16
 
-func (c *renderCache) get(r core.Report, show showKey, render func() ([]byte, error)) (restserver.GetReportResponseObject, error) {
+// get returns the rendering of report id as stamp says it is, rendering it when the cache has
+// none.
+func (c *renderCache) get(id uuid.UUID, stamp core.RenderStamp, render func() ([]byte, error)) (restserver.GetReportResponseObject, error) {
 	c.mu.Lock()
-	e, ok := c.entries[r.ID]
+	e, ok := c.entries[id]
 	c.mu.Unlock()
-	if ok && e.version == r.Version && e.show == show {
+	if ok && e.stamp == stamp {
 		return e.answer, nil
 	}
 	body, err := render()
@@ -231,9 +206,20 @@ func (c *renderCache) get(r core.Report, show showKey, render func() ([]byte, er
 		c.entries = map[uuid.UUID]renderedReport{}
 	}
 	answer := restserver.GetReportResponseObject(cachedReport(body))
-	c.entries[r.ID] = renderedReport{version: r.Version, show: show, answer: answer}
+	c.entries[id] = renderedReport{stamp: stamp, body: body, answer: answer}
 	c.mu.Unlock()
 	return answer, nil
+}
+
+// lookup is the cached rendering of report id if it is the one stamp says, else nil.
+func (c *renderCache) lookup(id uuid.UUID, stamp core.RenderStamp) cachedReport {
+	c.mu.Lock()
+	e, ok := c.entries[id]
+	c.mu.Unlock()
+	if !ok || e.stamp != stamp {
+		return nil
+	}
+	return e.body
 }
 
 // cachedReport answers GET /reports/{id} with the bytes of its view, rendered now or before.

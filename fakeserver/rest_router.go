@@ -19,7 +19,16 @@ type restRouter struct {
 	// front wraps a route's handler in the checks a request passes once routed.
 	front   func(method, path string, h http.Handler) http.Handler
 	methods map[string][]string // path pattern -> methods, in the order they registered
+	// report is the routed handler of GET reportPattern, which ServeHTTP calls without the
+	// ServeMux lookup for a canonical report id (see direct).
+	report http.Handler
 }
+
+// reportPattern is the route of one report, the API's most read.
+const reportPattern = restBase + "/reports/{report_id}"
+
+// reportIDParam is the path parameter of reportPattern.
+const reportIDParam = "report_id"
 
 // newRESTRouter is an empty REST router whose routes pass through front.
 func newRESTRouter(front func(method, path string, h http.Handler) http.Handler) *restRouter {
@@ -41,7 +50,11 @@ func (t *restRouter) HandleFunc(pattern string, handler func(http.ResponseWriter
 		})
 	}
 	t.methods[path] = append(t.methods[path], method)
-	t.mux.Handle(pattern, t.front(method, path, http.HandlerFunc(handler)))
+	routed := t.front(method, path, http.HandlerFunc(handler))
+	if method == http.MethodGet && path == reportPattern {
+		t.report = routed
+	}
+	t.mux.Handle(pattern, routed)
 }
 
 // allowed is the methods path serves: those registered, and HEAD wherever GET is.
@@ -54,7 +67,43 @@ func (t *restRouter) allowed(path string) []string {
 }
 
 // ServeHTTP serves the registered routes.
-func (t *restRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) { t.mux.ServeHTTP(w, r) }
+func (t *restRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if t.report != nil && directReportID(r) != "" {
+		t.report.ServeHTTP(w, r)
+		return
+	}
+	t.mux.ServeHTTP(w, r)
+}
+
+// directReportID is the report id of a GET or HEAD of reportPattern that ServeMux would route
+// there for sure, or "": an id in canonical form (one segment, nothing to unescape, so ServeMux
+// would match it to the pattern, which no other route's pattern overlaps). Such a request
+// reaches the route without its path value set; reportIDOf reads the id for the handlers
+// (TestDirectReportRouteAgreesWithTheMux).
+func directReportID(r *http.Request) string {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead || r.URL.RawPath != "" {
+		return ""
+	}
+	id, ok := strings.CutPrefix(r.URL.Path, restBase+"/reports/")
+	if !ok || !isCanonicalUUID(id) {
+		return ""
+	}
+	return id
+}
+
+// reportIDOf is the report_id of a request routed to reportPattern, by ServeMux or directly;
+// set, it is also put where the generated handler reads it (SetPathValue), which a direct
+// route otherwise skips.
+func reportIDOf(r *http.Request, set bool) string {
+	if id := r.PathValue(reportIDParam); id != "" {
+		return id
+	}
+	id := directReportID(r)
+	if set && id != "" {
+		r.SetPathValue(reportIDParam, id)
+	}
+	return id
+}
 
 // restShortcut sends a request straight to the REST API's handler when the fake's route table
 // would send it there, so that the common request skips one ServeMux lookup (a dozen small

@@ -31,8 +31,9 @@ import (
 //
 //	REST           404, then 405 with Allow, from the routes generated from openapi.json;
 //	               credentials and limits (core.Enter, door RESTRead or RESTWrite); JSON
-//	               Content-Type of writes; openapi.json's parameter and body checks; the
-//	               generated handler (rest.go, rest_resources.go, rest_uploads.go)
+//	               Content-Type of writes; openapi.json's parameter and body checks; for GET
+//	               /reports/{id}, a finished report's cached answer (answerFinishedReports);
+//	               the generated handler (rest.go, rest_resources.go, rest_uploads.go)
 //	subscription   405 with Allow; credentials and limits (core.Enter, door Subscription); the
 //	               flat {error} shape (rest_subscribe.go)
 //	GraphQL        GET/HEAD the explorer, POST the query, else 405; body cap; credentials and

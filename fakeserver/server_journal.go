@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -31,7 +31,8 @@ type journal struct {
 	seq     uint64
 	// epoch counts clears: a request begun before one is not kept after it, since it was
 	// served by the state the clear (a reset) replaced.
-	epoch uint64
+	// It changes under mu and is read without it when a request begins (began).
+	epoch atomic.Uint64
 	// ns makes entry ids: the entry's sequence number hashed under it. The entries in the ring
 	// are numbered seq-count+1 to seq, oldest first.
 	ns uuid.UUID
@@ -54,16 +55,14 @@ func entryBytes(e *JournalEntry) int {
 
 // began returns the epoch a request begins in, for add.
 func (j *journal) began() uint64 {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.epoch
+	return j.epoch.Load()
 }
 
 // add keeps e, of a request begun in epoch, unless the journal was cleared since.
 func (j *journal) add(epoch uint64, e JournalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if epoch != j.epoch {
+	if epoch != j.epoch.Load() {
 		return
 	}
 	// The id is made when the entry is listed (entryID), not here on every request's path.
@@ -99,7 +98,7 @@ func (j *journal) clear() {
 	defer j.mu.Unlock()
 	clear(j.entries)
 	j.head, j.count, j.held, j.seq = 0, 0, 0, 0
-	j.epoch++
+	j.epoch.Add(1)
 }
 
 func (j *journal) list(f RequestFilter) []JournalEntry {
@@ -175,6 +174,8 @@ type journalRecorder struct {
 	errBody []byte
 	// call is the request's restCall, allocated with the recorder.
 	call restCall
+	// journaled is set once journaled records the request through this recorder.
+	journaled bool
 }
 
 const maxErrorPeek = 4 << 10
@@ -183,7 +184,7 @@ func (r *journalRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
-	if (r.status >= 400 || (r.peekOK && r.status == http.StatusOK)) && len(r.errBody) < maxErrorPeek {
+	if r.journaled && (r.status >= 400 || (r.peekOK && r.status == http.StatusOK)) && len(r.errBody) < maxErrorPeek {
 		r.errBody = append(r.errBody, b[:min(len(b), maxErrorPeek-len(r.errBody))]...)
 	}
 	return r.statusRecorder.Write(b)
@@ -232,9 +233,13 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			body = &journalBody{ReadCloser: r.Body}
 			r.Body = body
 		}
-		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, peekOK: r.URL.Path == "/api/graphql"}
+		// logRequests' recorder when nothing has used it yet, else one of the journal's own.
+		rec, fresh := w.(*journalRecorder)
+		if !fresh || rec.status != 0 || rec.call.entered || rec.journaled {
+			rec = &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
+		}
+		rec.journaled, rec.peekOK = true, r.URL.Path == "/api/graphql"
 		call := &rec.call
-		r = r.WithContext(context.WithValue(r.Context(), restCallKey{}, call))
 		next.ServeHTTP(rec, r)
 		e := JournalEntry{
 			At:       at,
@@ -257,7 +262,14 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 		if line {
 			pathCap, queryCap = MaxJournalLinePart, MaxJournalLinePart
 		}
-		e.Path, e.PathTruncated = cutText(path, pathCap)
+		if query == "" && path == r.RequestURI && len(path) <= pathCap && len(r.Method) <= len(http.MethodOptions) {
+			// The path is the whole request target, a part of the request line's string, whose
+			// method is short and whose protocol is 8 bytes: the entry keeps that line alive,
+			// the path and at most 17 bytes more, instead of a copy.
+			e.Path = path
+		} else {
+			e.Path, e.PathTruncated = cutText(path, pathCap)
+		}
 		e.Query, e.QueryTruncated = cutText(query, queryCap)
 		e.Query = maskSecrets(e.Query)
 		e.RequestContentType, e.RequestContentTypeTruncated = cutText(r.Header.Get("Content-Type"), MaxJournalLinePart)
@@ -305,7 +317,8 @@ func refusedBeforeRunning(status int) bool {
 
 // cutText is a copy of the first n bytes at most of s, cut at a character boundary, and whether
 // anything was cut. It is always a copy: a request's method, path and query are substrings of
-// its whole request line, which an entry must not keep alive.
+// its whole request line, which an entry must not keep alive (but for a short line, see
+// journaled).
 func cutText(s string, n int) (string, bool) {
 	if len(s) <= n {
 		return strings.Clone(s), false

@@ -51,7 +51,8 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		// A journalRecorder, which journaled takes over, so that a journaled request has one.
+		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
 		next.ServeHTTP(rec, r)
 		level := slog.LevelDebug
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {

@@ -234,3 +234,44 @@ func TestWithoutRateLimitsCountsNothing(t *testing.T) {
 		t.Fatal("a reset turned the limits back on")
 	}
 }
+
+// TestEnterSharesTheKeyRecord: letting a key in allocates nothing once its last use is stamped
+// (the principal shares the stored key record and the workspace's owners), and a principal keeps
+// the record it entered with when the key changes afterwards (disabled, stamped again).
+func TestEnterSharesTheKeyRecord(t *testing.T) {
+	// Not parallel: testing.AllocsPerRun refuses to run in a parallel test.
+	clk := clock.NewManual(start)
+	c := New(clk, Deps{})
+	ws := mustWorkspace(t, c, Organisation, "Shared Ltd")
+	rec, key := mustKey(t, c, ws.ID, false)
+	cred := Credentials{Authorization: "Bearer " + key, ClientIP: "192.0.2.10"}
+	first, err := c.Enter(cred, RESTRead)
+	if err != nil || first.Key == nil || first.Key.LastUsedAt == nil {
+		t.Fatalf("Enter = %+v, %v; want the key, stamped", first, err)
+	}
+	if allocs := testing.AllocsPerRun(50, func() { // under the per-key limit of 100 a minute
+		if _, err := c.Enter(cred, RESTRead); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("Enter allocates %v times, want 0", allocs)
+	}
+	stampedAt := *first.Key.LastUsedAt
+	clk.Advance(2 * lastUsedGranularity)
+	second, err := c.Enter(cred, RESTRead)
+	if err != nil || !second.Key.LastUsedAt.After(stampedAt) {
+		t.Fatalf("Enter after %v = %+v, %v; want a new stamp", 2*lastUsedGranularity, second.Key, err)
+	}
+	if _, err := c.SetKeyDisabled(rec.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if !first.Key.LastUsedAt.Equal(stampedAt) || first.Key.Disabled || second.Key.Disabled {
+		t.Errorf("principals changed after they entered: first %+v, second %+v", first.Key, second.Key)
+	}
+	if _, err := c.Enter(cred, RESTRead); err == nil {
+		t.Error("a disabled key entered")
+	}
+	if len(first.Workspace.Owners) != 1 || first.Workspace.Owners[0] != ws.Owners[0] {
+		t.Errorf("principal's owners %v, want %v", first.Workspace.Owners, ws.Owners)
+	}
+}

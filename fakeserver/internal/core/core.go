@@ -49,6 +49,7 @@ type Workspace struct {
 	Type WorkspaceType
 	Name string
 	// Owners are the accounts that own an organisation (for a personal workspace, its user).
+	// The core never writes into the slice, it only replaces it, so copies may share it.
 	Owners []uuid.UUID
 	Plan   Plan
 	// seq orders workspaces by creation (see AllWorkspaces).
@@ -76,6 +77,9 @@ func FreePlan() Plan {
 
 // APIKey is a stored key record. The key itself is never stored: only its SHA-256 digest, which
 // is enough for keys of 190 random bits and useless to whoever reads a leaked store.
+//
+// A stored *APIKey is never written: a change stores a changed copy, so that a Principal can
+// share the record without copying it.
 type APIKey struct {
 	ID          uuid.UUID
 	Workspace   uuid.UUID
@@ -324,8 +328,10 @@ func (c *Core) SetKeyDisabled(id uuid.UUID, disabled bool) (APIKey, error) {
 	if !ok {
 		return APIKey{}, ErrNotFound("API key")
 	}
-	k.Disabled = disabled
-	return *k, nil
+	changed := *k // a new record: a principal may hold the old one (see APIKey)
+	changed.Disabled = disabled
+	c.keys[id] = &changed
+	return changed, nil
 }
 
 // lastUsedGranularity is how often last_used_at is stamped at most.
@@ -346,7 +352,9 @@ func (c *Core) authenticateKey(key string) (Principal, *CredentialRefusal) {
 	if key == "" {
 		return Principal{}, &CredentialRefusal{Reason: RefusalMalformed}
 	}
-	digest := sha256.Sum256([]byte(key))
+	// A key's bytes on the stack: []byte(key) would copy a key longer than 32 bytes to the heap.
+	var buf [128]byte
+	digest := sha256.Sum256(append(buf[:0], key...))
 	now := c.clock.Now()
 
 	c.mu.RLock()
@@ -362,10 +370,11 @@ func (c *Core) authenticateKey(key string) (Principal, *CredentialRefusal) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if k := c.keys[p.Key.ID]; k != nil && (k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedGranularity) {
-		used := now // its own variable, so that now is not moved to the heap on every call
-		k.LastUsedAt = &used
-		kc := *k
-		p.Key = &kc
+		used := now   // its own variable, so that now is not moved to the heap on every call
+		stamped := *k // a new record: a principal may hold the old one (see APIKey)
+		stamped.LastUsedAt = &used
+		c.keys[stamped.ID] = &stamped
+		p.Key = &stamped
 	}
 	return p, nil
 }
@@ -384,9 +393,10 @@ func (c *Core) resolveKeyLocked(digest [sha256.Size]byte, now time.Time) (Princi
 	if !ok {
 		return Principal{}, false, &CredentialRefusal{Reason: RefusalOwnerless, KeyID: k.ID}
 	}
-	kc := *k
 	stamp := k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedGranularity
-	return Principal{Workspace: cloneWorkspace(ws), Account: *acct, Key: &kc}, stamp, nil
+	// The principal shares the key's record and the workspace's owners: neither is ever written
+	// once stored, so a request's principal costs no allocation.
+	return Principal{Workspace: *ws, Account: *acct, Key: k}, stamp, nil
 }
 
 // actingAccountLocked picks the account a workspace's keys act as: its user, or an organisation's

@@ -394,6 +394,56 @@ func (c *Core) reportNameLocked(r *Report) *string {
 	return ptr(r.OriginalFilename)
 }
 
+// RenderStamp is what a finished report's rendering depends on: its version, and the titles and
+// feed URL of its show and episode, which change apart from it.
+type RenderStamp struct {
+	Version uint64
+	// Show is false for a report without a show and episode, or whose show or episode is gone.
+	Show                        bool
+	FeedURL                     string
+	SeriesTitle, EpisodeTitle   string
+	SeriesTitled, EpisodeTitled bool
+}
+
+// FinishedReportStamp returns the RenderStamp of report id when it is one of workspace's and
+// finished (complete or failed), as GetReport would return it. It is read on every GET of a
+// finished report, so it copies nothing to the heap.
+func (c *Core) FinishedReportStamp(workspace, id uuid.UUID) (RenderStamp, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	r, ok := c.reports[id]
+	if !ok || r.Workspace != workspace || (r.Status != StatusComplete && r.Status != StatusFailed) {
+		return RenderStamp{}, false
+	}
+	return RenderStamp{Version: r.Version}.withShowLocked(c, r.Series, r.Episode), true
+}
+
+// ShowStamp is the RenderStamp's part from a report's show and episode (see RenderStamp).
+func (c *Core) ShowStamp(series, episode *uuid.UUID) RenderStamp {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return RenderStamp{}.withShowLocked(c, series, episode)
+}
+
+// withShowLocked is st with the show part of series and episode.
+func (st RenderStamp) withShowLocked(c *Core, series, episode *uuid.UUID) RenderStamp {
+	if series == nil || episode == nil {
+		return st
+	}
+	s, e := c.series[*series], c.episodes[*episode]
+	if s == nil || e == nil {
+		return st
+	}
+	st.Show, st.FeedURL = true, s.FeedURL
+	if s.Title != nil {
+		st.SeriesTitle, st.SeriesTitled = *s.Title, true
+	}
+	if e.Title != nil {
+		st.EpisodeTitle, st.EpisodeTitled = *e.Title, true
+	}
+	return st
+}
+
 // GetReport returns one of the workspace's reports.
 func (c *Core) GetReport(p Principal, id uuid.UUID) (Report, error) {
 	c.mu.RLock()
