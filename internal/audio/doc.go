@@ -38,7 +38,7 @@
 //     libopus's float decoder within float rounding, over 135 dB SNR), when every packet is
 //     CELT-only with no empty frame and the input is seekable (an upload in memory, a file),
 //     which a first pass over the Ogg packets checks before decoding; with more than one
-//     worker (WithWorkers), ours decodes segments of 12 s in parallel, each decoder starting
+//     worker (WithWorkers), ours decodes segments of 24 s in parallel, each decoder starting
 //     400 ms early (the pre-roll of RFC 7845 section 4.6, its output discarded), which gives
 //     the serial decode's figures within 1e-5 dB; otherwise (a SILK or
 //     hybrid packet anywhere, or an input read once, such as a download)
