@@ -40,7 +40,7 @@
 //     ours starts, and on the first packet it does not decode the input goes back to the
 //     stream's start and pion decodes the whole stream (a late SILK packet costs a second
 //     decoding, and the work ceilings apply to each pass); with more than one
-//     worker (WithWorkers), ours decodes segments of 24 s in parallel, each decoder starting
+//     worker (WithWorkers), ours decodes segments of 16 s in parallel, each decoder starting
 //     400 ms early (the pre-roll of RFC 7845 section 4.6, its output discarded), which gives
 //     the serial decode's figures within 1e-5 dB; otherwise (a SILK or
 //     hybrid packet anywhere, or an input read once, such as a download)

@@ -187,9 +187,10 @@ func measureOpusWith(in *source, o options, celt bool) (Measurement, error) {
 // Segmenting of Opus decoding (internal/opusdec only).
 const (
 	// opusSegmentSamples is how much audio (samples per channel, at 48 kHz) one worker
-	// decodes at a time: 24 s, so a pre-roll costs 1.7% more decoding (3.3% at 12 s, the
-	// length before; the buffers in use grow with it, see measureOpusSegments).
-	opusSegmentSamples = 24 * 48000
+	// decodes at a time: 16 s, so a pre-roll costs 2.5% more decoding (3.3% at 12 s). Memory
+	// grows with it (see measureOpusSegments): on the bench's one-hour stereo file the peak RSS
+	// of measure was 38, 47, 56 and 65 MiB at 12, 16, 20 and 24 s (ffmpeg's: 57 MiB).
+	opusSegmentSamples = 16 * 48000
 	// opusPreRollSamples is how much audio before a segment its decoder decodes first, its
 	// output discarded. RFC 7845 section 4.6 asks for at least 80 ms (3840 samples) for the
 	// decoder's state to converge; at 12 points of the bench's 10-minute speech file (20 ms
@@ -232,8 +233,8 @@ type opusResult struct {
 //
 // Memory does not depend on the duration: at most workers segments wait in order and the meter
 // reads one, so at most workers+2 sample buffers are in use, each about
-// (opusSegmentSamples+MaxFrameSamples)·channels float32s: 9.3 MB for stereo, 37 MB with 2
-// workers, plus each segment's packets (200 KB at 64 kbit/s). A segment ends at the end of a
+// (opusSegmentSamples+MaxFrameSamples)·channels float32s: 6.2 MB for stereo, 25 MB with 2
+// workers, plus each segment's packets (130 KB at 64 kbit/s). A segment ends at the end of a
 // page, so one of pages holding more than the usual second of audio may overshoot by a page:
 // at most 255 packets of 120 ms (30.6 s), which an Ogg page cannot exceed.
 func measureOpusSegments(in *source, op *oggPackets, ch int, preSkip int64, gain float64, o options) (MeterResult, error) {
