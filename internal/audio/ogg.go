@@ -103,6 +103,9 @@ func (o *oggPackets) next() ([]byte, bool, error) {
 			if len(o.partial)+n > 1<<24 {
 				return nil, false, fmt.Errorf("%w: Ogg packet over 16 MiB", ErrMalformed)
 			}
+			if complete && len(o.partial) == 0 {
+				return body, len(o.segs) == 0 || allContinuation(o.segs), nil // one page's packet: no second copy
+			}
 			o.partial = append(o.partial, body...)
 			if complete {
 				p := o.partial
