@@ -61,7 +61,7 @@ func (o oneByteReader) Read(p []byte) (int, error) {
 }
 
 // seekableOneByteReader is a oneByteReader that passes Seek through, as a file does: Opus
-// chooses its decoder by a first pass over a seekable input (newOpusDecoder), so comparing
+// decodes with internal/opusdec only on a seekable input (measureOpus), so comparing
 // with bytes.Reader needs a seekable reader (TestOpusDecodersAgree compares read-once input).
 type seekableOneByteReader struct {
 	oneByteReader

@@ -36,9 +36,11 @@
 //     dropped, its output gain applied, and each page is cut to its granule position. One
 //     decoder serves a whole stream: our own, internal/opusdec (CELT only; it agrees with
 //     libopus's float decoder within float rounding, over 135 dB SNR), when every packet is
-//     CELT-only with no empty frame and the input is seekable (an upload in memory, a file),
-//     which a first pass over the Ogg packets checks before decoding; with more than one
-//     worker (WithWorkers), ours decodes segments of 12 s in parallel, each decoder starting
+//     CELT-only with no empty frame and the input is seekable (an upload in memory, a file):
+//     ours starts, and on the first packet it does not decode the input goes back to the
+//     stream's start and pion decodes the whole stream (a late SILK packet costs a second
+//     decoding, and the work ceilings apply to each pass); with more than one
+//     worker (WithWorkers), ours decodes segments of 16 s in parallel, each decoder starting
 //     400 ms early (the pre-roll of RFC 7845 section 4.6, its output discarded), which gives
 //     the serial decode's figures within 1e-5 dB; otherwise (a SILK or
 //     hybrid packet anywhere, or an input read once, such as a download)

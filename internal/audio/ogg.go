@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -104,6 +103,9 @@ func (o *oggPackets) next() ([]byte, bool, error) {
 			if len(o.partial)+n > 1<<24 {
 				return nil, false, fmt.Errorf("%w: Ogg packet over 16 MiB", ErrMalformed)
 			}
+			if complete && len(o.partial) == 0 {
+				return body, len(o.segs) == 0 || allContinuation(o.segs), nil // one page's packet: no second copy
+			}
 			o.partial = append(o.partial, body...)
 			if complete {
 				p := o.partial
@@ -172,97 +174,6 @@ func (o *oggPackets) page() error {
 
 // opusMaxFrame is the most samples per channel one Opus packet holds (120 ms at 48 kHz).
 const opusMaxFrame = 5760
-
-// measureOpus decodes Ogg Opus at 48 kHz with internal/opusdec or github.com/pion/opus
-// (newOpusDecoder chooses); internal/opusdec decodes in parallel segments when o has more
-// than one worker (measureOpusSegments). The header's pre-skip is dropped at the start, the
-// output gain is applied, and each page's output is cut to its granule position, which trims
-// the end as ffmpeg does.
-func measureOpus(in *source, o options) (Measurement, error) {
-	celt, err := opusStreamIsCELT(in)
-	if err != nil {
-		return Measurement{}, err
-	}
-	op := &oggPackets{r: in}
-	head, _, err := op.next()
-	if err != nil {
-		return Measurement{}, oggErr("Opus", err)
-	}
-	if len(head) < 19 || string(head[:8]) != "OpusHead" {
-		return Measurement{}, fmt.Errorf("%w: bad OpusHead packet", ErrMalformed)
-	}
-	ch := int(head[9])
-	preSkip := int64(binary.LittleEndian.Uint16(head[10:]))
-	gain := math.Pow(10, float64(int16(binary.LittleEndian.Uint16(head[16:])))/256/20)
-	if head[18] != 0 || ch < 1 || ch > 2 {
-		return Measurement{}, fmt.Errorf("%w: Opus with %d channels (mapping family %d); only mono and stereo are decoded", ErrUnsupportedCodec, ch, head[18])
-	}
-	tagsPkt, _, err := op.next()
-	if err != nil {
-		return Measurement{}, oggErr("Opus", err)
-	}
-	if celt && o.workers > 1 {
-		res, err := measureOpusSegments(in, op, ch, preSkip, gain, o)
-		if err != nil {
-			return Measurement{}, err
-		}
-		return opusMeasurement(in, ch, res, tagsPkt)
-	}
-	dec, err := newOpusDecoder(celt, ch)
-	if err != nil {
-		return Measurement{}, err
-	}
-	out := make([]float32, opusMaxFrame*ch)
-	var page []float64 // decoded samples of the current page, not yet emitted
-	var emitted int64  // frames emitted (after pre-skip)
-	var decoded int64  // frames decoded, pre-skip included
-	pos := 0
-	eof := false
-	res, err := measurePCM(in, 48000, ch, nil, func(dst []float64) (int, error) {
-		for pos == len(page) {
-			if eof {
-				return 0, io.EOF
-			}
-			page, pos = page[:0], 0
-			for {
-				pkt, last, err := op.next()
-				if errors.Is(err, io.EOF) {
-					eof = true
-					break
-				}
-				if err != nil {
-					return 0, err
-				}
-				n, err := dec.decode(pkt, out)
-				if err != nil {
-					return 0, fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)
-				}
-				from := min(max(preSkip-decoded, 0), int64(n))
-				decoded += int64(n)
-				at := len(page)
-				page = slices.Grow(page, (n-int(from))*ch)[:at+(n-int(from))*ch]
-				for i, v := range out[int(from)*ch : n*ch] {
-					page[at+i] = float64(v) * gain
-				}
-				if last {
-					break
-				}
-			}
-			// The page's granule position counts the samples up to its last packet's end.
-			if limit := op.granule - preSkip; op.granule >= 0 && emitted+int64(len(page)/ch) > limit {
-				page = page[:max(limit-emitted, 0)*int64(ch)]
-			}
-			emitted += int64(len(page) / ch)
-		}
-		n := copy(dst, page[pos:])
-		pos += n
-		return n, nil
-	})
-	if err != nil {
-		return Measurement{}, err
-	}
-	return opusMeasurement(in, ch, res, tagsPkt)
-}
 
 // opusMeasurement reads the input to its end and makes the Measurement of an Ogg Opus stream.
 func opusMeasurement(in *source, ch int, res MeterResult, tagsPkt []byte) (Measurement, error) {

@@ -1,10 +1,11 @@
 package audio
 
 import (
-	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sync"
 
@@ -29,8 +30,12 @@ func (p *pionOpus) decode(pkt []byte, out []float32) (int, error) {
 	return p.d.DecodeToFloat32(pkt, out)
 }
 
-// newOpusDecoder returns internal/opusdec when celt (opusStreamIsCELT's answer for the
-// whole stream), else pion/opus, so that one stream never mixes two decoders.
+// errOpusNotCELT is what a decoding pass with internal/opusdec returns on the first packet
+// opusdec does not decode (SILK or hybrid mode, an empty frame, broken framing), so that
+// measureOpus starts again with pion/opus.
+var errOpusNotCELT = errors.New("audio: an Opus packet internal/opusdec does not decode")
+
+// newOpusDecoder returns internal/opusdec when celt, else pion/opus.
 func newOpusDecoder(celt bool, channels int) (opusPacketDecoder, error) {
 	if celt {
 		d, err := opusdec.NewDecoder(channels)
@@ -46,71 +51,146 @@ func newOpusDecoder(celt bool, channels int) (opusPacketDecoder, error) {
 	return &pionOpus{d}, nil
 }
 
-// opusCheckEvery is how many packets the first pass reads between checks of the context.
-const opusCheckEvery = 1 << 10
+// measureOpus decodes Ogg Opus at 48 kHz with internal/opusdec or github.com/pion/opus, one
+// decoder for the whole stream. On a seekable input (an upload held in memory, a file) opusdec
+// decodes, in parallel segments when o has more than one worker (measureOpusSegments); on the
+// first packet it does not decode (opusdec.CELTOnly), the input goes back to the stream's start
+// and pion decodes the stream from there, so a stream with a SILK or hybrid packet anywhere is
+// pion's alone (one whose first packet is such costs nothing more; one whose last is costs a
+// second decoding). An input read once (a download) cannot go back, so pion decodes it.
+func measureOpus(in *source, o options) (Measurement, error) {
+	rewind := opusRewinder(in)
+	if rewind == nil {
+		return measureOpusWith(in, o, false)
+	}
+	m, err := measureOpusWith(in, o, true)
+	if !errors.Is(err, errOpusNotCELT) {
+		return m, err
+	}
+	if err := rewind(); err != nil {
+		return Measurement{}, err
+	}
+	return measureOpusWith(in, o, false)
+}
 
-// opusStreamIsCELT reports whether every audio packet of the Ogg Opus stream that starts at
-// the input's current position is one opusdec decodes (CELT-only, no empty frame). Deciding
-// before decoding needs a first pass over the packets, which only a seekable input allows (an
-// upload held in memory, a file): for any other input it reports false, and pion decodes.
-// The pass costs page parsing only; the input is left where it was. A stream the pass cannot
-// read is left to the decoding pass, whose errors are the ones reported.
-func opusStreamIsCELT(in *source) (bool, error) {
+// opusRewinder returns a function that puts the input back where it is now, or nil when the
+// input cannot seek. The bytes read after now are then not counted twice in the Size.
+func opusRewinder(in *source) func() error {
 	rs, ok := in.counter.r.(io.ReadSeeker)
 	if !ok {
-		return false, nil
+		return nil
 	}
 	here, err := rs.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return false, nil
+		return nil
 	}
-	start := here - int64(in.r.Buffered())
-	if _, err := rs.Seek(start, io.SeekStart); err != nil {
-		return false, nil
+	start, consumed := here-int64(in.r.Buffered()), in.size()
+	return func() error {
+		if _, err := rs.Seek(start, io.SeekStart); err != nil {
+			return fmt.Errorf("audio: going back to the start of the Opus stream: %w", err)
+		}
+		in.counter.n = consumed
+		in.r.Reset(in.counter)
+		return nil
 	}
-	celt, scanErr := scanOpusCELT(in, bufio.NewReaderSize(rs, 1<<16))
-	if _, err := rs.Seek(here, io.SeekStart); err != nil {
-		return false, fmt.Errorf("audio: restoring the input's position after the Opus pre-scan: %w", err)
-	}
-	if scanErr != nil && !errors.Is(scanErr, ErrMalformed) {
-		return false, scanErr // the context ended
-	}
-	return celt && scanErr == nil, nil
 }
 
-// scanOpusCELT reads the Ogg Opus stream of r (from its identification header) and reports
-// whether every audio packet is CELT-only with frames opusdec decodes.
-func scanOpusCELT(in *source, r io.Reader) (bool, error) {
-	op := &oggPackets{r: r}
-	for range 2 { // OpusHead, OpusTags
-		if _, _, err := op.next(); err != nil {
-			return false, oggErr("Opus", err)
-		}
+// measureOpusWith measures the Ogg Opus stream at the input's position with internal/opusdec
+// when celt (returning errOpusNotCELT on a packet it does not decode), else with pion/opus. The
+// header's pre-skip is dropped at the start, the output gain is applied, and each page's output
+// is cut to its granule position, which trims the end as ffmpeg does.
+func measureOpusWith(in *source, o options, celt bool) (Measurement, error) {
+	op := &oggPackets{r: in}
+	head, _, err := op.next()
+	if err != nil {
+		return Measurement{}, oggErr("Opus", err)
 	}
-	for n := 0; ; n++ {
-		if n%opusCheckEvery == 0 {
-			if err := in.ctx.Err(); err != nil {
-				return false, err
-			}
-		}
-		pkt, _, err := op.next()
-		if errors.Is(err, io.EOF) {
-			return true, nil
-		}
+	if len(head) < 19 || string(head[:8]) != "OpusHead" {
+		return Measurement{}, fmt.Errorf("%w: bad OpusHead packet", ErrMalformed)
+	}
+	ch := int(head[9])
+	preSkip := int64(binary.LittleEndian.Uint16(head[10:]))
+	gain := math.Pow(10, float64(int16(binary.LittleEndian.Uint16(head[16:])))/256/20)
+	if head[18] != 0 || ch < 1 || ch > 2 {
+		return Measurement{}, fmt.Errorf("%w: Opus with %d channels (mapping family %d); only mono and stereo are decoded", ErrUnsupportedCodec, ch, head[18])
+	}
+	tagsPkt, _, err := op.next()
+	if err != nil {
+		return Measurement{}, oggErr("Opus", err)
+	}
+	if celt && o.workers > 1 {
+		res, err := measureOpusSegments(in, op, ch, preSkip, gain, o)
 		if err != nil {
-			return false, err
+			return Measurement{}, err
 		}
-		if !opusdec.CELTOnly(pkt) {
-			return false, nil
-		}
+		return opusMeasurement(in, ch, res, tagsPkt)
 	}
+	dec, err := newOpusDecoder(celt, ch)
+	if err != nil {
+		return Measurement{}, err
+	}
+	out := make([]float32, opusMaxFrame*ch)
+	var page []float64 // decoded samples of the current page, not yet emitted
+	var emitted int64  // frames emitted (after pre-skip)
+	var decoded int64  // frames decoded, pre-skip included
+	pos := 0
+	eof := false
+	res, err := measurePCM(in, 48000, ch, nil, func(dst []float64) (int, error) {
+		for pos == len(page) {
+			if eof {
+				return 0, io.EOF
+			}
+			page, pos = page[:0], 0
+			for {
+				pkt, last, err := op.next()
+				if errors.Is(err, io.EOF) {
+					eof = true
+					break
+				}
+				if err != nil {
+					return 0, err
+				}
+				if celt && !opusdec.CELTOnly(pkt) {
+					return 0, errOpusNotCELT
+				}
+				n, err := dec.decode(pkt, out)
+				if err != nil {
+					return 0, fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)
+				}
+				from := min(max(preSkip-decoded, 0), int64(n))
+				decoded += int64(n)
+				at := len(page)
+				page = slices.Grow(page, (n-int(from))*ch)[:at+(n-int(from))*ch]
+				for i, v := range out[int(from)*ch : n*ch] {
+					page[at+i] = float64(v) * gain
+				}
+				if last {
+					break
+				}
+			}
+			// The page's granule position counts the samples up to its last packet's end.
+			if limit := op.granule - preSkip; op.granule >= 0 && emitted+int64(len(page)/ch) > limit {
+				page = page[:max(limit-emitted, 0)*int64(ch)]
+			}
+			emitted += int64(len(page) / ch)
+		}
+		n := copy(dst, page[pos:])
+		pos += n
+		return n, nil
+	})
+	if err != nil {
+		return Measurement{}, err
+	}
+	return opusMeasurement(in, ch, res, tagsPkt)
 }
 
 // Segmenting of Opus decoding (internal/opusdec only).
 const (
 	// opusSegmentSamples is how much audio (samples per channel, at 48 kHz) one worker
-	// decodes at a time: 12 s, so a pre-roll costs 3% more decoding.
-	opusSegmentSamples = 12 * 48000
+	// decodes at a time: 16 s, so a pre-roll costs 2.5% more decoding (3.3% at 12 s). Memory
+	// grows with it (see measureOpusSegments): on the bench's one-hour stereo file the peak RSS
+	// of measure was 38, 47, 56 and 65 MiB at 12, 16, 20 and 24 s (ffmpeg's: 57 MiB).
+	opusSegmentSamples = 16 * 48000
 	// opusPreRollSamples is how much audio before a segment its decoder decodes first, its
 	// output discarded. RFC 7845 section 4.6 asks for at least 80 ms (3840 samples) for the
 	// decoder's state to converge; at 12 points of the bench's 10-minute speech file (20 ms
@@ -153,8 +233,8 @@ type opusResult struct {
 //
 // Memory does not depend on the duration: at most workers segments wait in order and the meter
 // reads one, so at most workers+2 sample buffers are in use, each about
-// (opusSegmentSamples+MaxFrameSamples)·channels float32s: 4.7 MB for stereo, 19 MB with 2
-// workers, plus each segment's packets (100 KB at 64 kbit/s). A segment ends at the end of a
+// (opusSegmentSamples+MaxFrameSamples)·channels float32s: 6.2 MB for stereo, 25 MB with 2
+// workers, plus each segment's packets (130 KB at 64 kbit/s). A segment ends at the end of a
 // page, so one of pages holding more than the usual second of audio may overshoot by a page:
 // at most 255 packets of 120 ms (30.6 s), which an Ogg page cannot exceed.
 func measureOpusSegments(in *source, op *oggPackets, ch int, preSkip int64, gain float64, o options) (MeterResult, error) {
@@ -215,7 +295,7 @@ func walkOpus(op *oggPackets, ch, segSamples int, free chan []float32, submit fu
 		j := &opusJob{skip: len(recent) - k, groups: groups, channels: ch, samples: segSamples, free: free, res: make(chan opusResult, 1)}
 		j.packets = append(slices.Clone(recent[k:]), seg...)
 		for _, p := range seg {
-			n, _ := opusdec.PacketSamples(p) // valid: the pre-scan read every packet
+			n, _ := opusdec.PacketSamples(p) // valid: the walk checked every packet
 			recent = append(recent, p)
 			recentSamples = append(recentSamples, n)
 		}
@@ -242,11 +322,11 @@ func walkOpus(op *oggPackets, ch, segSamples int, free chan []float32, submit fu
 			flush()
 			return err
 		}
-		n, err := opusdec.PacketSamples(pkt)
-		if err != nil {
-			flush()
-			return fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)
+		if !opusdec.CELTOnly(pkt) {
+			return errOpusNotCELT // measureOpus starts again with pion: no segment is of use
 		}
+		n, _ := opusdec.PacketSamples(pkt) // valid: CELTOnly split its frames
+
 		seg = append(seg, pkt)
 		inSeg += n
 		inGroup++

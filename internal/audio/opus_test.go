@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"math"
 	"testing"
@@ -50,42 +52,96 @@ func longOpus(t *testing.T, file []byte, lateSILK bool) []byte {
 	return b
 }
 
-// TestOpusDecoderRouting shows the rule of newOpusDecoder: internal/opusdec decodes a stream
-// whose every packet is CELT-only when the input is seekable; pion decodes the rest, so no
-// stream mixes decoders. The first pass leaves the input where it was.
+// TestOpusDecoderRouting shows the rule of measureOpus: internal/opusdec decodes a stream
+// whose every packet is CELT-only when the input is seekable; pion decodes the rest, from the
+// stream's start when opusdec met a packet it does not decode, so no stream mixes decoders.
+// Each route's figures are compared bit for bit with those of a decode forced down one route
+// (measureOpusWith); where opusdec is expected, pion's figures must differ, or the comparison
+// could not tell the routes apart. The Size shows that going back does not count bytes twice.
 func TestOpusDecoderRouting(t *testing.T) {
 	t.Parallel()
 	celt := readFixture(t, "speech_s44_96.opus")
+	inMemory := func(b []byte) io.Reader { return bytes.NewReader(b) }
+	readOnce := func(b []byte) io.Reader { return onlyReader{bytes.NewReader(b)} }
 	tests := []struct {
-		name string
-		file []byte
-		wrap func([]byte) io.Reader
-		want bool
+		name    string
+		file    []byte
+		wrap    func([]byte) io.Reader
+		opusdec bool
 	}{
-		{"CELT, in memory", celt, func(b []byte) io.Reader { return bytes.NewReader(b) }, true},
-		{"CELT, not seekable", celt, func(b []byte) io.Reader { return onlyReader{bytes.NewReader(b)} }, false},
-		{"CELT past 64 KiB", longOpus(t, celt, false), func(b []byte) io.Reader { return bytes.NewReader(b) }, true},
-		{"CELT then one SILK packet late", longOpus(t, celt, true), func(b []byte) io.Reader { return bytes.NewReader(b) }, false},
-		{"hybrid and CELT", readFixture(t, "speech_m48.opus"), func(b []byte) io.Reader { return bytes.NewReader(b) }, false},
-		{"SILK", readFixture(t, "speech_m48_12.opus"), func(b []byte) io.Reader { return bytes.NewReader(b) }, false},
+		{"CELT, in memory", celt, inMemory, true},
+		{"CELT, read once", celt, readOnce, false},
+		{"CELT past 64 KiB", longOpus(t, celt, false), inMemory, true},
+		{"CELT then one SILK packet late", longOpus(t, celt, true), inMemory, false},
+		{"CELT then one SILK packet late, read once", longOpus(t, celt, true), readOnce, false},
+		{"hybrid and CELT", readFixture(t, "speech_m48.opus"), inMemory, false},
+		{"SILK", readFixture(t, "speech_m48_12.opus"), inMemory, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			in := testSource(t, tt.wrap(tt.file))
-			got, err := opusStreamIsCELT(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("opusStreamIsCELT = %v, want %v", got, tt.want)
-			}
-			rest, err := io.ReadAll(in)
-			if err != nil || !bytes.Equal(rest, tt.file) {
-				t.Errorf("after the first pass the input reads %d bytes (%v), want the file's %d", len(rest), err, len(tt.file))
-			}
-		})
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s, %d workers", tt.name, workers), func(t *testing.T) {
+				t.Parallel()
+				forced := func(ours bool) Measurement {
+					t.Helper()
+					in := testSource(t, bytes.NewReader(tt.file))
+					in.spare = workers == 2
+					m, err := measureOpusWith(in, options{workers: workers}, ours)
+					if err != nil {
+						t.Fatalf("forced down one route (opusdec %v): %v", ours, err)
+					}
+					return m
+				}
+				got, err := Measure(tt.wrap(tt.file), WithWorkers(workers))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Size != int64(len(tt.file)) {
+					t.Errorf("Size %d, want the file's %d bytes", got.Size, len(tt.file))
+				}
+				pion := forced(false)
+				want, other := pion, "opusdec"
+				if tt.opusdec {
+					want, other = forced(true), "pion"
+					if sameFigures(want, pion) {
+						t.Fatal("opusdec and pion give the same figures here, so they cannot show the route")
+					}
+				}
+				if !sameFigures(got, want) {
+					t.Errorf("figures %+v, want %+v (%s's figures: the wrong decoder)", figures(got), figures(want), other)
+				}
+			})
+		}
 	}
+}
+
+// TestOpusMalformedAfterFallback shows that a stream opusdec gives up on and pion cannot read
+// either fails with ErrMalformed from pion's pass, not with the internal fallback signal.
+func TestOpusMalformedAfterFallback(t *testing.T) {
+	t.Parallel()
+	b := longOpus(t, readFixture(t, "speech_s44_96.opus"), true)
+	b = b[:len(b)-10] // the last page, holding the SILK packet, cut short
+	for _, workers := range []int{1, 2} {
+		_, err := Measure(bytes.NewReader(b), WithWorkers(workers))
+		if !errors.Is(err, ErrMalformed) || errors.Is(err, errOpusNotCELT) {
+			t.Errorf("%d workers: %v, want ErrMalformed", workers, err)
+		}
+	}
+}
+
+// figures are the parts of a Measurement that tell two decoders apart.
+func figures(m Measurement) [6]float64 {
+	return [6]float64{float64(m.Frames), float64(m.Size), m.IntegratedLUFS, m.LoudnessRange, m.SamplePeakDB, m.TruePeakDB}
+}
+
+// sameFigures compares figures bit for bit.
+func sameFigures(a, b Measurement) bool {
+	fa, fb := figures(a), figures(b)
+	for i := range fa {
+		if math.Float64bits(fa[i]) != math.Float64bits(fb[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestOpusDecodersAgree measures one CELT file through both routes: opusdec (in memory) and

@@ -1,6 +1,9 @@
 package opusdec
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // BenchmarkOpusDecode decodes the packets of reference vectors in a loop (the decoder's state
 // carries on, as in a stream); one op is one packet. Steady-state decoding must not allocate.
@@ -65,4 +68,42 @@ func BenchmarkIMDCT(b *testing.B) {
 	for b.Loop() {
 		md.backward(in, 1, out, &m.window, buf, tmp)
 	}
+}
+
+// BenchmarkOpusDecodeFile decodes the whole Ogg Opus file named by PODQA_OPUS_BENCH_FILE
+// (bench.sh's 10-minute speech file, /tmp/podqa-bench/10min.opus.opus, is the one the figures
+// in the commit log come from); one op is the whole file, serially, with one Decoder. It is
+// the decode-only figure that bench.sh's end-to-end run is too noisy to resolve.
+func BenchmarkOpusDecodeFile(b *testing.B) {
+	name := os.Getenv("PODQA_OPUS_BENCH_FILE")
+	if name == "" {
+		b.Skip("set PODQA_OPUS_BENCH_FILE to an Ogg Opus file (for example /tmp/podqa-bench/10min.opus.opus)")
+	}
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := parseOggOpus(b, raw)
+	buf := make([]float32, MaxFrameSamples*o.channels)
+	samples := 0
+	b.ReportAllocs()
+	cpu0 := processCPU()
+	for b.Loop() {
+		d, err := NewDecoder(o.channels)
+		if err != nil {
+			b.Fatal(err)
+		}
+		samples = 0
+		for _, p := range o.packets {
+			n, err := d.Decode(p, buf)
+			if err != nil {
+				b.Fatal(err)
+			}
+			samples += n
+		}
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	}
+	b.ReportMetric(float64(samples)/48000*float64(b.N)/b.Elapsed().Seconds(), "x-realtime")
 }

@@ -104,6 +104,10 @@ func (m *mode) decodePulses(y []int32, n, k int, d *rangeDecoder) float32 {
 
 // expRotation1 applies one pass of 2-D rotations at a stride, forward then backward.
 func expRotation1(x []float32, n, stride int, c, s float32) {
+	if stride == 1 {
+		expRotationAdjacent(x[:n], c, s)
+		return
+	}
 	ms := -s
 	for i := 0; i < n-stride; i++ {
 		x1 := x[i]
@@ -117,6 +121,33 @@ func expRotation1(x []float32, n, stride int, c, s float32) {
 		x[i+stride] = c*x2 + s*x1
 		x[i] = c*x1 + ms*x2
 	}
+}
+
+// expRotationAdjacent is expRotation1 at stride 1, the same operations in the same order.
+// Each rotation's input is the previous one's output, so that value is carried in a register
+// rather than stored and loaded again on the loop's critical path.
+func expRotationAdjacent(x []float32, c, s float32) {
+	if len(x) < 2 {
+		return
+	}
+	ms := -s
+	x1 := x[0]
+	for i := 1; i < len(x); i++ {
+		x2 := x[i]
+		x[i-1] = c*x1 + ms*x2
+		x1 = c*x2 + s*x1
+	}
+	x[len(x)-1] = x1
+	if len(x) < 3 {
+		return
+	}
+	x2 := x[len(x)-2]
+	for i := len(x) - 3; i >= 0; i-- {
+		x1 := x[i]
+		x[i+1] = c*x2 + s*x1
+		x2 = c*x1 + ms*x2
+	}
+	x[0] = x2
 }
 
 var spreadFactor = [3]int{15, 10, 5}
