@@ -20,7 +20,7 @@ import (
 	ext "github.com/mmcdole/gofeed/extensions"
 )
 
-// Parse reads an RSS (0.9x, 1.0 or 2.0) or Atom feed from r. A document that
+// gofeedParse is Parse as it was on gofeed: it reads an RSS (0.9x, 1.0 or 2.0) or Atom feed from r. A document that
 // is not such a feed yields an [*Error] of kind [KindParse]; an error from r
 // itself yields one of kind [KindFetch]. A feed without any audio episode is
 // not an error: it parses to zero episodes. Parse never panics.
