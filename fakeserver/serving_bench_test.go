@@ -29,14 +29,7 @@ import (
 // plain server's throughput). On a shared machine compare cpu-ns/op, the process's CPU time per
 // request (client and server), which the machine's other load does not inflate as it does ns/op.
 func BenchmarkServeReportLoopback(b *testing.B) {
-	logger := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv, key, path := completedReport(b, WithoutRateLimits(), WithLogger(logger))
-	want := loopbackBody(b, srv.URL()+path, key)
-	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(want)
-	}))
-	b.Cleanup(plain.Close)
+	srv, plain, key, path, want := reportAndPlainServers(b)
 	for _, bc := range []struct{ name, base string }{{"fake", srv.URL()}, {"plain", plain.URL}} {
 		b.Run("server="+bc.name, func(b *testing.B) {
 			getRaw(b, bc.base, path, key, len(want))
@@ -209,14 +202,7 @@ func processCPU(b *testing.B) time.Duration {
 // totals over the fake's (cpu-ratio, tput-ratio: the fake's share of the plain server's speed;
 // target ≥ 0.8). An op is one request to each server (B/op and allocs/op count both).
 func BenchmarkServeReportInterleaved(b *testing.B) {
-	logger := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv, key, path := completedReport(b, WithoutRateLimits(), WithLogger(logger))
-	want := loopbackBody(b, srv.URL()+path, key)
-	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(want)
-	}))
-	b.Cleanup(plain.Close)
+	srv, plain, key, path, want := reportAndPlainServers(b)
 	const clients, round = 16, 1000
 	servers := [2]*loopbackClients{
 		dialClients(b, srv.URL(), path, key, clients),
@@ -287,4 +273,20 @@ func (c *loopbackClients) serve(b *testing.B, n, wantLen int) {
 		})
 	}
 	wg.Wait()
+}
+
+// reportAndPlainServers starts the fake as the program runs it (text log at INFO, rate limits
+// off as for any load test) with a completed report, and a plain net/http server writing that
+// report's body; it returns both, a key, the report's path and the body.
+func reportAndPlainServers(b *testing.B) (srv *Server, plain *httptest.Server, key, path string, want []byte) {
+	b.Helper()
+	logger := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	srv, key, path = completedReport(b, WithoutRateLimits(), WithLogger(logger))
+	want = loopbackBody(b, srv.URL()+path, key)
+	plain = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(want)
+	}))
+	b.Cleanup(plain.Close)
+	return srv, plain, key, path, want
 }
