@@ -6,16 +6,11 @@ import (
 	"sync"
 )
 
-// segmentDepth is how many segments a pipeline keeps in its reading order (being decoded, or
-// decoded and not yet read). Twice the workers: with as many as the workers, a trace of the
-// Vorbis pipeline showed the workers idle a third of the time, waiting for the meter to take a
-// segment before they could start the next.
-func segmentDepth(workers int) int { return 2 * workers }
-
 // segments is the pipeline that MP3, Vorbis and Opus decode in parallel segments with: a walker
 // goroutine splits the stream into jobs J (the walk), workers goroutines decode them to results R,
-// and next hands the results out in the walk's order. At most segmentDepth(workers) segments are
-// in the order at once, so memory does not depend on the duration. stop ends every goroutine,
+// and next hands the results out in the walk's order. At most depth segments are in the order at
+// once (being decoded, or decoded and not yet read), so memory does not depend on the duration;
+// each codec chooses its depth from what it measured. stop ends every goroutine,
 // wherever the reader stopped.
 type segments[J, R any] struct {
 	order   chan *segmentSlot[J, R]
@@ -41,9 +36,9 @@ type segmentResult[R any] struct {
 // then returns); decode decodes one job on the worker numbered worker (0 ≤ worker < workers, so
 // a worker may keep state of its own). A panic in either becomes an ErrMalformed error naming
 // the codec.
-func startSegments[J, R any](codec string, workers int, walk func(submit func(J) bool) error, decode func(worker int, j J) (R, error)) *segments[J, R] {
+func startSegments[J, R any](codec string, workers, depth int, walk func(submit func(J) bool) error, decode func(worker int, j J) (R, error)) *segments[J, R] {
 	s := &segments[J, R]{
-		order:  make(chan *segmentSlot[J, R], segmentDepth(workers)),
+		order:  make(chan *segmentSlot[J, R], depth),
 		quit:   make(chan struct{}),
 		walked: make(chan struct{}),
 	}
@@ -130,12 +125,12 @@ func (s *segments[J, R]) stop() error {
 
 // segmentBuffers recycles the sample buffers of decoded segments, so that memory stays flat: a
 // worker takes one for a segment, the reader gives it back once it has used the samples. It
-// holds at most segmentDepth(workers)+2 buffers: those of the segments in the order, the one
-// being read, and one that the reader has just given back.
+// holds at most depth+2 buffers: those of the segments in the order (depth, as given to
+// startSegments), the one being read, and one that the reader has just given back.
 type segmentBuffers[S float32 | float64] chan []S
 
-func newSegmentBuffers[S float32 | float64](workers int) segmentBuffers[S] {
-	return make(segmentBuffers[S], segmentDepth(workers)+2)
+func newSegmentBuffers[S float32 | float64](depth int) segmentBuffers[S] {
+	return make(segmentBuffers[S], depth+2)
 }
 
 // get returns an empty buffer with room for n samples, a free one if it is big enough.

@@ -48,7 +48,7 @@ func TestSegmentsInOrder(t *testing.T) {
 				var taken int
 				returned := make(chan struct{})
 				oneDone := make(chan struct{})
-				s := startSegments("Test", tt.workers, walkInts(n, tt.walkErr, &taken, returned), func(_ int, j int) (int, error) {
+				s := startSegments("Test", tt.workers, 2*tt.workers, walkInts(n, tt.walkErr, &taken, returned), func(_ int, j int) (int, error) {
 					switch {
 					case j == 0 && tt.workers > 1:
 						<-oneDone
@@ -86,7 +86,7 @@ func TestSegmentsInOrder(t *testing.T) {
 // TestSegmentsStop stops a pipeline at every kind of early exit: stop returns with the walker
 // and every worker returned (synctest.Test fails on a goroutine left blocked), and the error
 // reaches the reader where it belongs. With nobody reading, the walk gets at most
-// segmentDepth segments ahead.
+// depth segments ahead, for each depth.
 func TestSegmentsStop(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -108,7 +108,7 @@ func TestSegmentsStop(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			synctest.Test(t, func(t *testing.T) {
-				const workers, n = 2, 100
+				const workers, depth, n = 2, 3, 100
 				var taken int
 				returned := make(chan struct{})
 				walk := walkInts(n, nil, &taken, returned)
@@ -124,7 +124,7 @@ func TestSegmentsStop(t *testing.T) {
 						panic("torn")
 					}
 				}
-				s := startSegments("Test", workers, walk, func(_ int, j int) (int, error) {
+				s := startSegments("Test", workers, depth, walk, func(_ int, j int) (int, error) {
 					switch j {
 					case tt.failAt:
 						return 0, errors.New("bad segment 3")
@@ -135,8 +135,8 @@ func TestSegmentsStop(t *testing.T) {
 				})
 				if tt.read == 0 {
 					synctest.Wait() // the walker and the workers are all blocked
-					if taken != segmentDepth(workers) {
-						t.Fatalf("with nobody reading, the walk handed over %d segments, want %d", taken, segmentDepth(workers))
+					if taken != depth {
+						t.Fatalf("with nobody reading, the walk handed over %d segments, want %d", taken, depth)
 					}
 				}
 				var readErr error
@@ -177,7 +177,8 @@ func errText(err error) string {
 // small is replaced, and a full pool drops what it is given.
 func TestSegmentBuffers(t *testing.T) {
 	t.Parallel()
-	b := newSegmentBuffers[float32](1)
+	const depth = 2
+	b := newSegmentBuffers[float32](depth)
 	first := b.get(100)
 	if len(first) != 0 || cap(first) != 100 {
 		t.Fatalf("get(100) from an empty pool: len %d cap %d", len(first), cap(first))
@@ -196,10 +197,10 @@ func TestSegmentBuffers(t *testing.T) {
 	if len(b) != 0 {
 		t.Fatal("put(nil) kept a buffer")
 	}
-	for range segmentDepth(1) + 3 {
+	for range depth + 3 {
 		b.put(make([]float32, 1))
 	}
-	if len(b) != segmentDepth(1)+2 {
-		t.Fatalf("pool holds %d buffers, want at most %d", len(b), segmentDepth(1)+2)
+	if len(b) != depth+2 {
+		t.Fatalf("pool holds %d buffers, want at most %d", len(b), depth+2)
 	}
 }

@@ -42,8 +42,9 @@ type vorbisResult struct {
 // every packet's output length and trimming from the block sizes alone, as vorbisStream.read
 // does from the decoded output.
 //
-// Memory does not depend on the duration (see segments): at most segmentDepth = 2·workers
-// segments wait in order (being decoded or decoded and not yet read), one is being read and one
+// Memory does not depend on the duration (see segments): at most 2·workers segments wait in
+// order (being decoded or decoded and not yet read: with as many as the workers, a trace showed
+// the workers idle a third of the time, waiting for the meter to take a segment), one is being read and one
 // filled by the walker, and sample buffers are reused. A segment holds at most
 // vorbisSegmentValues+4096·channels float64s (2.2 MB for stereo, 2.4 MB for 8 channels) and
 // vorbisSegmentBytes plus one packet of input (a packet is at most 16 MiB; 128 packets of q4
@@ -64,9 +65,10 @@ func measureVorbisSegments(in *source, vs *vorbisStream, o options) (MeterResult
 func vorbisSegments(vs *vorbisStream, workers, segPackets int) (*vorbisPCM, func() error) {
 	ch := vs.ch
 	info := vs.dec.Info()
-	free := newSegmentBuffers[float64](workers)
+	depth := 2 * workers
+	free := newSegmentBuffers[float64](depth)
 	decs := make([]*vorbisdec.Decoder, workers) // each worker's, made on its first segment
-	segs := startSegments("Vorbis", workers,
+	segs := startSegments("Vorbis", workers, depth,
 		func(submit func(*vorbisJob) bool) error { return vs.walk(ch, segPackets, submit) },
 		func(w int, j *vorbisJob) (vorbisResult, error) {
 			if decs[w] == nil {
