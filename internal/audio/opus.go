@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/pion/opus"
 
@@ -207,9 +206,7 @@ type opusJob struct {
 	skip     int      // pre-roll packets, whose output is discarded
 	groups   []opusGroup
 	channels int
-	samples  int            // the segment's target length, per channel
-	free     chan []float32 // sample buffers to reuse
-	res      chan opusResult
+	samples  int // the segment's target length, per channel
 }
 
 // opusGroup is the packets completed on one Ogg page and the page's granule position.
@@ -221,7 +218,6 @@ type opusGroup struct {
 type opusResult struct {
 	pcm    []float32 // interleaved, decoder output of the segment's packets
 	frames []int     // samples per channel each group decoded to
-	err    error
 }
 
 // measureOpusSegments measures the audio packets that op (past the headers) reads, decoding
@@ -231,52 +227,35 @@ type opusResult struct {
 // samples exactly as the serial decode does (measureOpus), so the two differ only where the
 // pre-roll has not brought a decoder's state to the serial one's.
 //
-// Memory does not depend on the duration: at most workers segments wait in order and the meter
-// reads one, so at most workers+2 sample buffers are in use, each about
-// (opusSegmentSamples+MaxFrameSamples)·channels float32s: 6.2 MB for stereo, 25 MB with 2
-// workers, plus each segment's packets (130 KB at 64 kbit/s). A segment ends at the end of a
-// page, so one of pages holding more than the usual second of audio may overshoot by a page:
-// at most 255 packets of 120 ms (30.6 s), which an Ogg page cannot exceed.
+// Memory does not depend on the duration (see segments): at most workers segments wait in order
+// (a depth of 2·workers measured the same CPU, with peak RSS 46 instead of 38 MiB on the bench's
+// 10-minute file) and the meter reads one, so at most workers+2 sample buffers are in use, each
+// (opusSegmentSamples+MaxFrameSamples)·channels float32s, (16 s + 120 ms) of audio: 6.2 MB for
+// stereo, 25 MB with 2 workers, plus each segment's packets (130 KB at 64
+// kbit/s). A segment ends at the end of a page, so one of pages holding more than the usual
+// second of audio may overshoot by a page: at most 255 packets of 120 ms (30.6 s), which an
+// Ogg page cannot exceed.
 func measureOpusSegments(in *source, op *oggPackets, ch int, preSkip int64, gain float64, o options) (MeterResult, error) {
 	workers, segSamples := o.workers, o.opusSeg
 	if segSamples <= 0 {
 		segSamples = opusSegmentSamples
 	}
-	quit := make(chan struct{}) // closed when the meter stops taking segments
-	jobs := make(chan *opusJob)
-	order := make(chan *opusJob, workers)
-	free := make(chan []float32, workers+2)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				j.res <- decodeOpusSegment(j)
-			}
-		}()
-	}
-	var walkErr error
-	walkDone := make(chan struct{})
-	go func() {
-		defer close(walkDone)
-		defer close(jobs)
-		defer close(order)
-		walkErr = walkOpus(op, ch, segSamples, free, func(j *opusJob) bool { return handOver(j, order, jobs, quit) })
-	}()
-	st := &opusPCM{order: order, walkErr: &walkErr, channels: ch, preSkip: preSkip, gain: gain, free: free}
+	free := newSegmentBuffers[float32](workers)
+	segs := startSegments("Opus", workers, workers,
+		func(submit func(*opusJob) bool) error { return walkOpus(op, ch, segSamples, submit) },
+		func(_ int, j *opusJob) (opusResult, error) { return decodeOpusSegment(j, free) })
+	st := &opusPCM{segs: segs, channels: ch, preSkip: preSkip, gain: gain, free: free}
 	res, err := measurePCM(in, 48000, ch, nil, st.read)
-	// After an error the walker may be blocked handing over a segment nobody will take.
-	close(quit)
-	<-walkDone
-	wg.Wait()
+	if werr := segs.stop(); err == nil {
+		err = werr
+	}
 	return res, err
 }
 
 // walkOpus reads the packets of op to the end of the stream and hands segments of whole page
 // groups to submit, which returns false when the consumer has gone. The returned error is
 // the reading's (a malformed page); it reaches the meter after the segments read before it.
-func walkOpus(op *oggPackets, ch, segSamples int, free chan []float32, submit func(*opusJob) bool) error {
+func walkOpus(op *oggPackets, ch, segSamples int, submit func(*opusJob) bool) error {
 	var seg [][]byte // the current segment's packets
 	var groups []opusGroup
 	var recent [][]byte // the packets before seg, for its pre-roll
@@ -292,7 +271,7 @@ func walkOpus(op *oggPackets, ch, segSamples int, free chan []float32, submit fu
 			k--
 			got += recentSamples[k]
 		}
-		j := &opusJob{skip: len(recent) - k, groups: groups, channels: ch, samples: segSamples, free: free, res: make(chan opusResult, 1)}
+		j := &opusJob{skip: len(recent) - k, groups: groups, channels: ch, samples: segSamples}
 		j.packets = append(slices.Clone(recent[k:]), seg...)
 		for _, p := range seg {
 			n, _ := opusdec.PacketSamples(p) // valid: the walk checked every packet
@@ -341,29 +320,19 @@ func walkOpus(op *oggPackets, ch, segSamples int, free chan []float32, submit fu
 	}
 }
 
-// decodeOpusSegment decodes a job's packets with a new decoder and drops the pre-roll's output.
-func decodeOpusSegment(j *opusJob) (res opusResult) {
-	defer func() {
-		if p := recover(); p != nil {
-			res = opusResult{err: fmt.Errorf("%w: Opus decoder failed: %v", ErrMalformed, p)}
-		}
-	}()
+// decodeOpusSegment decodes a job's packets with a new decoder, in a buffer from free, and
+// drops the pre-roll's output.
+func decodeOpusSegment(j *opusJob, free segmentBuffers[float32]) (res opusResult, _ error) {
 	d, err := opusdec.NewDecoder(j.channels)
 	if err != nil {
-		return opusResult{err: fmt.Errorf("%w: %v", ErrUnsupportedCodec, err)}
+		return opusResult{}, fmt.Errorf("%w: %v", ErrUnsupportedCodec, err)
 	}
 	out := make([]float32, opusdec.MaxFrameSamples*j.channels)
 	for _, p := range j.packets[:j.skip] {
 		// A pre-roll packet that fails failed the previous segment, whose error comes first.
 		_, _ = d.Decode(p, out)
 	}
-	need := (j.samples + opusdec.MaxFrameSamples) * j.channels
-	select {
-	case buf := <-j.free:
-		res.pcm = buf[:0]
-	default:
-		res.pcm = make([]float32, 0, need)
-	}
+	res.pcm = free.get((j.samples + opusdec.MaxFrameSamples) * j.channels)
 	res.frames = make([]int, len(j.groups))
 	pkts := j.packets[j.skip:]
 	for g, grp := range j.groups {
@@ -372,26 +341,25 @@ func decodeOpusSegment(j *opusJob) (res opusResult) {
 			res.pcm = slices.Grow(res.pcm, opusdec.MaxFrameSamples*j.channels)
 			n, err := d.Decode(p, res.pcm[at:at+opusdec.MaxFrameSamples*j.channels])
 			if err != nil {
-				return opusResult{err: fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)}
+				return opusResult{}, fmt.Errorf("%w: Opus packet: %v", ErrMalformed, err)
 			}
 			res.pcm = res.pcm[:at+n*j.channels]
 			res.frames[g] += n
 		}
 		pkts = pkts[grp.packets:]
 	}
-	return res
+	return res, nil
 }
 
 // opusPCM stitches decoded segments in order, applying pre-skip, gain and each page's
 // granule position as measureOpus's serial read does, converting the kept samples straight
 // into the meter's buffer.
 type opusPCM struct {
-	order    <-chan *opusJob
-	walkErr  *error // the walker's, read once order is closed
+	segs     *segments[*opusJob, opusResult]
 	channels int
 	preSkip  int64
 	gain     float64
-	free     chan []float32
+	free     segmentBuffers[float32]
 	page     []float32 // the current page's kept samples not yet emitted
 	emitted  int64     // frames kept (after pre-skip)
 	decoded  int64     // frames decoded, pre-skip included
@@ -406,24 +374,14 @@ func (p *opusPCM) read(dst []float64) (int, error) {
 	for len(p.page) == 0 {
 		if p.cur == nil || p.group == len(p.cur.groups) {
 			if p.cur != nil {
-				select { // the segment's buffer serves a later segment, so memory stays flat
-				case p.free <- p.res.pcm:
-				default:
-				}
+				p.free.put(p.res.pcm) // the segment's buffer serves a later segment
 				p.cur = nil
 			}
-			j, ok := <-p.order
-			if !ok {
-				if *p.walkErr != nil {
-					return 0, *p.walkErr
-				}
-				return 0, io.EOF
+			j, r, err := p.segs.next()
+			if err != nil {
+				return 0, err // io.EOF, or the walk's error, after the last segment
 			}
-			p.res = <-j.res
-			if p.res.err != nil {
-				return 0, p.res.err
-			}
-			p.cur, p.group, p.at = j, 0, 0
+			p.cur, p.res, p.group, p.at = j, r, 0, 0
 		}
 		n := int64(p.res.frames[p.group])
 		granule := p.cur.groups[p.group].granule

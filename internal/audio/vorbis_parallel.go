@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/podqa/podqa-go/internal/vorbisdec"
 )
@@ -25,7 +24,6 @@ type vorbisJob struct {
 	warm    []byte // the last non-empty packet before the segment, decoded first, its output discarded
 	packets [][]byte
 	cuts    []vorbisPacketCut
-	res     chan vorbisResult
 }
 
 type vorbisResult struct {
@@ -34,7 +32,6 @@ type vorbisResult struct {
 	// packet as vorbisStream.read does, so that the meter sees the very same blocks (its sums
 	// can differ in the last bit when the blocks are cut elsewhere).
 	ends []int
-	err  error
 }
 
 // measureVorbisSegments measures an Ogg Vorbis stream whose packets are decoded in segments by
@@ -45,14 +42,14 @@ type vorbisResult struct {
 // every packet's output length and trimming from the block sizes alone, as vorbisStream.read
 // does from the decoded output.
 //
-// Memory does not depend on the duration: at most 2·workers segments wait in order (being
-// decoded or decoded and not yet read: room for the decoded ones keeps the workers busy while
-// the meter reads a segment), one is being read and one filled by the walker, and sample
-// buffers are reused. A segment holds at most vorbisSegmentValues+4096·channels float64s
-// (2.2 MB for stereo, 2.4 MB for 8 channels) and vorbisSegmentBytes plus one packet of input
-// (a packet is at most 16 MiB; 128 packets of q4 stereo speech are about 50 KB). With 2
-// workers: at most 6 segments, 13 MB of samples for stereo (14 MB for 8 channels) plus their
-// packets.
+// Memory does not depend on the duration (see segments): at most 2·workers segments wait in
+// order (being decoded or decoded and not yet read: with as many as the workers, a trace showed
+// the workers idle a third of the time, waiting for the meter to take a segment), one is being read and one
+// filled by the walker, and sample buffers are reused. A segment holds at most
+// vorbisSegmentValues+4096·channels float64s (2.2 MB for stereo, 2.4 MB for 8 channels) and
+// vorbisSegmentBytes plus one packet of input (a packet is at most 16 MiB; 128 packets of q4
+// stereo speech are about 50 KB). With 2 workers: at most 6 segments, 13 MB of samples for
+// stereo (14 MB for 8 channels) plus their packets.
 func measureVorbisSegments(in *source, vs *vorbisStream, o options) (MeterResult, error) {
 	rd, stop := vorbisSegments(vs, o.workers, o.segFrames)
 	res, err := measurePCM(in, vs.dec.Info().SampleRate, vs.ch, vorbisWeights(vs.ch), rd.read)
@@ -68,58 +65,22 @@ func measureVorbisSegments(in *source, vs *vorbisStream, o options) (MeterResult
 func vorbisSegments(vs *vorbisStream, workers, segPackets int) (*vorbisPCM, func() error) {
 	ch := vs.ch
 	info := vs.dec.Info()
-	free := make(chan []float64, 2*workers+2)
-	quit := make(chan struct{})
-	jobs := make(chan *vorbisJob)
-	order := make(chan *vorbisJob, 2*workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var dec *vorbisdec.Decoder
-			for j := range jobs {
-				if dec == nil {
-					var err error
-					if dec, err = vorbisdec.NewDecoder(info, vs.setupHeader); err != nil {
-						j.res <- vorbisResult{err: vorbisErr(err)}
-						continue
-					}
+	depth := 2 * workers
+	free := newSegmentBuffers[float64](depth)
+	decs := make([]*vorbisdec.Decoder, workers) // each worker's, made on its first segment
+	segs := startSegments("Vorbis", workers, depth,
+		func(submit func(*vorbisJob) bool) error { return vs.walk(ch, segPackets, submit) },
+		func(w int, j *vorbisJob) (vorbisResult, error) {
+			if decs[w] == nil {
+				d, err := vorbisdec.NewDecoder(info, vs.setupHeader)
+				if err != nil {
+					return vorbisResult{}, vorbisErr(err)
 				}
-				j.res <- decodeVorbisSegment(dec, j, ch, free)
+				decs[w] = d
 			}
-		}()
-	}
-	var walkErr error
-	walkDone := make(chan struct{})
-	go func() {
-		defer close(walkDone)
-		defer close(jobs)
-		defer close(order)
-		defer func() {
-			if p := recover(); p != nil {
-				walkErr = fmt.Errorf("%w: Vorbis framing: %v", ErrMalformed, p)
-			}
-		}()
-		walkErr = vs.walk(ch, segPackets, func(j *vorbisJob) bool { return handOver(j, order, jobs, quit) })
-		if walkErr != nil {
-			// The reader meets the error after the samples before it, as in a sequential decode.
-			j := &vorbisJob{res: make(chan vorbisResult, 1)}
-			j.res <- vorbisResult{err: walkErr}
-			select {
-			case order <- j:
-			case <-quit:
-			}
-		}
-	}()
-	stop := func() error {
-		// After an error the walker may be blocked handing over a segment nobody will take.
-		close(quit)
-		<-walkDone
-		wg.Wait()
-		return walkErr
-	}
-	return &vorbisPCM{order: order, free: free, ch: ch}, stop
+			return decodeVorbisSegment(decs[w], j, ch, free)
+		})
+	return &vorbisPCM{segs: segs, free: free, ch: ch}, segs.stop
 }
 
 // walk reads the audio packets to the end of the stream and hands segments of them to submit,
@@ -135,7 +96,6 @@ func (v *vorbisStream) walk(ch, maxPackets int, submit func(*vorbisJob) bool) er
 		if len(j.packets) == 0 {
 			return true
 		}
-		j.res = make(chan vorbisResult, 1)
 		ok := submit(j)
 		warm = last
 		j = &vorbisJob{warm: warm}
@@ -187,56 +147,44 @@ func (v *vorbisStream) walk(ch, maxPackets int, submit func(*vorbisJob) bool) er
 	return nil
 }
 
-// decodeVorbisSegment decodes a job's packets with dec, after its warm-up packet.
-func decodeVorbisSegment(dec *vorbisdec.Decoder, j *vorbisJob, ch int, free chan []float64) (res vorbisResult) {
-	defer func() {
-		if p := recover(); p != nil {
-			res = vorbisResult{err: fmt.Errorf("%w: Vorbis decoder failed: %v", ErrMalformed, p)}
-		}
-	}()
+// decodeVorbisSegment decodes a job's packets with dec, after its warm-up packet, in a buffer
+// from free.
+func decodeVorbisSegment(dec *vorbisdec.Decoder, j *vorbisJob, ch int, free segmentBuffers[float64]) (res vorbisResult, _ error) {
 	dec.Reset()
 	if j.warm != nil {
 		if _, err := dec.Decode(j.warm); err != nil {
-			return vorbisResult{err: vorbisErr(err)}
+			return vorbisResult{}, vorbisErr(err)
 		}
 	}
 	need := 0
 	for _, c := range j.cuts {
 		need += (c.to - c.from) * ch
 	}
-	select {
-	case buf := <-free:
-		res.pcm = buf[:0]
-	default:
-	}
+	res.pcm = free.get(need)
 	res.ends = make([]int, 0, len(j.packets))
-	if cap(res.pcm) < need {
-		res.pcm = make([]float64, 0, need)
-	}
 	for i, p := range j.packets {
 		out, err := dec.Decode(p)
 		if err != nil {
-			return vorbisResult{err: vorbisErr(err)}
+			return vorbisResult{}, vorbisErr(err)
 		}
 		c := j.cuts[i]
 		if len(out[0]) != c.n {
-			return vorbisResult{err: fmt.Errorf("%w: Vorbis packet decoded to %d samples, its block sizes give %d", ErrMalformed, len(out[0]), c.n)}
+			return vorbisResult{}, fmt.Errorf("%w: Vorbis packet decoded to %d samples, its block sizes give %d", ErrMalformed, len(out[0]), c.n)
 		}
 		res.pcm = appendInterleaved(res.pcm, out, c.from, c.to)
 		res.ends = append(res.ends, len(res.pcm))
 	}
-	return res
+	return res, nil
 }
 
 // vorbisPCM hands out the samples of decoded segments in order, at most one packet's at a time.
 type vorbisPCM struct {
-	order <-chan *vorbisJob
-	free  chan []float64
-	ch    int
-	buf   []float64
-	ends  []int // where the packets of buf end, those not yet handed out
-	at    int
-	done  bool
+	segs *segments[*vorbisJob, vorbisResult]
+	free segmentBuffers[float64]
+	ch   int
+	buf  []float64
+	ends []int // where the packets of buf end, those not yet handed out
+	at   int
 }
 
 func (p *vorbisPCM) read(dst []float64) (int, error) {
@@ -244,24 +192,11 @@ func (p *vorbisPCM) read(dst []float64) (int, error) {
 		p.ends = p.ends[1:]
 	}
 	for len(p.ends) == 0 {
-		if p.done {
-			return 0, io.EOF
+		_, r, err := p.segs.next()
+		if err != nil {
+			return 0, err // io.EOF, or the walk's error, after the last segment
 		}
-		j, ok := <-p.order
-		if !ok {
-			p.done = true
-			continue
-		}
-		r := <-j.res
-		if r.err != nil {
-			return 0, r.err
-		}
-		if p.buf != nil {
-			select { // the finished segment's buffer serves a later one, so memory stays flat
-			case p.free <- p.buf[:0]:
-			default:
-			}
-		}
+		p.free.put(p.buf) // the finished segment's buffer serves a later one
 		p.buf, p.at = r.pcm, 0
 		p.ends = r.ends
 		for len(p.ends) > 0 && p.ends[0] == 0 {
