@@ -77,8 +77,12 @@ func TestOpusDecoderRouting(t *testing.T) {
 		{"hybrid and CELT", readFixture(t, "speech_m48.opus"), inMemory, false},
 		{"SILK", readFixture(t, "speech_m48_12.opus"), inMemory, false},
 	}
+	workerCounts := []int{1, 2}
+	if testing.Short() {
+		workerCounts = []int{2} // the segmented path; the full run adds the serial one
+	}
 	for _, tt := range tests {
-		for _, workers := range []int{1, 2} {
+		for _, workers := range workerCounts {
 			t.Run(fmt.Sprintf("%s, %d workers", tt.name, workers), func(t *testing.T) {
 				t.Parallel()
 				forced := func(ours bool) Measurement {
