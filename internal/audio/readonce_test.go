@@ -2,7 +2,6 @@ package audio
 
 import (
 	"bytes"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,12 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
-
-// readOnce hides every method of its reader but Read, as a feed download or a request body
-// without a known length does.
-type readOnce struct{ r io.Reader }
-
-func (o readOnce) Read(p []byte) (int, error) { return o.r.Read(p) }
 
 // TestReadOnceInputMeasuresAsSeekable: a read-once input measures exactly as the same bytes
 // held in memory, on one worker and on two with short segments, for every format but Opus; and
@@ -51,7 +44,7 @@ func TestReadOnceInputMeasuresAsSeekable(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := Measure(readOnce{bytes.NewReader(data)}, WithWorkers(workers), short)
+				got, err := Measure(onlyReader{bytes.NewReader(data)}, WithWorkers(workers), short)
 				if err != nil {
 					t.Fatalf("%d workers: %v", workers, err)
 				}
