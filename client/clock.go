@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/podqa/podqa-go/internal/ctxsleep"
@@ -46,3 +47,44 @@ func WithClock(clk Clock) Option {
 
 // Clock returns the clock the client runs on (WithClock).
 func (c *Client) Clock() Clock { return c.clock }
+
+// ManualClock is a Clock that moves only when told: Sleep and Advance move it, nothing
+// else does. It is for tests without a fake, such as a webhook receiver verifying recorded
+// deliveries or a store's expiry. It is safe for concurrent use.
+type ManualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewManualClock returns a clock standing at start.
+func NewManualClock(start time.Time) *ManualClock { return &ManualClock{now: start} }
+
+// Now returns the clock's instant.
+func (c *ManualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Sleep moves the clock forward by d at once (nothing for d <= 0), unless ctx has ended; then
+// it returns ctx's error and moves nothing.
+func (c *ManualClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d > 0 {
+		c.Advance(d)
+	}
+	return nil
+}
+
+// Advance moves the clock by d and returns the new instant. A negative d steps it back, as a
+// wall clock corrected by NTP can be.
+func (c *ManualClock) Advance(d time.Duration) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	return c.now
+}
+
+var _ Clock = (*ManualClock)(nil)

@@ -174,3 +174,14 @@ const (
 	meJSON      = `{"workspace":{"id":"1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d","name":"Acme Audio","type":"organisation"},"key":{"id":"7e6d5c4b-3a29-4180-b7f6-e5d4c3b2a190","description":"CI","masked_key":"podqa_api_3kF9…","created_at":"2025-01-02T09:30:00.000000+00:00","last_used_at":null}}`
 	createdJSON = `{"id":"` + reportID1 + `","status":"PENDING"}`
 )
+
+// countingTransport counts the requests that go through it.
+type countingTransport struct {
+	next http.RoundTripper
+	n    *atomic.Int32
+}
+
+func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(r)
+}

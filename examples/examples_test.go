@@ -24,7 +24,6 @@ import (
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
-	"github.com/podqa/podqa-go/internal/audio"
 	"github.com/podqa/podqa-go/internal/servicetest"
 )
 
@@ -75,7 +74,7 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wav, err := audio.Synthesize(audio.SynthSpec{DurationSeconds: 12, SampleRate: 44100, Channels: 2, Title: "Local take"})
+	wav, err := fakeserver.SynthesizeWAV(fakeserver.AudioSpec{Duration: 12 * time.Second, SampleRate: 44100, Channels: 2, Title: "Local take"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/podqa/podqa-go v0.0.0-00010101000000-000000000000
+	github.com/podqa/podqa-go/fakeserver v0.0.0-00010101000000-000000000000
 	github.com/podqa/podqa-go/webhook/webhookpg v0.0.0-00010101000000-000000000000
 	github.com/podqa/podqa-go/webhook/webhookredis v0.0.0-00010101000000-000000000000
 	github.com/redis/go-redis/v9 v9.22.0
@@ -48,9 +49,10 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 )
 
-// The SDK and its stores from this checkout.
+// The SDK, the fake and the stores from this checkout.
 replace (
 	github.com/podqa/podqa-go => ../
+	github.com/podqa/podqa-go/fakeserver => ../fakeserver
 	github.com/podqa/podqa-go/webhook/webhookpg => ../webhook/webhookpg
 	github.com/podqa/podqa-go/webhook/webhookredis => ../webhook/webhookredis
 )

@@ -18,7 +18,6 @@ import (
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
-	"github.com/podqa/podqa-go/internal/audio"
 )
 
 // lockedBuffer is the fake's log, written by its goroutines and read by the test.
@@ -154,7 +153,7 @@ func TestNoSecretInTheLogs(t *testing.T) {
 	}
 
 	// An upload by hand, to learn its URL's signature; the upload example makes more.
-	wav, err := audio.Synthesize(audio.SynthSpec{DurationSeconds: 4, SampleRate: 8000, Channels: 1})
+	wav, err := fakeserver.SynthesizeWAV(fakeserver.AudioSpec{Duration: 4 * time.Second, SampleRate: 8000, Channels: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +186,7 @@ func TestNoSecretInTheLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	take, err := audio.Synthesize(audio.SynthSpec{DurationSeconds: 12, SampleRate: 44100, Channels: 2, Title: "Local take"})
+	take, err := fakeserver.SynthesizeWAV(fakeserver.AudioSpec{Duration: 12 * time.Second, SampleRate: 44100, Channels: 2, Title: "Local take"})
 	if err != nil {
 		t.Fatal(err)
 	}

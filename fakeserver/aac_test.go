@@ -28,7 +28,7 @@ type aacRef struct {
 
 func aacRefs(t *testing.T) []aacRef {
 	t.Helper()
-	raw, err := os.ReadFile("../internal/audio/testdata/formats/reference.json")
+	raw, err := os.ReadFile("internal/audio/testdata/formats/reference.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func aacRefs(t *testing.T) []aacRef {
 func TestAACReportsComplete(t *testing.T) {
 	t.Parallel()
 	for _, ref := range aacRefs(t) {
-		data, err := os.ReadFile("../internal/audio/testdata/formats/" + ref.File)
+		data, err := os.ReadFile("internal/audio/testdata/formats/" + ref.File)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestAACReportsComplete(t *testing.T) {
 // report fails, and the reason sent to the workspace names HE-AAC.
 func TestHEAACReportFailsNamingTheProfile(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile("../internal/audio/testdata/formats/tagged.m4a")
+	data, err := os.ReadFile("internal/audio/testdata/formats/tagged.m4a")
 	if err != nil {
 		t.Fatal(err)
 	}

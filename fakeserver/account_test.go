@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/podqa/podqa-go/internal/audio"
+	"github.com/podqa/podqa-go/fakeserver/internal/audio"
 )
 
 func TestReportAccountOfAnUpload(t *testing.T) {

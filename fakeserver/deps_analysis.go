@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/audio"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/internal/audio"
 )
 
 // analysisLimits are the ceilings of what the fake decodes, so that a file's cost is bounded by

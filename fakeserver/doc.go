@@ -9,8 +9,9 @@
 //
 // In a Go test, [NewTest] starts a fake on a manual clock with the Demo workspace and its key,
 // accepts webhook and feed URLs on loopback, and closes the fake when the test ends; package
-// client/clienttest adds a client bound to it. [New] starts the fake as the service would be:
-// on the real clock, with no workspace until [Server.SeedDemo] (or [WithFixtures]) makes one,
+// [github.com/podqa/podqa-go/fakeserver/clienttest] adds a client bound to it. [New] starts the
+// fake as the service would be: on the real clock, with no workspace until [Server.SeedDemo] (or
+// [WithFixtures]) makes one,
 // refusing loopback and private URLs until [WithPrivateURLs] allows them. It takes [Option]
 // values such as [WithManualClock], [WithSeed], [WithFixtures] and [WithPrivateURLs].
 // [Server.URL], [Server.Client] and [Server.Handler] reach it. From any language, run the

@@ -14,7 +14,7 @@ import (
 // (audio's TestBombsStopAtACeiling counts that it stops at the first check).
 func TestDecompressionBombFailsFast(t *testing.T) {
 	t.Parallel()
-	bomb, err := os.ReadFile("../internal/audio/testdata/bombs/flac-8ch-65535x2000.flac")
+	bomb, err := os.ReadFile("internal/audio/testdata/bombs/flac-8ch-65535x2000.flac")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/audio"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/internal/audio"
 )
 
 func decodeAs[T any](t *testing.T, body []byte) T {

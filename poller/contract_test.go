@@ -1,21 +1,19 @@
 package poller_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/client/clienttest"
-	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/poller"
 	"github.com/podqa/podqa-go/poller/pollertest"
 )
 
 func TestMemoryStoreContract(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	pollertest.TestStore(t, pollertest.Harness{
 		New: func(*testing.T) poller.Store { return poller.NewMemoryLeaseStore(poller.WithLeaseClock(clock)) },
 		// Corrupt is nil: a MemoryStore holds decoded states only, so none can be corrupt.
@@ -40,17 +38,4 @@ func TestFileStoreContract(t *testing.T) {
 			}
 		},
 	})
-}
-
-// TestMemoryStorePollers runs the three-poller proof on one in-process MemoryStore, with and
-// without a poller dying mid-page.
-func TestMemoryStorePollers(t *testing.T) {
-	t.Parallel()
-	for _, kill := range []bool{false, true} {
-		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
-			t.Parallel()
-			s := poller.NewMemoryLeaseStore()
-			storetest.Pollers(t, func(*testing.T) poller.LeaseStore { return s }, storetest.PollersTTL, 5000, kill)
-		})
-	}
 }

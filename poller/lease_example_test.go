@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/podqa/podqa-go/client/clienttest"
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/poller"
 )
 
@@ -14,7 +14,7 @@ import (
 // a save under an old token refused.
 func ExampleLeaseStore() {
 	ctx := context.Background()
-	clk := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clk := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	var store poller.LeaseStore = poller.NewMemoryLeaseStore(poller.WithLeaseClock(clk))
 	st := poller.State{Watermark: "2026-01-05T09:00:00.000000+00:00"}
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/client/clienttest"
+	"github.com/podqa/podqa-go/client"
 )
 
 // timedLeases is a MemoryLeaseStore on a manual clock that also stands for the network:
@@ -16,7 +16,7 @@ import (
 // through hours of lease time in microseconds, with no wall-clock sleep.
 type timedLeases struct {
 	*MemoryLeaseStore
-	clock      *clienttest.ManualClock
+	clock      *client.ManualClock
 	replyDelay time.Duration
 	renewal    func(ctx context.Context, s *timedLeases, l Lease, ttl time.Duration) error
 
@@ -84,7 +84,7 @@ func TestRenewalFailuresEndTheHoldInTime(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+			clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 			store := &timedLeases{
 				MemoryLeaseStore: NewMemoryLeaseStore(WithLeaseClock(clock)),
 				clock:            clock, replyDelay: tt.replyDelay, renewal: tt.renewal,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/internal/errval"
 )

@@ -9,7 +9,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"github.com/podqa/podqa-go/client/clienttest"
+	"github.com/podqa/podqa-go/client"
 )
 
 // bench64KiB is a 64 KiB body, signed at the reference time.
@@ -19,7 +19,7 @@ func bench64KiB(b *testing.B) ([]byte, *Verifier) {
 	for i := range body {
 		body[i] = byte('a' + i%26)
 	}
-	v, err := NewVerifier(refSecret, WithClock(clienttest.NewManualClock(time.Unix(refTimestamp, 0))))
+	v, err := NewVerifier(refSecret, WithClock(client.NewManualClock(time.Unix(refTimestamp, 0))))
 	if err != nil {
 		b.Fatal(err)
 	}

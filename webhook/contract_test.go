@@ -4,15 +4,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/client/clienttest"
-	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/webhook"
 	"github.com/podqa/podqa-go/webhook/webhooktest"
 )
 
 func TestMemoryStoreContract(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	webhooktest.TestDedupStore(t, webhooktest.Harness{
 		New: func(t *testing.T, doneTTL time.Duration) webhook.DedupStore {
 			s, err := webhook.NewMemoryStore(webhook.WithDedupTTL(doneTTL), webhook.WithDedupClock(clock))
@@ -25,14 +24,4 @@ func TestMemoryStoreContract(t *testing.T) {
 		Short:  time.Second,
 		Twin:   func(_ *testing.T, s webhook.DedupStore) webhook.DedupStore { return s },
 	})
-}
-
-// TestMemoryStoreReceivers runs the three-instance proof on one in-process MemoryStore.
-func TestMemoryStoreReceivers(t *testing.T) {
-	t.Parallel()
-	s, err := webhook.NewMemoryStore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	storetest.Receivers(t, func(*testing.T) webhook.DedupStore { return s }, 1000)
 }

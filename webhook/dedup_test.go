@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/client/clienttest"
+	"github.com/podqa/podqa-go/client"
 )
 
-func newTestStore(t *testing.T, clock *clienttest.ManualClock, opts ...MemoryStoreOption) *MemoryStore {
+func newTestStore(t *testing.T, clock *client.ManualClock, opts ...MemoryStoreOption) *MemoryStore {
 	t.Helper()
 	s, err := NewMemoryStore(append([]MemoryStoreOption{WithDedupClock(clock)}, opts...)...)
 	if err != nil {
@@ -44,7 +44,7 @@ func mark(t *testing.T, s DedupStore, id string) {
 
 func TestMemoryStoreExpiry(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	s := newTestStore(t, clock, WithDedupTTL(time.Hour))
 	if seen(t, s, "a") {
 		t.Fatal("fresh store has seen a")
@@ -77,7 +77,7 @@ func TestMemoryStoreExpiry(t *testing.T) {
 
 func TestMemoryStoreDefaultTTLCoversRetryLadder(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	s := newTestStore(t, clock)
 	mark(t, s, "msg")
 	clock.Advance(28 * time.Hour)
@@ -92,7 +92,7 @@ func TestMemoryStoreDefaultTTLCoversRetryLadder(t *testing.T) {
 
 func TestMemoryStoreBounded(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	s := newTestStore(t, clock, WithDedupMaxEntries(3))
 	for i := range 5 {
 		mark(t, s, fmt.Sprint(i))
@@ -116,7 +116,7 @@ func TestMemoryStoreBounded(t *testing.T) {
 
 func TestMemoryStoreClockStepsBack(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	s := newTestStore(t, clock, WithDedupTTL(time.Hour))
 	mark(t, s, "late")
 	clock.Advance(-2 * time.Hour)
@@ -132,7 +132,7 @@ func TestMemoryStoreClockStepsBack(t *testing.T) {
 
 func TestMemoryStoreConcurrent(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	s := newTestStore(t, clock, WithDedupMaxEntries(50))
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -155,7 +155,7 @@ func TestMemoryStoreConcurrent(t *testing.T) {
 func TestMemoryStoreClaims(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	s := newTestStore(t, clock, WithDedupMaxEntries(2))
 	claim := func(id string) (ClaimStatus, string) {
 		t.Helper()

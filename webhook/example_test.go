@@ -14,7 +14,6 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/podqa/podqa-go/client"
-	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/webhook"
 )
 
@@ -47,7 +46,7 @@ func ExampleVerifier_Verify() {
 
 	// The clock is fixed here so the output does not depend on today's date; in production
 	// leave the default, time.Now.
-	v, err := webhook.NewVerifier(secret, webhook.WithClock(clienttest.NewManualClock(sent.Add(90*time.Second))))
+	v, err := webhook.NewVerifier(secret, webhook.WithClock(client.NewManualClock(sent.Add(90*time.Second))))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -56,7 +55,7 @@ func ExampleVerifier_Verify() {
 	tampered := strings.Replace(body, "failed", "complete", 1)
 	fmt.Println("tampered:", errors.Is(v.Verify(header, []byte(tampered)), webhook.ErrInvalidSignature))
 
-	late, _ := webhook.NewVerifier(secret, webhook.WithClock(clienttest.NewManualClock(sent.Add(time.Hour))))
+	late, _ := webhook.NewVerifier(secret, webhook.WithClock(client.NewManualClock(sent.Add(time.Hour))))
 	fmt.Println("replayed an hour later:", errors.Is(late.Verify(header, []byte(body)), webhook.ErrTimestampTooOld))
 	// Output:
 	// authentic: <nil>
@@ -113,7 +112,7 @@ func ExampleParse() {
 
 func ExampleNewHandler() {
 	sent := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
-	now := clienttest.NewManualClock(sent.Add(2 * time.Second)) // fixed for the example
+	now := client.NewManualClock(sent.Add(2 * time.Second)) // fixed for the example
 
 	h, err := webhook.NewHandler(secret,
 		func(ctx context.Context, e webhook.Event) error {
@@ -153,7 +152,7 @@ func ExampleNewHandler() {
 
 func ExampleNewMemoryStore() {
 	// A smaller, shorter-lived store than the default, on a clock the example controls.
-	clk := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clk := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	store, err := webhook.NewMemoryStore(
 		webhook.WithDedupTTL(time.Hour),
 		webhook.WithDedupMaxEntries(10_000),

@@ -9,7 +9,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"github.com/podqa/podqa-go/client/clienttest"
+	"github.com/podqa/podqa-go/client"
 )
 
 // FuzzVerify feeds arbitrary headers and bodies to Verify. It must never panic, must return
@@ -24,7 +24,7 @@ func FuzzVerify(f *testing.F) {
 	f.Add("id", "01614265330", "v2,abc", []byte("{}"))
 	f.Add("id", "99999999999999999999999", "v1,"+refSignature[3:]+",x", []byte("{}"))
 
-	v, err := NewVerifier(refSecret, WithClock(clienttest.NewManualClock(time.Unix(refTimestamp, 0))))
+	v, err := NewVerifier(refSecret, WithClock(client.NewManualClock(time.Unix(refTimestamp, 0))))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/client/clienttest"
+	"github.com/podqa/podqa-go/client"
 )
 
 var handlerStart = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
@@ -54,7 +54,7 @@ type hookCall struct {
 }
 
 // newTestHandler builds a Handler on refSecret with a manual clock and collects hook calls.
-func newTestHandler(t *testing.T, clock *clienttest.ManualClock, fn func(context.Context, Event) error, opts ...HandlerOption) (http.Handler, *[]hookCall) {
+func newTestHandler(t *testing.T, clock *client.ManualClock, fn func(context.Context, Event) error, opts ...HandlerOption) (http.Handler, *[]hookCall) {
 	t.Helper()
 	var mu sync.Mutex
 	hooks := &[]hookCall{}
@@ -74,7 +74,7 @@ func newTestHandler(t *testing.T, clock *clienttest.ManualClock, fn func(context
 }
 
 // deliver sends body signed now with id, as the service's sender would.
-func deliver(t *testing.T, h http.Handler, clock *clienttest.ManualClock, id, body string) *httptest.ResponseRecorder {
+func deliver(t *testing.T, h http.Handler, clock *client.ManualClock, id, body string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/hooks/podqa", strings.NewReader(body))
 	for k, v := range signedHeader(t, refSecret, id, clock.Now(), []byte(body)) {
@@ -87,7 +87,7 @@ func deliver(t *testing.T, h http.Handler, clock *clienttest.ManualClock, id, bo
 
 func TestHandlerDelivers(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 	var rec recorder
 	h, hooks := newTestHandler(t, clock, rec.fn)
 	resp := deliver(t, h, clock, "msg_1", payloadEpisodeCreated)
@@ -113,7 +113,7 @@ func TestHandlerDelivers(t *testing.T) {
 // retries: a failure must not be remembered, a success must be.
 func TestHandlerRetryLadder(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 	var rec recorder
 	h, hooks := newTestHandler(t, clock, rec.fn)
 	rec.setFail(errors.New("database down: do not tell the sender"))
@@ -152,7 +152,7 @@ func TestHandlerRetryLadder(t *testing.T) {
 
 func TestHandlerDedupExpiresWithClock(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 	var rec recorder
 	h, _ := newTestHandler(t, clock, rec.fn)
 	deliver(t, h, clock, "msg_old", payloadFeedBroken)
@@ -170,7 +170,7 @@ func TestHandlerDedupExpiresWithClock(t *testing.T) {
 
 func TestHandlerTestEvents(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 
 	var kept recorder
 	h, _ := newTestHandler(t, clock, kept.fn)
@@ -283,7 +283,7 @@ func TestHandlerRejects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			clock := clienttest.NewManualClock(handlerStart)
+			clock := client.NewManualClock(handlerStart)
 			var rec recorder
 			h, hooks := newTestHandler(t, clock, rec.fn, tt.opts...)
 			method := http.MethodPost
@@ -318,7 +318,7 @@ func TestHandlerRejects(t *testing.T) {
 
 func TestHandlerBodyAtLimit(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 	var rec recorder
 	h, _ := newTestHandler(t, clock, rec.fn, WithMaxBodyBytes(int64(len(payloadCompleted))))
 	if resp := deliver(t, h, clock, "msg", payloadCompleted); resp.Code != http.StatusOK {
@@ -329,7 +329,7 @@ func TestHandlerBodyAtLimit(t *testing.T) {
 // TestHandlerInFlight sends a redelivery while the first attempt is still in the callback.
 func TestHandlerInFlight(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 	entered := make(chan struct{})
 	release := make(chan struct{})
 	var calls sync.Map
@@ -362,7 +362,7 @@ func TestHandlerInFlight(t *testing.T) {
 
 func TestHandlerTimeout(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 	var deadline time.Time
 	var hasDeadline bool
 	fn := func(ctx context.Context, e Event) error {
@@ -418,7 +418,7 @@ func (s *failingStore) Release(_ context.Context, id, token string) error {
 
 func TestHandlerDedupStoreFailures(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 
 	var rec recorder
 	store := &failingStore{claimErr: errors.New("redis: connection refused")}
@@ -476,7 +476,7 @@ func TestHandlerDedupStoreFailures(t *testing.T) {
 // TestHandlerPanicReleases: a callback that panics leaves no claim behind, so the retry runs.
 func TestHandlerPanicReleases(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 	panicked := false
 	var rec recorder
 	fn := func(ctx context.Context, e Event) error {
@@ -504,7 +504,7 @@ func TestHandlerPanicReleases(t *testing.T) {
 // unknown length over the limit.
 func TestHandlerOverHTTP(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(handlerStart)
+	clock := client.NewManualClock(handlerStart)
 	var rec recorder
 	h, _ := newTestHandler(t, clock, rec.fn, WithMaxBodyBytes(1024))
 	srv := httptest.NewServer(h)
@@ -574,7 +574,7 @@ func TestHandlerErrors(t *testing.T) {
 // The delivery's timestamp header is parsed for DeliveryFromContext exactly as verified.
 func TestHandlerDeliveryTimestamp(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Unix(refTimestamp, 0))
+	clock := client.NewManualClock(time.Unix(refTimestamp, 0))
 	var rec recorder
 	h, _ := newTestHandler(t, clock, rec.fn)
 	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(payloadUnknown))

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"time"
 
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/internal/errval"
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
 // Header names of a delivery, as the Standard Webhooks scheme defines them.

@@ -10,12 +10,12 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"github.com/podqa/podqa-go/client/clienttest"
+	"github.com/podqa/podqa-go/client"
 )
 
 func refVerifier(t *testing.T, opts ...VerifierOption) *Verifier {
 	t.Helper()
-	v, err := NewVerifier(refSecret, append([]VerifierOption{WithClock(clienttest.NewManualClock(time.Unix(refTimestamp, 0)))}, opts...)...)
+	v, err := NewVerifier(refSecret, append([]VerifierOption{WithClock(client.NewManualClock(time.Unix(refTimestamp, 0)))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestVerifyTolerance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			opts := []VerifierOption{WithClock(clienttest.NewManualClock(sent.Add(tt.clock)))}
+			opts := []VerifierOption{WithClock(client.NewManualClock(sent.Add(tt.clock)))}
 			if tt.tolerance != 0 {
 				opts = append(opts, WithTolerance(tt.tolerance))
 			}

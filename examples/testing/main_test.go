@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/client"
-	"github.com/podqa/podqa-go/client/clienttest"
 	"github.com/podqa/podqa-go/fakeserver"
+	"github.com/podqa/podqa-go/fakeserver/clienttest"
 	"github.com/podqa/podqa-go/webhook"
 )
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/podqa/podqa-go/internal/aacdec"
+	"github.com/podqa/podqa-go/internal/aacheader"
 	"github.com/podqa/podqa-go/internal/mp4desc"
 )
 
@@ -28,33 +28,33 @@ func isMP4(b []byte) bool {
 // headers of the same stream (or one frame that ends the input); bytes that are not a frame of
 // that stream are skipped. A truncated final frame is not counted.
 func probeADTS(r *reader) (Info, error) {
-	var first aacdec.ADTSHeader
+	var first aacheader.ADTSHeader
 	var frames uint64
 	locked := false
 	for {
-		b, err := r.peek(aacdec.ADTSHeaderSize)
+		b, err := r.peek(aacheader.ADTSHeaderSize)
 		if err != nil {
 			return Info{}, err
 		}
-		if len(b) < aacdec.ADTSHeaderSize {
+		if len(b) < aacheader.ADTSHeaderSize {
 			break
 		}
-		h, herr := aacdec.ParseADTSHeader(b)
-		ok := herr == nil || errors.Is(herr, aacdec.ErrUnsupported) && h.SampleRate > 0 && h.FrameLength >= h.HeaderLength
+		h, herr := aacheader.ParseADTSHeader(b)
+		ok := herr == nil || errors.Is(herr, aacheader.ErrUnsupported) && h.SampleRate > 0 && h.FrameLength >= h.HeaderLength
 		if ok && locked {
 			ok = h.SameStream(first)
 		}
 		var frame []byte
 		if ok {
-			if frame, err = r.peek(h.FrameLength + aacdec.ADTSHeaderSize); err != nil {
+			if frame, err = r.peek(h.FrameLength + aacheader.ADTSHeaderSize); err != nil {
 				return Info{}, err
 			}
 			if len(frame) < h.FrameLength {
 				break // a truncated final frame
 			}
-			if !locked && len(frame) >= h.FrameLength+aacdec.ADTSHeaderSize {
-				next, nerr := aacdec.ParseADTSHeader(frame[h.FrameLength:])
-				ok = (nerr == nil || errors.Is(nerr, aacdec.ErrUnsupported)) && next.SameStream(h)
+			if !locked && len(frame) >= h.FrameLength+aacheader.ADTSHeaderSize {
+				next, nerr := aacheader.ParseADTSHeader(frame[h.FrameLength:])
+				ok = (nerr == nil || errors.Is(nerr, aacheader.ErrUnsupported)) && next.SameStream(h)
 			}
 		}
 		if !ok {
@@ -74,7 +74,7 @@ func probeADTS(r *reader) (Info, error) {
 	if !locked || first.Channels == 0 {
 		return Info{}, malformed("aac: no ADTS frame")
 	}
-	d, err := samplesDuration(frames*aacdec.FrameSamples, uint64(first.SampleRate))
+	d, err := samplesDuration(frames*aacheader.FrameSamples, uint64(first.SampleRate))
 	if err != nil {
 		return Info{}, err
 	}
@@ -232,7 +232,7 @@ func (p *mp4Probe) leaf(typ string, b []byte) {
 		p.info.SampleRate = int(binary.BigEndian.Uint32(entry[32:]) >> 16)
 		if _, asc, _ := mp4desc.ESDS(esds); asc != nil {
 			// The AudioSpecificConfig is the truth; stsd often says 2 channels regardless.
-			if c, err := aacdec.ParseConfig(asc); c.SampleRate > 0 && (err == nil || errors.Is(err, aacdec.ErrUnsupported)) {
+			if c, err := aacheader.ParseConfig(asc); c.SampleRate > 0 && (err == nil || errors.Is(err, aacheader.ErrUnsupported)) {
 				p.info.SampleRate = c.SampleRate
 				if c.Channels > 0 {
 					p.info.Channels = c.Channels

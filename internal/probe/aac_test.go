@@ -14,7 +14,7 @@ import (
 // aacFixture reads an AAC fixture of internal/audio (made by ffmpeg; see its gen.sh).
 func aacFixture(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "audio", "testdata", "formats", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "fakeserver", "internal", "audio", "testdata", "formats", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func aacFixture(t testing.TB, name string) []byte {
 // duration exact from the frames ffmpeg decodes.
 func TestProbeAAC(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile(filepath.Join("..", "audio", "testdata", "formats", "reference.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "fakeserver", "internal", "audio", "testdata", "formats", "reference.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/podqa/podqa-go/internal/aacdec"
+	"github.com/podqa/podqa-go/internal/aacheader"
 )
 
 // Info is what Probe learns from an audio file's headers and framing.
@@ -112,7 +112,7 @@ func Probe(r io.Reader) (Info, error) {
 		return probeOgg(rd)
 	case isMP4(b):
 		return probeMP4(rd)
-	case aacdec.IsADTSSync(b):
+	case aacheader.IsADTSSync(b):
 		return probeADTS(rd)
 	case hasPrefix(b, "ID3"):
 		for {
@@ -134,7 +134,7 @@ func Probe(r io.Reader) (Info, error) {
 		if hasPrefix(b, "fLaC") {
 			return probeFLAC(rd)
 		}
-		if aacdec.IsADTSSync(b) {
+		if aacheader.IsADTSSync(b) {
 			return probeADTS(rd)
 		}
 		return probeMP3(rd, true)

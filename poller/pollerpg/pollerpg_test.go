@@ -3,7 +3,6 @@ package pollerpg_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/poller"
 	"github.com/podqa/podqa-go/poller/pollerpg"
 	"github.com/podqa/podqa-go/poller/pollertest"
@@ -84,27 +82,6 @@ func TestNewErrors(t *testing.T) {
 	}
 	if s, err := pollerpg.New(ctx, pool); err == nil || s != nil {
 		t.Errorf("server down: %v, %v", s, err)
-	}
-}
-
-// TestPollers: three pollers on one PostgreSQL row against the fake with 5,000 reports, with
-// and without the lease holder dying mid-page (see storetest.Pollers).
-func TestPollers(t *testing.T) {
-	t.Parallel()
-	pool := servicetest.Postgres(t, pgxpool.New)
-	table := servicetest.Name("podqa_test_")
-	for _, kill := range []bool{false, true} {
-		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
-			t.Parallel()
-			name := fmt.Sprint("kill-", kill)
-			storetest.Pollers(t, func(t *testing.T) poller.LeaseStore {
-				s, err := pollerpg.New(context.Background(), pool, pollerpg.WithTable(table), pollerpg.WithName(name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return s
-			}, storetest.PollersTTL, 5000, kill)
-		})
 	}
 }
 

@@ -3,14 +3,12 @@ package pollerredis_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/poller"
 	"github.com/podqa/podqa-go/poller/pollerredis"
 	"github.com/podqa/podqa-go/poller/pollertest"
@@ -65,26 +63,6 @@ func TestServerDown(t *testing.T) {
 	defer rdb.Close()
 	s, _ := newStore(t, rdb)
 	pollertest.TestStoreDown(t, s)
-}
-
-// TestPollers: three pollers on one Redis store against the fake with 5,000 reports, with and
-// without the lease holder dying mid-page (see storetest.Pollers).
-func TestPollers(t *testing.T) {
-	t.Parallel()
-	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
-	for _, kill := range []bool{false, true} {
-		t.Run(fmt.Sprint("kill=", kill), func(t *testing.T) {
-			t.Parallel()
-			prefix := "{" + servicetest.Name("podqa-test:") + "}:"
-			storetest.Pollers(t, func(t *testing.T) poller.LeaseStore {
-				s, err := pollerredis.New(rdb, pollerredis.WithKeyPrefix(prefix))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return s
-			}, storetest.PollersTTL, 5000, kill)
-		})
-	}
 }
 
 // redisElapse returns once at least d has passed on the server's TIME: the TTLs under test are

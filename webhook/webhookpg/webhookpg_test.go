@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/webhook"
 	"github.com/podqa/podqa-go/webhook/webhookpg"
 	"github.com/podqa/podqa-go/webhook/webhooktest"
@@ -125,15 +124,6 @@ func TestNewErrors(t *testing.T) {
 	if s, err := webhookpg.New(ctx, pool); err == nil || s != nil {
 		t.Errorf("server down: %v, %v", s, err)
 	}
-}
-
-// TestReceivers: three receivers, each with its own store on one table, behind a duplicating
-// front (see storetest.Receivers).
-func TestReceivers(t *testing.T) {
-	t.Parallel()
-	pool := servicetest.Postgres(t, pgxpool.New)
-	table := webhookpg.WithTable(servicetest.Name("podqa_test_"))
-	storetest.Receivers(t, func(t *testing.T) webhook.DedupStore { return newStore(t, pool, table) }, 1000)
 }
 
 // postgresElapse returns once at least d has passed on the server's clock_timestamp(): the

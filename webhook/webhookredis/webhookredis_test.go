@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/internal/storetest"
 	"github.com/podqa/podqa-go/webhook"
 	"github.com/podqa/podqa-go/webhook/webhookredis"
 	"github.com/podqa/podqa-go/webhook/webhooktest"
-	"github.com/redis/go-redis/v9"
 )
 
 func newStore(t testing.TB, rdb redis.UniversalClient, opts ...webhookredis.Option) *webhookredis.Store {
@@ -96,15 +96,6 @@ func TestForeignValue(t *testing.T) {
 	if st, _, err := s.Claim(ctx, "msg", time.Minute); !errors.Is(err, webhook.ErrDedupStore) {
 		t.Fatalf("Claim = %v, %v; want ErrDedupStore", st, err)
 	}
-}
-
-// TestReceivers: three receivers, each with its own store on one key prefix, behind a
-// duplicating front (see storetest.Receivers).
-func TestReceivers(t *testing.T) {
-	t.Parallel()
-	rdb := servicetest.Redis(t, redis.ParseURL, redis.NewClient)
-	prefix := webhookredis.WithKeyPrefix(servicetest.Name("podqa-test:") + ":")
-	storetest.Receivers(t, func(t *testing.T) webhook.DedupStore { return newStore(t, rdb, prefix) }, 1000)
 }
 
 // redisElapse returns once at least d has passed on the server's TIME: the TTLs under test are

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/client/clienttest"
+	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/webhook"
 	"github.com/podqa/podqa-go/webhook/webhooktest"
 )
@@ -69,7 +69,7 @@ func (s *mapStore) Release(_ context.Context, id, token string) error {
 // TestMapStore is the custom store's contract test: the same table the SDK's own stores pass.
 func TestMapStore(t *testing.T) {
 	t.Parallel()
-	clock := clienttest.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	clock := client.NewManualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	webhooktest.TestDedupStore(t, webhooktest.Harness{
 		New: func(_ *testing.T, doneTTL time.Duration) webhook.DedupStore {
 			return newMapStore(doneTTL, clock.Now)

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/podqa/podqa-go/internal/audio"
+	"github.com/podqa/podqa-go/fakeserver/internal/audio"
 )
 
 // audioKey names a hosted episode's audio by everything that determines its bytes: the

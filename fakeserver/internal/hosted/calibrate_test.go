@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/podqa/podqa-go/internal/audio"
+	"github.com/podqa/podqa-go/fakeserver/internal/audio"
 )
 
 // TestExcerptCodesAsTheWholeFile is what calibration rests on: the coded excerpt of an MP3

@@ -22,9 +22,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/audio"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/internal/audio"
-	"github.com/podqa/podqa-go/internal/mp3enc"
+	"github.com/podqa/podqa-go/fakeserver/internal/mp3enc"
 )
 
 // MaxDuration is the longest episode, in seconds.

@@ -15,8 +15,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/audio"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/internal/audio"
 )
 
 var writeServed = flag.String("write-served", "", "write the served-audio cases to this directory (testdata/gen.sh does)")

@@ -2,7 +2,7 @@
 # Issue 29's whole-file check at length: the fake hosts 3 h episodes (by default an MP3 at
 # 44.1 kHz stereo 128 kbit/s, an MP3 at 48 kHz mono 96 kbit/s, and a WAV at 44.1 kHz stereo),
 # each download is taken whole over loopback as a client would take it, and the whole served
-# file is measured by our engine (internal/audio/cmd/measure) and by ffmpeg
+# file is measured by our engine (fakeserver/internal/audio/cmd/measure) and by ffmpeg
 # (ebur128=peak=true). Each must be within 0.1 LU of the loudness asked and at or under the true
 # peak asked (ffmpeg prints three decimals, so its figure may round up by 0.0005). It prints one
 # line per episode with both figures and the CPU seconds of the fake hosting it (planning and
@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 go build -o "$tmp/fakeserver" ./fakeserver/cmd/fakeserver
-go build -o "$tmp/measure" ./internal/audio/cmd/measure
+go build -o "$tmp/measure" ./fakeserver/internal/audio/cmd/measure
 
 # The fake, on a free loopback port; its first line of standard output is its JSON start line.
 mkfifo "$tmp/start"
