@@ -24,7 +24,7 @@ import (
 
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/fakeserver"
-	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/testkit/servicetest"
 )
 
 // programs are the example folders that hold a main package.

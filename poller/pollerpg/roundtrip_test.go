@@ -8,8 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/internal/testkit/servicetest"
+	"github.com/podqa/podqa-go/internal/testkit/storetest"
 	"github.com/podqa/podqa-go/poller/pollerpg"
 )
 

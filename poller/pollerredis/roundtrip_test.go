@@ -7,8 +7,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/podqa/podqa-go/internal/servicetest"
-	"github.com/podqa/podqa-go/internal/storetest"
+	"github.com/podqa/podqa-go/internal/testkit/servicetest"
+	"github.com/podqa/podqa-go/internal/testkit/storetest"
 )
 
 // countHook counts the commands sent, pipelines as one round trip each.

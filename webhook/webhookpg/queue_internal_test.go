@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/testkit/servicetest"
 	"github.com/podqa/podqa-go/internal/writebehind"
 	"github.com/podqa/podqa-go/webhook/webhooktest"
 )

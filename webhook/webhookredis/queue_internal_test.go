@@ -6,7 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/testkit/servicetest"
 	"github.com/podqa/podqa-go/internal/writebehind"
 	"github.com/podqa/podqa-go/webhook/webhooktest"
 )

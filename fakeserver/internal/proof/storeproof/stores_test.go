@@ -9,7 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/proof/storeproof"
-	"github.com/podqa/podqa-go/internal/servicetest"
+	"github.com/podqa/podqa-go/internal/testkit/servicetest"
 	"github.com/podqa/podqa-go/poller"
 	"github.com/podqa/podqa-go/poller/pollerpg"
 	"github.com/podqa/podqa-go/poller/pollerredis"
