@@ -117,3 +117,31 @@ func TestErrorHandlerBrokenBodyLastAttempt(t *testing.T) {
 		t.Fatalf("err %v is an *APIError; want the read error", err)
 	}
 }
+
+// TestNeverWaitingForRetryAfterStillBacksOff: MaxRetryAfter < 0 refuses a Retry-After only; an
+// answer without one is retried after the backoff.
+func TestNeverWaitingForRetryAfterStillBacksOff(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		first    reply
+		attempts int
+	}{
+		{"no Retry-After: retried", reply{status: 503, ct: "text/plain", body: "busy"}, 2},
+		{"a Retry-After: returned", reply{status: 503, ct: "text/plain", body: "busy", header: map[string]string{"Retry-After": "5"}}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, s := serve(t, tt.first, reply{status: 200, ct: "application/json", body: meJSON})
+			c, _ := newTestClient(t, srv.URL, WithRetryPolicy(RetryPolicy{MaxAttempts: 2, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond, MaxRetryAfter: -1}))
+			_, err := c.Me(context.Background())
+			if got := len(s.Requests()); got != tt.attempts {
+				t.Fatalf("%d attempts (err %v), want %d", got, err, tt.attempts)
+			}
+			if (err == nil) != (tt.attempts == 2) {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
+}

@@ -206,7 +206,7 @@ func (st *call) checkAttempt(ctx context.Context, resp *http.Response, err error
 		st.exhausted, st.reason = true, reason
 		return true, nil
 	}
-	if ra := st.retryAfter(resp); ra > p.MaxRetryAfter {
+	if ra := st.retryAfter(resp); ra > 0 && ra > p.MaxRetryAfter {
 		st.logGiveUp(ctx, reason, "Retry-After exceeds MaxRetryAfter")
 		return false, nil
 	}
