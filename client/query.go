@@ -71,13 +71,7 @@ func (c *Client) Do(ctx context.Context, r RawRequest) (*RawResponse, error) {
 	}
 	defer closeBody(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
-		e := parseError(resp.StatusCode, resp.Header, raw, c.clock.Now())
-		e.op = st.op
-		if m := redirectMessage(resp); m != "" {
-			e.Message = m
-		}
-		return nil, e
+		return nil, st.answerError(resp)
 	}
 	out := &RawResponse{StatusCode: resp.StatusCode, Header: resp.Header}
 	if b, ok := resp.Body.(*bufferedBody); ok {

@@ -33,16 +33,32 @@ const (
 	kindSignedPut
 )
 
-// call is the state of one operation across its attempts.
+// call is the state of one operation across its attempts, shared by the go-retryablehttp
+// hooks that carry its rules: checkRetry (what is retried), backoff and prepareRetry (how long
+// the pause is, slept on the client's clock), errorHandler (the final error) and
+// requestStarted (the timing the logs show).
 type call struct {
 	c    *Client
+	ctx  context.Context // the call's, for the log records of the hooks that are not given it
 	kind callKind
 	op   string // "GET /api/rest/v1/me"
 
 	attempts int
-	// wait is the pause before the next attempt, decided by checkRetry and slept by
-	// prepareRetry (so that the client's clock, not go-retryablehttp's timer, does the waiting).
+	// seed draws the jitter of each backoff, so that the wait before a retry is one value
+	// whether checkRetry (the deadline rule) or backoff (the wait itself) computes it.
+	seed uint64
+	// wait is the pause before the next attempt, computed by backoff and slept by prepareRetry
+	// (so that the client's clock, not go-retryablehttp's timer, does the waiting).
 	wait time.Duration
+	// exhausted is set when checkRetry found the last attempt retryable, for errorHandler's log:
+	// go-retryablehttp's RetryMax then ends the call. reason is why that attempt failed.
+	exhausted bool
+	reason    string
+	// readErr is the error of a success whose body broke off, which go-retryablehttp does not
+	// know of: it saw a response.
+	readErr error
+	// shaped is set once errorHandler has made the call's final error.
+	shaped bool
 	// maybeApplied is set once an attempt ended in a way that leaves open whether the service
 	// carried it out (a 5xx from the API, a timeout, a lost connection).
 	maybeApplied bool
@@ -52,7 +68,7 @@ type call struct {
 // send runs req with the client's credentials and retry rules. On success the caller owns the
 // response body.
 func (c *Client) send(ctx context.Context, kind callKind, req *http.Request) (*http.Response, *call, error) {
-	st := &call{c: c, kind: kind, op: req.Method + " " + req.URL.Path}
+	st := &call{c: c, ctx: ctx, kind: kind, op: req.Method + " " + req.URL.Path, seed: rand.Uint64()}
 	req = req.WithContext(ctx)
 	if kind != kindSignedPut {
 		req.Header.Set("Authorization", c.cred.authorization)
@@ -65,28 +81,26 @@ func (c *Client) send(ctx context.Context, kind callKind, req *http.Request) (*h
 		return nil, st, fmt.Errorf("podqa: %s: %w", st.op, err)
 	}
 	rc := &retryablehttp.Client{
-		HTTPClient: hc,
-		// checkRetry enforces MaxAttempts itself; this only keeps go-retryablehttp from
-		// stopping first.
-		RetryMax:     c.policy.MaxAttempts,
+		HTTPClient:   hc,
+		RetryMax:     c.policy.MaxAttempts - 1,
+		RetryWaitMin: c.policy.MinBackoff,
+		RetryWaitMax: c.policy.MaxBackoff,
 		CheckRetry:   st.checkRetry,
-		Backoff:      noBackoff,
+		Backoff:      st.backoff,
 		PrepareRetry: st.prepareRetry,
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		ErrorHandler: st.errorHandler,
 	}
 	if c.log != nil {
 		rc.RequestLogHook = st.requestStarted
 	}
 	resp, err := rc.Do(rreq)
 	if err != nil {
-		if resp != nil {
-			resp.Body.Close()
+		if !st.shaped {
+			// go-retryablehttp returns a context that ends during its own (zero) backoff
+			// timer without calling the ErrorHandler.
+			_, err = st.errorHandler(resp, err, st.attempts)
 		}
-		var ue *url.Error
-		if kind == kindSignedPut && errors.As(err, &ue) {
-			ue.URL = redactQuery(ue.URL) // the signature is a short-lived secret
-		}
-		return nil, st, fmt.Errorf("podqa: %s: %w", st.op, err)
+		return nil, st, err
 	}
 	return resp, st, nil
 }
@@ -104,13 +118,7 @@ func (c *Client) do(ctx context.Context, kind callKind, req *http.Request, out a
 func (st *call) decode(resp *http.Response, out any) error {
 	defer closeBody(resp.Body)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
-		e := parseError(resp.StatusCode, resp.Header, body, st.c.clock.Now())
-		e.op = st.op
-		if m := redirectMessage(resp); m != "" {
-			e.Message = m
-		}
-		return e
+		return st.answerError(resp)
 	}
 	if out == nil {
 		return nil
@@ -137,18 +145,30 @@ func (st *call) decode(resp *http.Response, out any) error {
 	return nil
 }
 
+// answerError is the *APIError of resp, an answer that is not a success. It reads the body and
+// leaves closing it to the caller.
+func (st *call) answerError(resp *http.Response) *APIError {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
+	e := parseError(resp.StatusCode, resp.Header, body, st.c.clock.Now())
+	e.op = st.op
+	if m := redirectMessage(resp); m != "" {
+		e.Message = m
+	}
+	return e
+}
+
 // closeBody reads a little of what is left, so that the connection can be reused, and closes.
 func closeBody(body io.ReadCloser) {
 	_, _ = io.CopyN(io.Discard, body, 4<<10)
 	_ = body.Close()
 }
 
-func noBackoff(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 }
-
-// checkRetry is go-retryablehttp's CheckRetry: it classifies the attempt, enforces the policy
-// and decides the wait before the next attempt.
+// checkRetry is go-retryablehttp's CheckRetry: it classifies the attempt under our rules and
+// says whether another one follows. On the last attempt it says whether the attempt was worth
+// retrying, and go-retryablehttp's RetryMax (MaxAttempts-1) ends the call through errorHandler.
 func (st *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	st.attempts++
+	st.readErr = nil
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
@@ -160,6 +180,7 @@ func (st *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 				return false, ctx.Err()
 			}
 			err = fmt.Errorf("reading the response: %w", rerr)
+			st.readErr = err
 			retry, _ := st.checkAttempt(ctx, nil, err)
 			if !retry {
 				return false, err
@@ -182,19 +203,18 @@ func (st *call) checkAttempt(ctx context.Context, resp *http.Response, err error
 	}
 	p := st.c.policy
 	if st.attempts >= p.MaxAttempts {
-		st.logGiveUp(ctx, reason, "attempts exhausted")
-		return false, nil
+		st.exhausted, st.reason = true, reason
+		return true, nil
 	}
-	wait, ok := st.waitFor(resp)
-	if !ok {
+	if ra := st.retryAfter(resp); ra > 0 && ra > p.MaxRetryAfter {
 		st.logGiveUp(ctx, reason, "Retry-After exceeds MaxRetryAfter")
 		return false, nil
 	}
+	wait := st.waitFor(p.MinBackoff, p.MaxBackoff, st.attempts-1, resp)
 	if deadline, has := ctx.Deadline(); has && time.Until(deadline) < wait {
 		st.logGiveUp(ctx, reason, "the context ends before the wait")
 		return false, nil
 	}
-	st.wait = wait
 	if st.c.log != nil {
 		st.c.log.LogAttrs(ctx, slog.LevelInfo, "podqa: retrying", slog.String("op", st.op),
 			slog.Int("attempt", st.attempts), slog.String("reason", reason), slog.Duration("wait", wait))
@@ -232,33 +252,87 @@ func isDialError(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
-// waitFor is the pause before the next attempt: exactly Retry-After when the response has a
-// usable one (ok is false when it exceeds MaxRetryAfter), else exponential backoff with jitter.
-func (st *call) waitFor(resp *http.Response) (time.Duration, bool) {
-	p := st.c.policy
-	if resp != nil {
-		// A Retry-After that is unreadable, negative, zero, in the past or overflowing reads as
-		// 0 and falls back to the backoff below: a server must not turn retries into a burst.
-		if ra := parseRetryAfter(resp.Header.Get("Retry-After"), st.c.clock.Now()); ra > 0 {
-			return ra, ra <= p.MaxRetryAfter
-		}
+// retryAfter is resp's usable Retry-After, 0 when there is none. One that is unreadable,
+// negative, zero, in the past or overflowing reads as 0, and the wait falls back to the
+// backoff: a server must not turn retries into a burst.
+func (st *call) retryAfter(resp *http.Response) time.Duration {
+	if resp == nil {
+		return 0
 	}
-	d := p.MinBackoff
-	for i := 1; i < st.attempts && d < p.MaxBackoff; i++ {
+	return parseRetryAfter(resp.Header.Get("Retry-After"), st.c.clock.Now())
+}
+
+// waitFor is the pause before retry number n (0 for the first): exactly the Retry-After when
+// resp has a usable one, else exponential backoff from minWait up to maxWait with equal
+// jitter, half fixed and half random, so that clients do not retry in lockstep. The random
+// half is drawn from the call's seed and n, so that one retry has one wait.
+func (st *call) waitFor(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
+	if ra := st.retryAfter(resp); ra > 0 {
+		return ra
+	}
+	d := minWait
+	for i := 0; i < n && d < maxWait; i++ {
 		d *= 2
 	}
-	d = min(d, p.MaxBackoff)
-	// Equal jitter: half fixed, half random, so that clients do not retry in lockstep.
+	d = min(d, maxWait)
 	half := d / 2
-	return half + rand.N(d-half+1), true
+	return half + time.Duration(mix(st.seed+uint64(n))%uint64(d-half+1))
+}
+
+// mix is SplitMix64's finaliser: it spreads consecutive inputs over unrelated outputs.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// backoff is go-retryablehttp's Backoff, called once checkRetry has decided on a retry: it
+// computes the wait (waitFor, between the policy's MinBackoff and MaxBackoff, which
+// go-retryablehttp passes on from RetryWaitMin and RetryWaitMax) for prepareRetry to sleep.
+// It returns 0 to go-retryablehttp, whose own pause is a wall-clock timer that cannot be
+// injected: the wait is slept on the client's clock instead.
+func (st *call) backoff(minWait, maxWait time.Duration, n int, resp *http.Response) time.Duration {
+	st.wait = st.waitFor(minWait, maxWait, n, resp)
+	return 0
 }
 
 // prepareRetry is go-retryablehttp's PrepareRetry, called before each retry: it sleeps the wait
-// checkRetry decided, on the client's clock, and stops if the context ends.
+// backoff computed, on the client's clock, and stops if the context ends.
 func (st *call) prepareRetry(req *http.Request) error {
 	return st.c.clock.Sleep(req.Context(), st.wait)
 }
 
+// errorHandler is go-retryablehttp's ErrorHandler, which makes the final error of a call that
+// did not end in an answer of its own: the *APIError of the last answer when the attempts ran
+// out on it, else the transport's, the body's or the context's error, wrapped with the
+// operation. It closes resp's body.
+func (st *call) errorHandler(resp *http.Response, err error, _ int) (*http.Response, error) {
+	st.shaped = true
+	if st.exhausted {
+		st.logGiveUp(st.ctx, st.reason, "attempts exhausted")
+	}
+	if err == nil {
+		// Without an error of its own, the last attempt was an answer checkRetry found worth
+		// retrying: an error answer, or a success whose body broke off.
+		err = st.readErr
+	}
+	if err == nil && resp != nil {
+		defer closeBody(resp.Body)
+		return nil, st.answerError(resp)
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+	var ue *url.Error
+	if st.kind == kindSignedPut && errors.As(err, &ue) {
+		ue.URL = redactQuery(ue.URL) // the signature is a short-lived secret
+	}
+	return nil, fmt.Errorf("podqa: %s: %w", st.op, err)
+}
+
+// requestStarted is go-retryablehttp's RequestLogHook: it stamps the start of each attempt,
+// for the duration logAttempt logs.
 func (st *call) requestStarted(_ retryablehttp.Logger, _ *http.Request, _ int) {
 	st.started = time.Now()
 }

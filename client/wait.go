@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/internal/errval"
+	"github.com/podqa/podqa-go/internal/wait"
 )
 
 // Defaults of WaitForReport.
@@ -79,44 +80,28 @@ func (c *Client) WaitForReport(ctx context.Context, reportID string, opts ...Wai
 	if _, err := parseID("report id", reportID); err != nil {
 		return nil, err
 	}
-	deadline := c.clock.Now().Add(cfg.ceiling)
-	var last *Report
 	idle := 0 // consecutive polls without an estimate
-	for {
-		r, err := c.GetReport(ctx, reportID)
-		var wait time.Duration
-		if err != nil {
-			ra, ok := RetryAfter(err)
-			if !ok {
-				return last, err
-			}
-			wait = ra
-		} else {
-			last = r
-			if cfg.progress != nil {
-				cfg.progress(r)
-			}
-			if r.Status.IsFinal() {
-				return r, nil
-			}
-			wait = cfg.pause(r, &idle)
-		}
-		left := deadline.Sub(c.clock.Now())
-		if left <= 0 {
+	loop := wait.Loop[*Report]{
+		Clock:      c.clock,
+		Ceiling:    cfg.ceiling,
+		Poll:       func(ctx context.Context) (*Report, error) { return c.GetReport(ctx, reportID) },
+		Final:      func(r *Report) bool { return r.Status.IsFinal() },
+		Pause:      func(r *Report) time.Duration { return cfg.pause(r, &idle) },
+		RetryAfter: RetryAfter,
+		Progress:   cfg.progress,
+		Timeout: func(last *Report, polled bool, err error) error {
 			status := Status("unknown")
-			if last != nil {
+			if polled {
 				status = last.Status
 			}
 			if err != nil {
-				return last, fmt.Errorf("%w: report %s still %s after %s: %w", ErrWaitTimeout, reportID, status, cfg.ceiling, err)
+				return fmt.Errorf("%w: report %s still %s after %s: %w", ErrWaitTimeout, reportID, status, cfg.ceiling, err)
 			}
-			return last, fmt.Errorf("%w: report %s still %s after %s", ErrWaitTimeout, reportID, status, cfg.ceiling)
-		}
-		// The last pause ends at the ceiling, for one more poll there.
-		if err := c.clock.Sleep(ctx, min(wait, left)); err != nil {
-			return last, fmt.Errorf("podqa: waiting for report %s: %w", reportID, err)
-		}
+			return fmt.Errorf("%w: report %s still %s after %s", ErrWaitTimeout, reportID, status, cfg.ceiling)
+		},
+		Interrupted: func(err error) error { return fmt.Errorf("podqa: waiting for report %s: %w", reportID, err) },
 	}
+	return loop.Run(ctx)
 }
 
 // pause sizes the wait after a poll of a report that is not final.

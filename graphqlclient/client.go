@@ -110,9 +110,6 @@ func New(c *client.Client, opts ...Option) (*Client, error) {
 	return g, nil
 }
 
-// BaseURL returns the base URL the client calls.
-func (c *Client) BaseURL() string { return c.rest.BaseURL() }
-
 // organisationArg is the organisationId every workspace query passes: the chosen organisation,
 // nil for the personal workspace, or, by default, the organisation of an organisation key,
 // learned once from currentApiKey.owner.

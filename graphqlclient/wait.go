@@ -8,6 +8,7 @@ import (
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/graphqlclient/internal/operations"
 	"github.com/podqa/podqa-go/internal/errval"
+	"github.com/podqa/podqa-go/internal/wait"
 )
 
 // Defaults of WaitForLatestReport, after the service's polling recipe: a report about every 30
@@ -88,43 +89,34 @@ func (c *Client) WaitForLatestReport(ctx context.Context, seriesID string, opts 
 		return nil, fmt.Errorf("%w: series %s", ErrNoReport, seriesID)
 	}
 	id := rows[0].ID
-	deadline := c.clock.Now().Add(cfg.ceiling)
-	p := Progress{ReportID: id, Status: rows[0].Status, Stats: rows[0].Stats}
-	for {
-		if cfg.progress != nil {
-			cfg.progress(p)
-		}
-		if p.Status.IsFinal() {
-			return c.GetReport(ctx, id)
-		}
-		wait := cfg.pause(p.Stats)
-		left := deadline.Sub(c.clock.Now())
-		if left <= 0 {
-			return nil, fmt.Errorf("%w: report %s still %s after %s", client.ErrWaitTimeout, id, p.Status, cfg.ceiling)
-		}
-		// The last pause ends at the ceiling, for one more poll there.
-		if err := c.clock.Sleep(ctx, min(wait, left)); err != nil {
-			return nil, fmt.Errorf("podqa: waiting for report %s: %w", id, err)
-		}
-		for {
-			next, err := c.progress(ctx, id)
-			if err == nil {
-				p = next
-				break
+	// The first poll is the listing's row; the following ones ask report(id) for its progress.
+	first := &Progress{ReportID: id, Status: rows[0].Status, Stats: rows[0].Stats}
+	loop := wait.Loop[Progress]{
+		Clock:   c.clock,
+		Ceiling: cfg.ceiling,
+		Poll: func(ctx context.Context) (Progress, error) {
+			if p := first; p != nil {
+				first = nil
+				return *p, nil
 			}
-			ra, ok := client.RetryAfter(err)
-			if !ok {
-				return nil, err
+			return c.progress(ctx, id)
+		},
+		Final:      func(p Progress) bool { return p.Status.IsFinal() },
+		Pause:      func(p Progress) time.Duration { return cfg.pause(p.Stats) },
+		RetryAfter: client.RetryAfter,
+		Progress:   cfg.progress,
+		Timeout: func(last Progress, _ bool, err error) error {
+			if err != nil {
+				return fmt.Errorf("%w: report %s still %s after %s: %w", client.ErrWaitTimeout, id, last.Status, cfg.ceiling, err)
 			}
-			left := deadline.Sub(c.clock.Now())
-			if left <= 0 {
-				return nil, fmt.Errorf("%w: report %s still %s after %s: %w", client.ErrWaitTimeout, id, p.Status, cfg.ceiling, err)
-			}
-			if err := c.clock.Sleep(ctx, min(ra, left)); err != nil {
-				return nil, fmt.Errorf("podqa: waiting for report %s: %w", id, err)
-			}
-		}
+			return fmt.Errorf("%w: report %s still %s after %s", client.ErrWaitTimeout, id, last.Status, cfg.ceiling)
+		},
+		Interrupted: func(err error) error { return fmt.Errorf("podqa: waiting for report %s: %w", id, err) },
 	}
+	if _, err := loop.Run(ctx); err != nil {
+		return nil, err
+	}
+	return c.GetReport(ctx, id)
 }
 
 // progress polls one report for id, status and stats.
