@@ -49,8 +49,5 @@ func (r *bitReader) read(n uint) uint32 {
 // bit consumes one bit.
 func (r *bitReader) bit() bool { return r.read(1) == 1 }
 
-// left is the number of bits not yet read.
-func (r *bitReader) left() int { return len(r.buf)*8 - r.pos }
-
 // align skips to the next byte boundary.
 func (r *bitReader) align() { r.skip(uint(-r.pos & 7)) }

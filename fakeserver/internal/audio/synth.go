@@ -152,16 +152,6 @@ func SynthesizeTo(w io.Writer, spec SynthSpec) error {
 	return s.write(w, spec)
 }
 
-// PlannedTruePeak returns the true peak of the audio SynthesizeTo writes for spec, as the
-// synthesiser's model of the 16-bit file gives it (Measure agrees within 0.05 dB).
-func PlannedTruePeak(spec SynthSpec) (float64, error) {
-	p, err := PlanSynthesis(spec)
-	if err != nil {
-		return 0, err
-	}
-	return p.TruePeak(), nil
-}
-
 // SynthesizedSize returns the size in bytes of the WAV file SynthesizeTo writes for spec. Like
 // SynthesizedFrames it checks the spec's ranges and tags without solving it (CheckSpec does).
 func SynthesizedSize(spec SynthSpec) (int64, error) {
@@ -225,7 +215,8 @@ func PlanSynthesis(spec SynthSpec) (*SynthPlan, error) {
 	return &SynthPlan{s: s}, nil
 }
 
-// TruePeak is PlannedTruePeak of the plan's spec.
+// TruePeak is the true peak of the audio the plan gives, as the synthesiser's model of the
+// 16-bit file gives it (Measure agrees within 0.05 dB).
 func (p *SynthPlan) TruePeak() float64 {
 	_, tp := p.s.evaluate()
 	return tp

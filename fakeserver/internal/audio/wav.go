@@ -177,13 +177,6 @@ func (w *WAVReader) headerErr(err error, haveFmt bool) error {
 // Format returns the audio's format.
 func (w *WAVReader) Format() WAVFormat { return w.format }
 
-// Title returns the LIST/INFO INAM tag, or "". A tag after the audio data is known once Read has
-// returned io.EOF.
-func (w *WAVReader) Title() string { return w.title }
-
-// BytesRead returns how many bytes have been read from the input.
-func (w *WAVReader) BytesRead() int64 { return w.r.n }
-
 // chunkHeader reads a chunk's id and size; io.EOF means the input ended cleanly or mid-header.
 func (w *WAVReader) chunkHeader() (string, uint32, error) {
 	var h [8]byte
