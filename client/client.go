@@ -16,7 +16,7 @@ import (
 const DefaultBaseURL = "https://podqa.io"
 
 // Version is the version of this package, sent in the User-Agent header.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // DefaultAttemptTimeout bounds each HTTP attempt of the default HTTP client (connection,
 // request, response headers and body). A client given WithHTTPClient uses its own settings.

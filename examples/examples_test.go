@@ -46,8 +46,16 @@ func buildExamples(t *testing.T) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// The receiver's shared stores are built in only with -tags stores.
+	cmd = exec.Command(goBin, "build", "-tags", "stores", "-o", filepath.Join(dir, storesReceiver), "./webhook-receiver")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build -tags stores: %v\n%s", err, out)
+	}
 	return dir
 }
+
+// storesReceiver is the name of the webhook receiver built with -tags stores.
+const storesReceiver = "webhook-receiver-stores"
 
 // TestExamplesAgainstTheFake runs each example program against one fake on its real clock (the
 // programs wait for reports as they would against the service; the fake analyses at once).
@@ -103,12 +111,15 @@ func TestExamplesAgainstTheFake(t *testing.T) {
 		{name: "testing", program: "testing", args: []string{feed.FeedURL}, exitCode: 1, want: []string{"Too quiet: FAILED", "loudness_lufs: "}},
 		// A de-duplication store that cannot be reached stops the receiver at start (nothing
 		// listens on loopback port 1), instead of answering every delivery 500.
-		{name: "webhook-receiver, redis unreachable", program: "webhook-receiver", args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "redis://127.0.0.1:1/0"}, exitCode: 1,
+		{name: "webhook-receiver, redis unreachable", program: storesReceiver, args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "redis://127.0.0.1:1/0"}, exitCode: 1,
 			wantStderr: []string{"webhook-receiver: -dedup-url: ", "127.0.0.1:1"}},
-		{name: "webhook-receiver, postgres unreachable", program: "webhook-receiver", args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "postgres://podqa@127.0.0.1:1/podqa?sslmode=disable&connect_timeout=5"}, exitCode: 1,
+		{name: "webhook-receiver, postgres unreachable", program: storesReceiver, args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "postgres://podqa@127.0.0.1:1/podqa?sslmode=disable&connect_timeout=5"}, exitCode: 1,
 			wantStderr: []string{"webhook-receiver: webhookpg: creating table ", "127.0.0.1"}},
-		{name: "webhook-receiver, not a store URL", program: "webhook-receiver", args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "mysql://127.0.0.1/db"}, exitCode: 1,
+		{name: "webhook-receiver, not a store URL", program: storesReceiver, args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "mysql://127.0.0.1/db"}, exitCode: 1,
 			wantStderr: []string{`-dedup-url "mysql://127.0.0.1/db": want a redis://, rediss://, postgres:// or postgresql:// URL`}},
+		// Built without the stores, the receiver refuses any -dedup-url and names the tag.
+		{name: "webhook-receiver without the stores", program: "webhook-receiver", args: []string{"-addr", "127.0.0.1:0", "-dedup-url", "redis://127.0.0.1:6379/0"}, exitCode: 1,
+			wantStderr: []string{"webhook-receiver: -dedup-url needs the shared stores", "-tags stores"}},
 	}
 	// The programs that create reports run side by side; the readers run once they are done.
 	t.Run("writers", func(t *testing.T) {
@@ -332,7 +343,7 @@ func testTwoReceivers(t *testing.T, bin string, srv *fakeserver.Server, seed fak
 	instances := make([]*instance, 2)
 	for i := range instances {
 		in := &instance{done: make(chan struct{}), listen: make(chan string, 1)}
-		in.cmd = exec.CommandContext(ctx, filepath.Join(bin, "webhook-receiver"), "-addr", "127.0.0.1:0", "-dedup-url", dedupURL)
+		in.cmd = exec.CommandContext(ctx, filepath.Join(bin, storesReceiver), "-addr", "127.0.0.1:0", "-dedup-url", dedupURL)
 		in.cmd.Env = append(os.Environ(), "PODQA_WEBHOOK_SECRET="+ep.Secret)
 		in.cmd.Stderr = &in.stderr
 		stdout, err := in.cmd.StdoutPipe()

@@ -14,10 +14,12 @@
 //
 // Running several instances behind a load balancer, give each the same -dedup-url, a Redis or
 // PostgreSQL URL: the instances then share one de-duplication store, and each delivery's
-// callback runs on one instance only, once it succeeded never again:
+// callback runs on one instance only, once it succeeded never again. The stores are built in
+// only with the build tag stores (stores.go), so that a plain build compiles neither pgx nor
+// go-redis; without it, -dedup-url stops the program with an error that says so:
 //
-//	PODQA_WEBHOOK_SECRET=whsec_... go run ./examples/webhook-receiver -addr :8001 -dedup-url redis://127.0.0.1:6379/0
-//	PODQA_WEBHOOK_SECRET=whsec_... go run ./examples/webhook-receiver -addr :8002 -dedup-url redis://127.0.0.1:6379/0
+//	PODQA_WEBHOOK_SECRET=whsec_... go run -tags stores ./examples/webhook-receiver -addr :8001 -dedup-url redis://127.0.0.1:6379/0
+//	PODQA_WEBHOOK_SECRET=whsec_... go run -tags stores ./examples/webhook-receiver -addr :8002 -dedup-url redis://127.0.0.1:6379/0
 //
 // (or -dedup-url postgres://user@host/db, which creates the table podqa_webhook_dedup).
 package main
@@ -32,18 +34,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/redis/go-redis/v9"
-
 	"github.com/podqa/podqa-go/client"
 	"github.com/podqa/podqa-go/webhook"
-	"github.com/podqa/podqa-go/webhook/webhookpg"
-	"github.com/podqa/podqa-go/webhook/webhookredis"
 )
 
 func main() {
@@ -52,7 +48,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8000", "listen address")
 	subscribe := flag.Bool("subscribe", false, "subscribe over REST (PODQA_API_KEY) instead of using PODQA_WEBHOOK_SECRET")
 	publicURL := flag.String("public-url", "", "the URL the service posts to (default http://<listen address>/)")
-	dedupURL := flag.String("dedup-url", "", "a redis:// or postgres:// URL of the de-duplication store shared by every instance (default: in memory, this process only)")
+	dedupURL := flag.String("dedup-url", "", "a redis:// or postgres:// URL of the de-duplication store shared by every instance (default: in memory, this process only; needs -tags stores)")
 	flag.Parse()
 	if err := run(ctx, os.Stdout, *addr, *publicURL, *dedupURL, *subscribe); err != nil {
 		fmt.Fprintln(os.Stderr, "webhook-receiver:", err)
@@ -82,42 +78,6 @@ func openDedup(ctx context.Context, url string) (webhook.DedupStore, func(), err
 		}
 		closeConn()
 	}, nil
-}
-
-// dialDedup connects to the store a -dedup-url names; the func closes the connections.
-func dialDedup(ctx context.Context, url string) (sharedStore, func(), error) {
-	switch {
-	case strings.HasPrefix(url, "redis://"), strings.HasPrefix(url, "rediss://"):
-		opt, err := redis.ParseURL(url)
-		if err != nil {
-			return nil, nil, fmt.Errorf("-dedup-url: %w", err)
-		}
-		rdb := redis.NewClient(opt)
-		// The client connects lazily: ask now, so that a wrong URL stops the program here
-		// rather than failing every delivery with 500.
-		if err := rdb.Ping(ctx).Err(); err != nil {
-			rdb.Close()
-			return nil, nil, fmt.Errorf("-dedup-url: %w", err)
-		}
-		s, err := webhookredis.New(rdb)
-		if err != nil {
-			rdb.Close()
-			return nil, nil, err
-		}
-		return s, func() { rdb.Close() }, nil
-	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		pool, err := pgxpool.New(ctx, url)
-		if err != nil {
-			return nil, nil, fmt.Errorf("-dedup-url: %w", err)
-		}
-		s, err := webhookpg.New(ctx, pool) // creates the table if needed
-		if err != nil {
-			pool.Close()
-			return nil, nil, err
-		}
-		return s, pool.Close, nil
-	}
-	return nil, nil, fmt.Errorf("-dedup-url %q: want a redis://, rediss://, postgres:// or postgresql:// URL", url)
 }
 
 func run(ctx context.Context, out io.Writer, addr, publicURL, dedupURL string, subscribe bool) error {

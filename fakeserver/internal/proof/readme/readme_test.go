@@ -29,7 +29,7 @@ const tourHeading = "## A five-minute tour"
 //	<!-- readme-test: later -->        the text block's lines appear, in order, in the output of
 //	                                   the newest background command (awaited)
 //
-// and, anywhere in the README, for the control API's calls that run after the tour:
+// and, in controlDoc, for the control API's calls that run after the tour:
 //
 //	<!-- readme-test: control-program -->  the fake the calls need, started as a background block
 //	<!-- readme-test: control -->          the calls: every such block, in order, as one bash
@@ -37,16 +37,21 @@ const tourHeading = "## A five-minute tour"
 //	                                       HTTP error answer; it runs twice in a row
 const markerPrefix = "<!-- readme-test: "
 
+// controlDoc is the page, beside the README, that holds the control API's calls.
+const controlDoc = "docs/fakeserver.md"
+
 // block is one fenced code block of the tour.
 type block struct {
 	lang, marker string
-	line         int // of the opening fence, 1-based
+	file         string // relative to the repository's root
+	line         int    // of the opening fence, 1-based
 	body         []string
 }
 
 // command is one shell command of an sh block and the output the README shows after it.
 type command struct {
 	text string
+	file string
 	line int
 	want []string
 }
@@ -77,7 +82,7 @@ func tourBlocks(t *testing.T) []block {
 			marker = strings.TrimSuffix(strings.TrimPrefix(l, markerPrefix), " -->")
 		case inTour && strings.HasPrefix(l, "```"):
 			in = true
-			cur = block{lang: strings.TrimPrefix(l, "```"), marker: marker, line: i + 1}
+			cur = block{lang: strings.TrimPrefix(l, "```"), marker: marker, file: "README.md", line: i + 1}
 			marker = ""
 		}
 	}
@@ -87,10 +92,11 @@ func tourBlocks(t *testing.T) []block {
 	return blocks
 }
 
-// markedBlocks returns the fenced blocks of the whole README marked with marker, in order.
-func markedBlocks(t *testing.T, marker string) []block {
+// markedBlocks returns the fenced blocks of file (relative to the repository's root) marked
+// with marker, in order; the marker "" returns the unmarked ones.
+func markedBlocks(t *testing.T, file, marker string) []block {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "README.md"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "..", filepath.FromSlash(file)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +116,7 @@ func markedBlocks(t *testing.T, marker string) []block {
 			marked = strings.TrimSuffix(strings.TrimPrefix(l, markerPrefix), " -->")
 		case strings.HasPrefix(l, "```"):
 			in = true
-			cur = block{lang: strings.TrimPrefix(l, "```"), marker: marked, line: i + 1}
+			cur = block{lang: strings.TrimPrefix(l, "```"), marker: marked, file: file, line: i + 1}
 			marked = ""
 		}
 	}
@@ -130,7 +136,7 @@ func (b block) commands() []command {
 				cmds[len(cmds)-1].want = append(cmds[len(cmds)-1].want, strings.TrimPrefix(strings.TrimPrefix(l, "#"), " "))
 			}
 		default:
-			c := command{text: l, line: b.line + 1 + i}
+			c := command{text: l, file: b.file, line: b.line + 1 + i}
 			for strings.HasSuffix(c.text, `\`) && i+1 < len(b.body) {
 				i++
 				c.text += "\n" + b.body[i]
@@ -239,7 +245,8 @@ func newTour(t *testing.T) *tour {
 			tr.env = append(tr.env, kv)
 		}
 	}
-	tr.env = append(tr.env, "BIN="+bin, "STATE="+filepath.Join(root, "state.sh"), "BASH="+bash)
+	// mktemp in the tour makes its directories here, removed with the test's.
+	tr.env = append(tr.env, "BIN="+bin, "STATE="+filepath.Join(root, "state.sh"), "BASH="+bash, "TMPDIR="+root)
 	t.Cleanup(tr.stopAll)
 	return tr
 }
@@ -267,14 +274,14 @@ func (tr *tour) run(c command) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("README.md:%d: %s\n%v\nstdout:\n%s\nstderr:\n%s", c.line, c.text, err, stdout.String(), stderr.String())
+		t.Fatalf("%s:%d: %s\n%v\nstdout:\n%s\nstderr:\n%s", c.file, c.line, c.text, err, stdout.String(), stderr.String())
 	}
 	got := strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n")
 	if stdout.Len() == 0 {
 		got = nil
 	}
 	if len(c.want) > 0 && !linesMatch(c.want, got) {
-		t.Fatalf("README.md:%d: %s\nshows:\n%s\nprinted:\n%s\nstderr:\n%s", c.line, c.text, strings.Join(c.want, "\n"), stdout.String(), stderr.String())
+		t.Fatalf("%s:%d: %s\nshows:\n%s\nprinted:\n%s\nstderr:\n%s", c.file, c.line, c.text, strings.Join(c.want, "\n"), stdout.String(), stderr.String())
 	}
 }
 
@@ -299,7 +306,7 @@ func (tr *tour) runScript(blocks []block, run int) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("README.md:%d: the control API's calls, run %d: %v\nstdout:\n%s\nstderr:\n%s", blocks[0].line, run, err, stdout.String(), stderr.String())
+		t.Fatalf("%s:%d: the control API's calls, run %d: %v\nstdout:\n%s\nstderr:\n%s", blocks[0].file, blocks[0].line, run, err, stdout.String(), stderr.String())
 	}
 }
 
@@ -331,12 +338,12 @@ func (tr *tour) await(b *background, what string, ok func([]string) bool) {
 			return
 		}
 		if eof {
-			tr.t.Fatalf("README.md:%d: %s ended before printing %s; it printed:\n%s", b.c.line, b.c.text, what, strings.Join(lines, "\n"))
+			tr.t.Fatalf("%s:%d: %s ended before printing %s; it printed:\n%s", b.c.file, b.c.line, b.c.text, what, strings.Join(lines, "\n"))
 		}
 		select {
 		case <-b.more:
 		case <-deadline.C:
-			tr.t.Fatalf("README.md:%d: %s did not print %s within 5 minutes; it printed:\n%s", b.c.line, b.c.text, what, strings.Join(lines, "\n"))
+			tr.t.Fatalf("%s:%d: %s did not print %s within 5 minutes; it printed:\n%s", b.c.file, b.c.line, b.c.text, what, strings.Join(lines, "\n"))
 		}
 	}
 }
@@ -392,12 +399,12 @@ func (tr *tour) stopAll() {
 		case err := <-b.done:
 			if err != nil && !tr.t.Failed() {
 				lines, _ := b.snapshot()
-				tr.t.Errorf("README.md:%d: %s did not stop cleanly on Ctrl-C: %v\n%s", b.c.line, b.c.text, err, strings.Join(lines, "\n"))
+				tr.t.Errorf("%s:%d: %s did not stop cleanly on Ctrl-C: %v\n%s", b.c.file, b.c.line, b.c.text, err, strings.Join(lines, "\n"))
 			}
 		case <-time.After(2 * time.Minute): // a watchdog: only a hang fails it
 			_ = syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL)
 			<-b.done
-			tr.t.Errorf("README.md:%d: %s ignored Ctrl-C for 2 minutes", b.c.line, b.c.text)
+			tr.t.Errorf("%s:%d: %s ignored Ctrl-C for 2 minutes", b.c.file, b.c.line, b.c.text)
 		}
 	}
 	tr.bg = nil
@@ -437,12 +444,13 @@ func TestTour(t *testing.T) {
 	if ran < 8 {
 		t.Fatalf("ran only %d commands of the tour: is the README's tour still there?", ran)
 	}
+	tr.leftNothing("the tour")
 
 	// The control API's calls, against the fake the README starts for them (the tour's is
 	// stopped, as it writes the same env file), twice in a row: they must run again as they are.
-	programs, calls := markedBlocks(t, "control-program"), markedBlocks(t, "control")
+	programs, calls := markedBlocks(t, controlDoc, "control-program"), markedBlocks(t, controlDoc, "control")
 	if len(programs) != 1 || len(calls) < 2 {
-		t.Fatalf("README.md has %d control-program and %d control blocks; want 1 and at least 2", len(programs), len(calls))
+		t.Fatalf("%s has %d control-program and %d control blocks; want 1 and at least 2", controlDoc, len(programs), len(calls))
 	}
 	for _, c := range programs[0].commands() {
 		tr.start(c)
@@ -451,6 +459,20 @@ func TestTour(t *testing.T) {
 		tr.runScript(calls, run)
 	}
 	tr.stopAll()
+	tr.leftNothing("the control API's calls")
+}
+
+// leftNothing fails the test if what ran left a file in the directory it ran in, which stands
+// for the reader's clone: the tour writes its files into a directory of its own (mktemp -d),
+// and the fake removes its -env-file when it stops.
+func (tr *tour) leftNothing(what string) {
+	entries, err := os.ReadDir(tr.dir)
+	if err != nil {
+		tr.t.Fatal(err)
+	}
+	for _, e := range entries {
+		tr.t.Errorf("%s left %s in the directory it ran in (a reader's clone)", what, e.Name())
+	}
 }
 
 // TestMatching pins the placeholder rules the tour's outputs rely on.
