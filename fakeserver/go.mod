@@ -12,7 +12,7 @@ require (
 	github.com/mmcdole/gofeed v1.4.2
 	github.com/oapi-codegen/runtime v1.8.0
 	github.com/pion/opus v0.1.0
-	github.com/podqa/podqa-go v0.0.0-00010101000000-000000000000
+	github.com/podqa/podqa-go v0.2.0
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/swaggo/files/v2 v2.0.2
 	github.com/vektah/gqlparser/v2 v2.5.64
@@ -44,4 +44,6 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 )
 
+// The SDK from this checkout; a release of the fake requires the SDK release of the same
+// version (tags v0.2.0 and fakeserver/v0.2.0).
 replace github.com/podqa/podqa-go => ../

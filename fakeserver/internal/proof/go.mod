@@ -5,7 +5,7 @@ go 1.25.0
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/podqa/podqa-go v0.0.0-00010101000000-000000000000
+	github.com/podqa/podqa-go v0.2.0
 	github.com/podqa/podqa-go/fakeserver v0.0.0-00010101000000-000000000000
 	github.com/podqa/podqa-go/poller/pollerpg v0.0.0-00010101000000-000000000000
 	github.com/podqa/podqa-go/poller/pollerredis v0.0.0-00010101000000-000000000000
