@@ -269,7 +269,7 @@ func transcriptEntries(transcript []core.TranscriptLine) []restserver.Transcript
 }
 
 func (a *restAPI) GetCredits(ctx context.Context, _ restserver.GetCreditsRequestObject) (restserver.GetCreditsResponseObject, error) {
-	cr, err := a.s.core.Credits(principalFrom(ctx).Workspace.ID)
+	cr, err := a.s.core.CreditsFor(principalFrom(ctx))
 	if err != nil {
 		return nil, err
 	}

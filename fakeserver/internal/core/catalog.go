@@ -135,6 +135,10 @@ func (c *Core) ListSeries(p Principal, limit, offset int) Page[Series] {
 func (c *Core) GetSeries(p Principal, id uuid.UUID) (Series, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Series{}, err
+	}
 	s, ok := c.series[id]
 	if !ok || s.Workspace != p.Workspace.ID {
 		return Series{}, ErrNotFound("Series")
@@ -146,6 +150,10 @@ func (c *Core) GetSeries(p Principal, id uuid.UUID) (Series, error) {
 func (c *Core) ListEpisodes(p Principal, seriesID uuid.UUID, limit, offset int) (Page[Episode], error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Page[Episode]{}, err
+	}
 	s, ok := c.series[seriesID]
 	if !ok || s.Workspace != p.Workspace.ID {
 		return Page[Episode]{}, ErrNotFound("Series")
