@@ -491,13 +491,18 @@ type ReportFilter struct {
 
 // ListReports lists the workspace's reports newest first by created_at. With updated_since it
 // reads only the reports updated since (from the end of the update order); otherwise it walks
-// back from the newest and stops once the page is known.
-func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[Report] {
+// back from the newest and stops once the page is known. The error is a refusal of a principal
+// admitted before a reset (see principalLocked).
+func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) (Page[Report], error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Page[Report]{}, err
+	}
 	idx := c.reportIdx[p.Workspace.ID]
 	if idx == nil {
-		return window(0, limit, offset, func(int) Report { return Report{} })
+		return window(0, limit, offset, func(int) Report { return Report{} }), nil
 	}
 	matches := func(r *Report) bool {
 		return (f.SeriesID == nil || (r.Series != nil && *r.Series == *f.SeriesID)) &&
@@ -528,7 +533,7 @@ func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[
 			}
 		}
 	}
-	return window(len(match), limit, offset, func(i int) Report { return *match[i] })
+	return window(len(match), limit, offset, func(i int) Report { return *match[i] }), nil
 }
 
 // labelSpeakers names speakers "Speaker 1", "Speaker 2"... in order of first appearance; a line
