@@ -6,3 +6,6 @@ import "net/http"
 // and its operation, for the external tests to place a reset exactly there. Set it before the
 // first request.
 func SetAdmitted(s *Server, f func(*http.Request)) { s.admitted = f }
+
+// HeldUploadBytes is the uploaded bytes the fake holds.
+func HeldUploadBytes(s *Server) int64 { return s.core.HeldUploadBytes() }
