@@ -47,9 +47,11 @@ func (c *Core) Stage(start time.Time, src *seeded.Source) *Core {
 // Adopt makes the state built in n (from Stage) c's in one change, under c's lock and while no
 // clock task runs: the clock's pending tasks go, a manual clock goes back to start, and the
 // generation moves on, so that work in flight from the old state (a measurement, a webhook
-// attempt, an upload's body) records nothing into the new one; the old state's webhook attempts
-// still on the wire are cancelled, and Adopt returns once they have returned. also, when not nil, runs within
-// the same change, for the state kept beside the core (hosted feeds, the journal).
+// attempt, an upload's body) records nothing into the new one, and a request admitted against
+// the old state is admitted again by the new one (principalLocked). The old state's webhook
+// attempts still on the wire are cancelled, and Adopt returns once they have returned. also,
+// when not nil, runs within the same change, for the state kept beside the core (hosted feeds,
+// the journal).
 //
 // The held upload bytes become those of the uploads still being read: their buffers exist
 // until the read ends, whichever state they were claimed in.
