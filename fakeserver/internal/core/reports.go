@@ -162,7 +162,7 @@ func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFee
 // It returns the feed to read and the workspace.
 func (c *Core) feedReportLocked(p Principal, in FromFeed) (string, *Workspace, error) {
 	now := c.clock.Now()
-	p, ws, err := c.principalLocked(p, now)
+	_, ws, err := c.principalLocked(p, now)
 	if err != nil {
 		return "", nil, err
 	}
