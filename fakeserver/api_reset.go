@@ -31,7 +31,10 @@ type startState struct {
 // where it stood when they were first made; with a seed, a suite that runs the same calls after
 // a reset gets the same answers. The new state is built aside while the old one goes on
 // serving, then put in its place at once: a request sees the old state or the new, never one
-// half rebuilt (a fixture key never answers 401).
+// half rebuilt (a fixture key never answers 401). A request let in before the reset whose
+// operation runs after it is answered as the new state would answer it (401 for a key only the
+// old state held), and the old state's webhook attempts still on the wire are cancelled: Reset
+// returns once they have ended.
 func (s *Server) Reset() (_ time.Time, err error) {
 	defer apiError(&err)
 	s.start.mu.Lock()

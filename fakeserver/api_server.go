@@ -73,6 +73,9 @@ type Server struct {
 	start startState
 	// reports writes the run report (see WithReportDir); nil without a report dir.
 	reports *runReports
+	// admitted, nil but in the package's tests, runs once a request is let in (an API's door
+	// or the control API's token) and before its operation: the tests put a reset there.
+	admitted func(*http.Request)
 }
 
 type options struct {

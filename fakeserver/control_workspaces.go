@@ -19,6 +19,9 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 			writeError(w, &Error{Status: http.StatusUnauthorized, Code: core.CodeInvalidAPIKey, Message: "The control API needs Authorization: Bearer <admin_token>."})
 			return
 		}
+		if s.admitted != nil {
+			s.admitted(r)
+		}
 		next.ServeHTTP(w, r)
 	})
 }

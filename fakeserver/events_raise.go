@@ -105,6 +105,9 @@ func (s *Server) observe(n core.Notice) {
 func (s *Server) enter(r *http.Request, door core.Door) (core.Principal, error) {
 	p, err := s.core.Enter(presented(r), door)
 	if err == nil {
+		if s.admitted != nil {
+			s.admitted(r)
+		}
 		return p, nil
 	}
 	var cred *core.CredentialRefusal

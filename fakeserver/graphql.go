@@ -404,7 +404,10 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 		}
 		f.Status = stored
 	}
-	page := q.s.core.ListReports(p, f, l, o)
+	page, err := q.s.core.ListReports(p, f, l, o)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*model.ReportType, 0, len(page.Items))
 	for _, r := range page.Items {
 		m, err := q.report(r)

@@ -63,7 +63,10 @@ func episodeJSON(e core.Episode) restserver.Episode {
 
 func (a *restAPI) ListSeries(ctx context.Context, req restserver.ListSeriesRequestObject) (restserver.ListSeriesResponseObject, error) {
 	limit, offset := pageArgs(req.Params.Limit, req.Params.Offset)
-	page := a.s.core.ListSeries(principalFrom(ctx), limit, offset)
+	page, err := a.s.core.ListSeries(principalFrom(ctx), limit, offset)
+	if err != nil {
+		return nil, err
+	}
 	out := restserver.SeriesList{Items: make([]restserver.Series, 0, len(page.Items)), Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore}
 	for _, s := range page.Items {
 		out.Items = append(out.Items, seriesJSON(s))
@@ -129,7 +132,10 @@ func (a *restAPI) ListReports(ctx context.Context, req restserver.ListReportsReq
 	if p.UpdatedSince != nil {
 		f.UpdatedSince = &p.UpdatedSince.Time
 	}
-	page := a.s.core.ListReports(principalFrom(ctx), f, limit, offset)
+	page, err := a.s.core.ListReports(principalFrom(ctx), f, limit, offset)
+	if err != nil {
+		return nil, err
+	}
 	out := restserver.ReportList{Items: make([]restserver.ReportListItem, 0, len(page.Items)), Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore}
 	for _, r := range page.Items {
 		item := restserver.ReportListItem{
@@ -269,7 +275,7 @@ func transcriptEntries(transcript []core.TranscriptLine) []restserver.Transcript
 }
 
 func (a *restAPI) GetCredits(ctx context.Context, _ restserver.GetCreditsRequestObject) (restserver.GetCreditsResponseObject, error) {
-	cr, err := a.s.core.Credits(principalFrom(ctx).Workspace.ID)
+	cr, err := a.s.core.CreditsFor(principalFrom(ctx))
 	if err != nil {
 		return nil, err
 	}

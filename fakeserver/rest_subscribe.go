@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -38,7 +39,7 @@ func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
 		writeFlatError(w, err)
 		return
 	}
-	ep, secret, err := s.createEndpoint(r.Context(), p.Workspace.ID, in, true)
+	ep, secret, err := s.subscribe(r.Context(), p, in)
 	if err != nil {
 		writeFlatError(w, err)
 		return
@@ -68,11 +69,23 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 		writeFlatError(w, core.ErrEndpointNotFound())
 		return
 	}
-	if err := s.core.DeleteEndpoint(p.Workspace.ID, id, true); err != nil {
+	if err := s.core.DeleteEndpointFor(p, id); err != nil {
 		writeFlatError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// subscribe is createEndpoint over REST for p: the core checks p against the state of the
+// moment, so that a reset since p was admitted answers as the new state would.
+func (s *Server) subscribe(ctx context.Context, p core.Principal, in core.NewEndpoint) (core.Endpoint, string, error) {
+	if err := s.core.CheckEndpointFor(p, in); err != nil {
+		return core.Endpoint{}, "", err
+	}
+	if err := s.checkWebhookURL(ctx, in.URL); err != nil {
+		return core.Endpoint{}, "", err
+	}
+	return s.core.CreateEndpointFor(p, in)
 }
 
 // subscriptionPrincipal lets a call in through the core's subscription door (an API key only:

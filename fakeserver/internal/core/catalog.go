@@ -120,21 +120,30 @@ func window[T any](n, limit, offset int, at func(i int) T) Page[T] {
 	return p
 }
 
-// ListSeries lists the workspace's shows in the order they were added.
-func (c *Core) ListSeries(p Principal, limit, offset int) Page[Series] {
+// ListSeries lists the workspace's shows in the order they were added; the error is a refusal
+// of a principal admitted before a reset (see principalLocked).
+func (c *Core) ListSeries(p Principal, limit, offset int) (Page[Series], error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Page[Series]{}, err
+	}
 	cat := c.catalogs[p.Workspace.ID]
 	if cat == nil {
-		return window(0, limit, offset, func(int) Series { return Series{} })
+		return window(0, limit, offset, func(int) Series { return Series{} }), nil
 	}
-	return window(len(cat.order), limit, offset, func(i int) Series { return *c.series[cat.order[i]] })
+	return window(len(cat.order), limit, offset, func(i int) Series { return *c.series[cat.order[i]] }), nil
 }
 
 // GetSeries returns one of the workspace's shows.
 func (c *Core) GetSeries(p Principal, id uuid.UUID) (Series, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Series{}, err
+	}
 	s, ok := c.series[id]
 	if !ok || s.Workspace != p.Workspace.ID {
 		return Series{}, ErrNotFound("Series")
@@ -146,6 +155,10 @@ func (c *Core) GetSeries(p Principal, id uuid.UUID) (Series, error) {
 func (c *Core) ListEpisodes(p Principal, seriesID uuid.UUID, limit, offset int) (Page[Episode], error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Page[Episode]{}, err
+	}
 	s, ok := c.series[seriesID]
 	if !ok || s.Workspace != p.Workspace.ID {
 		return Page[Episode]{}, ErrNotFound("Series")

@@ -99,6 +99,11 @@ type Principal struct {
 	Account Account
 	// Key is the key used, or nil for a browser session.
 	Key *APIKey
+	// gen is the generation of the state the principal was admitted against; session is the
+	// digest of the browser session it presented. An operation of a principal admitted before
+	// a reset resolves them again in the new state (see principalLocked).
+	gen     uint64
+	session [sha256.Size]byte
 }
 
 // Core holds the fake's whole state.
@@ -145,6 +150,10 @@ type Core struct {
 	notices notices // what the observer is yet to hear (notices.go)
 
 	analyses *analysisPool // measurements of a real clock, off its goroutine
+
+	// inflight is the current state's webhook attempts off the clock's goroutine; a reset
+	// replaces it and ends the old one's (inflight.go).
+	inflight *inflight
 }
 
 // Option configures a Core.
@@ -168,6 +177,7 @@ func New(c *clock.Clock, deps Deps, opts ...Option) *Core {
 		standards: BuiltinStandards(),
 		// heldBudget outlives a reset, like the pool: it is the fake's configuration.
 		heldBudget: DefaultUploadBudget,
+		inflight:   newInflight(),
 	}
 	for _, o := range opts {
 		o(core)
@@ -396,7 +406,7 @@ func (c *Core) resolveKeyLocked(digest [sha256.Size]byte, now time.Time) (Princi
 	stamp := k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedGranularity
 	// The principal shares the key's record and the workspace's owners: neither is ever written
 	// once stored, so a request's principal costs no allocation.
-	return Principal{Workspace: *ws, Account: *acct, Key: k}, stamp, nil
+	return Principal{Workspace: *ws, Account: *acct, Key: k, gen: c.gen}, stamp, nil
 }
 
 // actingAccountLocked picks the account a workspace's keys act as: its user, or an organisation's
@@ -440,14 +450,19 @@ func (c *Core) authenticateSession(token string) (Principal, *CredentialRefusal)
 	if token == "" {
 		return Principal{}, &CredentialRefusal{Reason: RefusalMalformed, Session: true}
 	}
+	digest := sha256.Sum256([]byte(token))
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	acctID, ok := c.sessions[sha256.Sum256([]byte(token))]
+	return c.resolveSessionLocked(digest)
+}
+
+func (c *Core) resolveSessionLocked(digest [sha256.Size]byte) (Principal, *CredentialRefusal) {
+	acctID, ok := c.sessions[digest]
 	if !ok {
 		return Principal{}, &CredentialRefusal{Reason: RefusalUnknownSession, Session: true}
 	}
 	acct := c.accounts[acctID]
-	return Principal{Workspace: cloneWorkspace(c.workspaces[acct.Personal]), Account: *acct}, nil
+	return Principal{Workspace: cloneWorkspace(c.workspaces[acct.Personal]), Account: *acct, gen: c.gen, session: digest}, nil
 }
 
 // maskKey keeps enough of the key's start to tell keys apart and far too little to use one.

@@ -122,14 +122,27 @@ func (c *Core) creditsLocked(ws *Workspace, now time.Time) Credits {
 
 // Credits returns a workspace's credits.
 func (c *Core) Credits(ws uuid.UUID) (Credits, error) {
-	now := c.clock.Now()
 	c.mu.Lock() // the ledger may roll into a new period
 	defer c.mu.Unlock()
+	now := c.clock.Now() // under the lock, so a reset cannot fall between
 	w, ok := c.workspaces[ws]
 	if !ok {
 		return Credits{}, ErrNotFound("Workspace")
 	}
 	return c.creditsLocked(w, now), nil
+}
+
+// CreditsFor returns the credits of the workspace p acts in, as the state of the moment
+// admits p (see principalLocked).
+func (c *Core) CreditsFor(p Principal) (Credits, error) {
+	c.mu.Lock() // the ledger may roll into a new period
+	defer c.mu.Unlock()
+	now := c.clock.Now()
+	_, ws, err := c.principalLocked(p, now)
+	if err != nil {
+		return Credits{}, err
+	}
+	return c.creditsLocked(ws, now), nil
 }
 
 // requireCreditsLocked refuses work costing need credits when the workspace cannot pay: with
@@ -184,9 +197,9 @@ func formatCredits(v float64) string {
 
 // SetCredits changes a workspace's plan allowance, plan used and charging switch.
 func (c *Core) SetCredits(ws uuid.UUID, allowance, used *float64, charging *bool) (Credits, error) {
-	now := c.clock.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	now := c.clock.Now()
 	w, ok := c.workspaces[ws]
 	if !ok {
 		return Credits{}, ErrNotFound("Workspace")
@@ -210,12 +223,12 @@ func (c *Core) SetCredits(ws uuid.UUID, allowance, used *float64, charging *bool
 // AddTopup buys a top-up lot; without an expiry given it lasts twelve months from now, and an
 // explicit null expiry never expires.
 func (c *Core) AddTopup(ws uuid.UUID, amount int, expiresAt *time.Time, neverExpires bool) (Credits, error) {
-	now := c.clock.Now()
 	if amount <= 0 {
 		return Credits{}, ErrValidation("amount must be a positive whole number of credits.")
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	now := c.clock.Now()
 	w, ok := c.workspaces[ws]
 	if !ok {
 		return Credits{}, ErrNotFound("Workspace")

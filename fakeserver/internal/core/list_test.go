@@ -52,7 +52,7 @@ func TestListReportsMatchesItsSpecification(t *testing.T) {
 			filter.CreatedSince = &at
 		}
 		limit, offset := 1+rng.IntN(20), rng.IntN(30)
-		got := f.c.ListReports(f.p, filter, limit, offset)
+		got := listReports(t, f.c, f.p, filter, limit, offset)
 		want := bruteForce(f.c, f.ws.ID, filter, limit, offset)
 		ids := func(p Page[Report]) string {
 			s := fmt.Sprint(p.HasMore, p.Limit, p.Offset)
@@ -98,7 +98,7 @@ func BenchmarkListReportsUpdatedSince(b *testing.B) {
 			filter := ReportFilter{Status: StatusComplete, UpdatedSince: &watermark}
 			b.ReportAllocs()
 			for b.Loop() {
-				if page := f.c.ListReports(f.p, filter, 100, 0); len(page.Items) != 50 {
+				if page := listReports(b, f.c, f.p, filter, 100, 0); len(page.Items) != 50 {
 					b.Fatalf("%d items", len(page.Items))
 				}
 			}

@@ -55,10 +55,21 @@ func (c *Core) Organisations(account uuid.UUID) []Workspace {
 }
 
 // ActAs returns p acting in workspace instead of its own, keeping its account and key. The
-// caller has checked that p's account belongs to it.
+// caller has checked that p's account belongs to it; a reset since p was admitted has p
+// admitted again (see principalLocked), and then its account must still belong to workspace.
 func (c *Core) ActAs(p Principal, workspace uuid.UUID) (Principal, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	if p.gen != c.gen {
+		q, _, err := c.principalLocked(p, c.clock.Now())
+		if err != nil {
+			return Principal{}, err
+		}
+		if workspace != q.Workspace.ID && !c.belongsLocked(q.Account.ID, workspace) {
+			return Principal{}, ErrNotFound("Workspace")
+		}
+		p = q
+	}
 	ws, ok := c.workspaces[workspace]
 	if !ok {
 		return Principal{}, ErrNotFound("Workspace")

@@ -48,7 +48,7 @@ func BenchmarkMemoryPerCompletedReport(b *testing.B) {
 		runtime.GC()
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
-		if got := c.ListReports(p, ReportFilter{Status: StatusComplete}, 1, 0); len(got.Items) != 1 || got.Items[0].Stats == nil {
+		if got := listReports(b, c, p, ReportFilter{Status: StatusComplete}, 1, 0); len(got.Items) != 1 || got.Items[0].Stats == nil {
 			b.Fatal("reports did not complete")
 		}
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "heapB/report")

@@ -110,19 +110,8 @@ func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFee
 	if p.Key == nil {
 		return Report{}, ErrInvalidAPIKey()
 	}
-	now := c.clock.Now()
-	feedURL := in.FeedURL
 	c.mu.Lock()
-	ws := c.workspaces[p.Workspace.ID]
-	if in.SeriesID != nil {
-		s, ok := c.series[*in.SeriesID]
-		if !ok || s.Workspace != ws.ID {
-			c.mu.Unlock()
-			return Report{}, ErrNotFound("Series")
-		}
-		feedURL = s.FeedURL
-	}
-	err := c.requireCreditsLocked(ws, minimumCharge, now)
+	feedURL, _, err := c.feedReportLocked(p, in)
 	c.mu.Unlock()
 	if err != nil {
 		return Report{}, err
@@ -141,11 +130,17 @@ func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFee
 	}
 	fe := doc.Episodes[in.EpisodeIndex]
 
-	now = c.clock.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.requireCreditsLocked(ws, minimumCharge, now); err != nil {
+	now := c.clock.Now()
+	// Checked again: the credits may have gone meanwhile, or a reset may have put another
+	// state in place, in which the caller, the show or the feed may be another's or none.
+	again, ws, err := c.feedReportLocked(p, in)
+	if err != nil {
 		return Report{}, err
+	}
+	if again != feedURL {
+		return Report{}, ErrNotFound("Series")
 	}
 	s, err := c.addSeriesLocked(ws, feedURL, doc, now)
 	if err != nil {
@@ -160,6 +155,29 @@ func (c *Core) CreateReportFromFeed(ctx context.Context, p Principal, in FromFee
 	}
 	c.addReportLocked(r)
 	return *r, nil
+}
+
+// feedReportLocked checks what CreateReportFromFeed needs before and after reading the feed:
+// p as the current state admits it, the show named (one of its workspace's), and the credits.
+// It returns the feed to read and the workspace.
+func (c *Core) feedReportLocked(p Principal, in FromFeed) (string, *Workspace, error) {
+	now := c.clock.Now()
+	_, ws, err := c.principalLocked(p, now)
+	if err != nil {
+		return "", nil, err
+	}
+	feedURL := in.FeedURL
+	if in.SeriesID != nil {
+		s, ok := c.series[*in.SeriesID]
+		if !ok || s.Workspace != ws.ID {
+			return "", nil, ErrNotFound("Series")
+		}
+		feedURL = s.FeedURL
+	}
+	if err := c.requireCreditsLocked(ws, minimumCharge, now); err != nil {
+		return "", nil, err
+	}
+	return feedURL, ws, nil
 }
 
 func fileNameOf(audioURL string) string {
@@ -448,6 +466,10 @@ func (st RenderStamp) withShowLocked(c *Core, series, episode *uuid.UUID) Render
 func (c *Core) GetReport(p Principal, id uuid.UUID) (Report, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Report{}, err
+	}
 	r, ok := c.reports[id]
 	if !ok || r.Workspace != p.Workspace.ID {
 		return Report{}, ErrNotFound("Report")
@@ -469,13 +491,18 @@ type ReportFilter struct {
 
 // ListReports lists the workspace's reports newest first by created_at. With updated_since it
 // reads only the reports updated since (from the end of the update order); otherwise it walks
-// back from the newest and stops once the page is known.
-func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[Report] {
+// back from the newest and stops once the page is known. The error is a refusal of a principal
+// admitted before a reset (see principalLocked).
+func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) (Page[Report], error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Page[Report]{}, err
+	}
 	idx := c.reportIdx[p.Workspace.ID]
 	if idx == nil {
-		return window(0, limit, offset, func(int) Report { return Report{} })
+		return window(0, limit, offset, func(int) Report { return Report{} }), nil
 	}
 	matches := func(r *Report) bool {
 		return (f.SeriesID == nil || (r.Series != nil && *r.Series == *f.SeriesID)) &&
@@ -506,7 +533,7 @@ func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[
 			}
 		}
 	}
-	return window(len(match), limit, offset, func(i int) Report { return *match[i] })
+	return window(len(match), limit, offset, func(i int) Report { return *match[i] }), nil
 }
 
 // labelSpeakers names speakers "Speaker 1", "Speaker 2"... in order of first appearance; a line

@@ -190,20 +190,20 @@ func TestReportsFinishOutOfOrderAndFailWithAReason(t *testing.T) {
 		t.Fatalf("mono loudness limit %q", lim)
 	}
 	// Listing: newest created first; filters.
-	page := f.c.ListReports(f.p, ReportFilter{}, 50, 0)
+	page := listReports(t, f.c, f.p, ReportFilter{}, 50, 0)
 	if len(page.Items) != 3 || page.Items[0].ID != broken.ID || page.Items[2].ID != long.ID || page.HasMore {
 		t.Fatalf("list order %v", page.Items)
 	}
 	since := start.Add(time.Minute)
-	complete := f.c.ListReports(f.p, ReportFilter{Status: StatusComplete, UpdatedSince: &since}, 50, 0)
+	complete := listReports(t, f.c, f.p, ReportFilter{Status: StatusComplete, UpdatedSince: &since}, 50, 0)
 	if len(complete.Items) != 1 || complete.Items[0].ID != short.ID {
 		t.Fatalf("complete since a minute: %v", complete.Items)
 	}
 	created := start
-	if n := len(f.c.ListReports(f.p, ReportFilter{CreatedSince: &created}, 50, 0).Items); n != 0 {
+	if n := len(listReports(t, f.c, f.p, ReportFilter{CreatedSince: &created}, 50, 0).Items); n != 0 {
 		t.Fatalf("created_since is exclusive, got %d", n)
 	}
-	two := f.c.ListReports(f.p, ReportFilter{}, 2, 1)
+	two := listReports(t, f.c, f.p, ReportFilter{}, 2, 1)
 	if len(two.Items) != 2 || two.HasMore || two.Offset != 1 {
 		t.Fatalf("window %+v", two)
 	}
@@ -257,7 +257,7 @@ func TestSeriesAndEpisodes(t *testing.T) {
 	f := newFixture(t, 0, NewWorkspace{})
 	r1, _ := f.c.CreateReportFromFeed(t.Context(), f.p, FromFeed{FeedURL: "http://feeds.test/show.rss", EpisodeIndex: 1})
 	f.advance(t, time.Minute)
-	series := f.c.ListSeries(f.p, 50, 0)
+	series := listSeries(t, f.c, f.p, 50, 0)
 	if len(series.Items) != 1 || *series.Items[0].Title != "The Show" {
 		t.Fatalf("series %+v", series.Items)
 	}
@@ -265,7 +265,7 @@ func TestSeriesAndEpisodes(t *testing.T) {
 	if _, err := f.c.CreateReportFromFeed(t.Context(), f.p, FromFeed{SeriesID: &sid}); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.c.ListSeries(f.p, 50, 0); len(got.Items) != 1 {
+	if got := listSeries(t, f.c, f.p, 50, 0); len(got.Items) != 1 {
 		t.Fatal("reporting on a held show added it again")
 	}
 	eps, err := f.c.ListEpisodes(f.p, sid, 50, 0)

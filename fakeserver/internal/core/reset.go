@@ -35,7 +35,7 @@ func (c *Core) Stage(start time.Time, src *seeded.Source) *Core {
 	if !c.clock.Manual() {
 		at = c.clock.Now()
 	}
-	n := &Core{clock: clock.NewManual(at), deps: c.deps, rand: src, analyses: c.analyses, standards: c.standards}
+	n := &Core{clock: clock.NewManual(at), deps: c.deps, rand: src, analyses: c.analyses, standards: c.standards, inflight: newInflight()}
 	c.mu.RLock()
 	n.heldBudget, n.wh.cfg = c.heldBudget, c.wh.cfg
 	c.mu.RUnlock()
@@ -47,8 +47,11 @@ func (c *Core) Stage(start time.Time, src *seeded.Source) *Core {
 // Adopt makes the state built in n (from Stage) c's in one change, under c's lock and while no
 // clock task runs: the clock's pending tasks go, a manual clock goes back to start, and the
 // generation moves on, so that work in flight from the old state (a measurement, a webhook
-// attempt, an upload's body) records nothing into the new one. also, when not nil, runs within
-// the same change, for the state kept beside the core (hosted feeds, the journal).
+// attempt, an upload's body) records nothing into the new one, and a request admitted against
+// the old state is admitted again by the new one (principalLocked). The old state's webhook
+// attempts still on the wire are cancelled, and Adopt returns once they have returned. also,
+// when not nil, runs within the same change, for the state kept beside the core (hosted feeds,
+// the journal).
 //
 // The held upload bytes become those of the uploads still being read: their buffers exist
 // until the read ends, whichever state they were claimed in.
@@ -56,11 +59,13 @@ func (c *Core) Adopt(n *Core, start time.Time, also func()) error {
 	if p := n.clock.Pending(); p > 0 {
 		return fmt.Errorf("core: the staged state scheduled %d tasks, which would not run", p)
 	}
+	var old *inflight
 	c.clock.Hold(func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.clock.Clear(start)
 		c.gen++
+		old, c.inflight = c.inflight, newInflight()
 		n.mu.Lock()
 		c.adoptLocked(n)
 		n.mu.Unlock()
@@ -68,6 +73,9 @@ func (c *Core) Adopt(n *Core, start time.Time, also func()) error {
 			also()
 		}
 	})
+	// The old state's attempts still on the wire (a real clock's, to slow receivers) are
+	// cancelled and waited for, outside the lock they record under: none outlives its state.
+	old.end()
 	return nil
 }
 

@@ -14,17 +14,27 @@ func (c *Core) SelectWorkspace(p Principal, organisation *uuid.UUID) (Principal,
 	if p.Account.ID == uuid.Nil {
 		return Principal{}, ErrInvalidAPIKey()
 	}
-	if organisation == nil {
-		return c.ActAs(p, p.Account.Personal)
+	// One read of the state, so that a reset cannot fall between the membership check and
+	// the workspace read; a principal admitted before one is admitted again (principalLocked).
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	p, _, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return Principal{}, err
 	}
-	if !c.Belongs(p.Account.ID, *organisation) {
-		return Principal{}, ErrNotFound("Organisation")
+	target := p.Account.Personal
+	if organisation != nil {
+		if ws, ok := c.workspaces[*organisation]; !ok || ws.Type != Organisation || !c.belongsLocked(p.Account.ID, ws.ID) {
+			return Principal{}, ErrNotFound("Organisation")
+		}
+		target = *organisation
 	}
-	acting, err := c.ActAs(p, *organisation)
-	if err != nil || acting.Workspace.Type != Organisation {
-		return Principal{}, ErrNotFound("Organisation")
+	ws, ok := c.workspaces[target]
+	if !ok {
+		return Principal{}, ErrNotFound("Workspace")
 	}
-	return acting, nil
+	p.Workspace = cloneWorkspace(ws)
+	return p, nil
 }
 
 // SeenSeries is a show as a caller sees it.

@@ -46,10 +46,14 @@ func (c *Core) Reserve(p Principal, fileName, fileType string, durationMs int) (
 	if p.Key == nil {
 		return Reservation{}, ErrInvalidAPIKey()
 	}
-	now := c.clock.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.requireCreditsLocked(c.workspaces[p.Workspace.ID], EstimateCredits(durationMs), now); err != nil {
+	now := c.clock.Now() // under the lock: the instant of the state the reservation goes into
+	p, ws, err := c.principalLocked(p, now)
+	if err != nil {
+		return Reservation{}, err
+	}
+	if err := c.requireCreditsLocked(ws, EstimateCredits(durationMs), now); err != nil {
 		return Reservation{}, err
 	}
 	r := &Reservation{ID: c.rand.UUID(), Workspace: p.Workspace.ID, FileName: fileName, FileType: fileType, DurationMs: durationMs, MintedAt: now}
@@ -182,9 +186,13 @@ func (c *Core) CreateReportFromUpload(p Principal, id uuid.UUID, fileName string
 	if p.Key == nil {
 		return Report{}, 0, ErrInvalidAPIKey()
 	}
-	now := c.clock.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	now := c.clock.Now()
+	p, ws, err := c.principalLocked(p, now)
+	if err != nil {
+		return Report{}, 0, err
+	}
 	res, ok := c.reservations[id]
 	if !ok || res.Workspace != p.Workspace.ID || (!res.used && now.Sub(res.MintedAt) >= ReservationLifetime) {
 		return Report{}, 0, ErrNotFound("Upload")
@@ -193,7 +201,6 @@ func (c *Core) CreateReportFromUpload(p Principal, id uuid.UUID, fileName string
 		return Report{}, 0, errorf(CodeConflict, "A report was already created from this upload; fetch it with GET /reports/%s.", id)
 	}
 	estimate := EstimateCredits(durationMs)
-	ws := c.workspaces[p.Workspace.ID]
 	if err := c.requireCreditsLocked(ws, estimate, now); err != nil {
 		return Report{}, 0, err
 	}

@@ -193,6 +193,17 @@ type NewEndpoint struct {
 // CheckEndpoint validates everything of in but its URL's reachability, without changing
 // anything: the events, and the series, which must be one of the workspace's.
 func (c *Core) CheckEndpoint(ws uuid.UUID, in NewEndpoint) error {
+	if err := checkEndpointFields(in); err != nil {
+		return err
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.checkEndpointLocked(ws, in)
+}
+
+// checkEndpointFields checks the fields of in that need no state: the URL's presence and the
+// events.
+func checkEndpointFields(in NewEndpoint) error {
 	if in.URL == "" {
 		return ErrURLRequired()
 	}
@@ -204,9 +215,7 @@ func (c *Core) CheckEndpoint(ws uuid.UUID, in NewEndpoint) error {
 			return ErrUnknownEvent(e)
 		}
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.checkEndpointLocked(ws, in)
+	return nil
 }
 
 func (c *Core) checkEndpointLocked(ws uuid.UUID, in NewEndpoint) error {
@@ -221,12 +230,62 @@ func (c *Core) checkEndpointLocked(ws uuid.UUID, in NewEndpoint) error {
 	return nil
 }
 
+// CheckEndpointFor is CheckEndpoint in the workspace p acts in, as the state of the moment
+// admits p (see principalLocked).
+func (c *Core) CheckEndpointFor(p Principal, in NewEndpoint) error {
+	if err := checkEndpointFields(in); err != nil {
+		return err
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	_, ws, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return err
+	}
+	return c.checkEndpointLocked(ws.ID, in)
+}
+
+// CreateEndpointFor is CreateEndpoint over REST (POST /webhook/subscribe) in the workspace p
+// acts in, under the same lock as the state that admits p (see principalLocked): admitted
+// before a reset, p subscribes in the new state only if the new state admits it.
+func (c *Core) CreateEndpointFor(p Principal, in NewEndpoint) (Endpoint, string, error) {
+	if err := c.CheckEndpointFor(p, in); err != nil {
+		return Endpoint{}, "", err
+	}
+	return c.createEndpoint(in, true, func() (uuid.UUID, error) {
+		_, ws, err := c.principalLocked(p, c.clock.Now())
+		if err != nil {
+			return uuid.Nil, err
+		}
+		return ws.ID, nil
+	})
+}
+
+// DeleteEndpointFor is DeleteEndpoint over REST (DELETE /webhook/subscribe/{id}) in the
+// workspace p acts in, as the state of the moment admits p (see principalLocked).
+func (c *Core) DeleteEndpointFor(p Principal, id uuid.UUID) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ws, err := c.principalLocked(p, c.clock.Now())
+	if err != nil {
+		return err
+	}
+	return c.deleteEndpointLocked(ws.ID, id, true)
+}
+
 // CreateEndpoint adds an endpoint, enabled, and returns it with its secret, which is never
 // shown again. viaREST marks one made with POST /webhook/subscribe rather than in Settings.
 func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpoint, string, error) {
 	if err := c.CheckEndpoint(ws, in); err != nil {
 		return Endpoint{}, "", err
 	}
+	return c.createEndpoint(in, viaREST, func() (uuid.UUID, error) { return ws, nil })
+}
+
+// createEndpoint is CreateEndpoint once in has been checked (nothing is minted for a refused
+// one), in the workspace that workspace returns; it is called under the core's lock, and the
+// series and the limit are checked again in the same change.
+func (c *Core) createEndpoint(in NewEndpoint, viaREST bool, workspace func() (uuid.UUID, error)) (Endpoint, string, error) {
 	secret, key := webhooks.NewSecret(c.rand)
 	if in.Secret != "" {
 		decoded, err := webhooks.DecodeSecret(in.Secret)
@@ -238,6 +297,10 @@ func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpo
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.wh.init()
+	ws, err := workspace()
+	if err != nil {
+		return Endpoint{}, "", err
+	}
 	if err := c.checkEndpointLocked(ws, in); err != nil {
 		return Endpoint{}, "", err
 	}
@@ -269,6 +332,10 @@ func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpo
 func (c *Core) DeleteEndpoint(ws, id uuid.UUID, viaREST bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.deleteEndpointLocked(ws, id, viaREST)
+}
+
+func (c *Core) deleteEndpointLocked(ws, id uuid.UUID, viaREST bool) error {
 	ep := c.wh.endpoints[id]
 	if ep == nil || ep.Workspace != ws || ep.ViaREST != viaREST {
 		if viaREST {
@@ -472,14 +539,21 @@ func (c *Core) dispatch(now time.Time) {
 			attempts = append(attempts, c.attemptLocked(ep, d, now))
 		}
 	}
+	var w *inflight
+	if len(batch) > 0 {
+		w = c.startLocked()
+	}
 	c.mu.Unlock()
-	c.run(batch, attempts, now)
+	c.run(w, batch, attempts, now)
 }
 
 // run makes attempts without the core's lock and records their outcomes. On a manual clock it
 // returns once they are made, so that Advance returns only after the deliveries that fell due;
 // on a real clock it returns at once, so that a slow receiver never holds up the clock.
-func (c *Core) run(batch []*Delivery, attempts []webhooks.Attempt, now time.Time) {
+//
+// w counts the attempts among those of their state (startLocked, under the same lock as the
+// batch was taken): a reset cancels them and waits for them.
+func (c *Core) run(w *inflight, batch []*Delivery, attempts []webhooks.Attempt, now time.Time) {
 	if len(batch) == 0 {
 		return
 	}
@@ -487,7 +561,8 @@ func (c *Core) run(batch []*Delivery, attempts []webhooks.Attempt, now time.Time
 	send := c.wh.cfg.Send
 	c.mu.RUnlock()
 	work := func() {
-		out := sendOrFail(context.Background(), send, attempts)
+		defer w.wg.Done()
+		out := sendOrFail(w.ctx, send, attempts)
 		defer c.FlushNotices()
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -579,8 +654,12 @@ func (c *Core) sweep(now time.Time) {
 		d.inFlight = true
 		attempts[i] = c.attemptLocked(c.wh.endpoints[d.Endpoint], d, now)
 	}
+	var w *inflight
+	if len(batch) > 0 {
+		w = c.startLocked()
+	}
 	c.mu.Unlock()
-	c.run(batch, attempts, now)
+	c.run(w, batch, attempts, now)
 }
 
 func cloneEndpoint(ep *Endpoint) Endpoint {
