@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/gqlhttp"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
@@ -53,12 +54,16 @@ func (s *Server) graphqlRoutes() http.Handler {
 			_, _ = w.Write(graphiql.Page())
 		case http.MethodPost:
 			body, err := readBody(r, maxAPIBody)
+			// Request errors get the status and shape GraphQL over HTTP gives them for the
+			// negotiated media type (package gqlhttp).
+			answer := gqlhttp.NewAnswer(w, r.Header.Get("Accept"), body)
 			if err != nil {
-				writeGraphQLRefusal(w, err)
-				return
+				writeGraphQLRefusal(answer, err)
+			} else {
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				api.ServeHTTP(&capAnswer{ResponseWriter: answer}, r)
 			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			api.ServeHTTP(&capAnswer{ResponseWriter: w}, r)
+			answer.Finish()
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
 			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed here."))

@@ -149,7 +149,9 @@ func (t *transport) MakeRequest(ctx context.Context, req *graphql.Request, answe
 	}
 	resp, err := t.rest.Do(ctx, client.RawRequest{Method: http.MethodPost, Path: Path, Body: body, Idempotent: true})
 	if err != nil {
-		// A query the server refuses before running it (422, 400) still answers an errors array.
+		// A query the server refuses before running it answers an errors array: with 200 under
+		// application/json (read below), with 4xx (400, 422) under
+		// application/graphql-response+json or from older servers.
 		var ae *client.APIError
 		if errors.As(err, &ae) && ae.StatusCode >= 400 && ae.StatusCode < 500 {
 			if gerr := parseErrors(req.OpName, ae.StatusCode, ae.Body); gerr != nil {

@@ -16,8 +16,11 @@ import (
 type Error struct {
 	// Op is the operation, such as "GetReport".
 	Op string
-	// StatusCode is the HTTP status of the answer: 200 when the query ran, 4xx when the server
-	// refused it before running (a query that does not validate).
+	// StatusCode is the HTTP status of the answer: 200 when the query ran, and also when the
+	// server refused it before running (a query that does not validate) and answered
+	// application/json as GraphQL over HTTP has it; 4xx for such a refusal answered as
+	// application/graphql-response+json, or by servers that answer 422. Read the entries'
+	// codes rather than the status.
 	StatusCode int
 	// Errors are the entries of the errors array, in order.
 	Errors []ErrorEntry
