@@ -415,11 +415,12 @@ func TestFaultsOnHostedFeeds(t *testing.T) {
 	}
 }
 
-// TestREADMEFaultExamplesAreAccepted arms every fault the README's control-API section shows.
+// TestREADMEFaultExamplesAreAccepted arms every fault the control-API guide (docs/fakeserver.md,
+// linked from the README) shows.
 func TestREADMEFaultExamplesAreAccepted(t *testing.T) {
 	t.Parallel()
 	srv, _ := NewTest(t)
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/fakeserver.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +439,7 @@ func TestREADMEFaultExamplesAreAccepted(t *testing.T) {
 		shown++
 	}
 	if shown < 5 {
-		t.Fatalf("%d fault examples found in the README", shown)
+		t.Fatalf("%d fault examples found in docs/fakeserver.md", shown)
 	}
 }
 
