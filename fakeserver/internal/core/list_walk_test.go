@@ -256,3 +256,39 @@ func TestListingsUnderConcurrentChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestListingTimesKeepCreationOrder: a report created at an instant before the workspace's
+// newest report's (the wall clock stepped back, or two creations read the clock in one order
+// and took the lock in the other) takes the newest's created_at, and updated_at never goes
+// back, so that listings stay in created_at order and created_since and updated_since stay
+// exact.
+func TestListingTimesKeepCreationOrder(t *testing.T) {
+	t.Parallel()
+	c := New(newWorldClock(), Deps{})
+	ws, err := c.CreateWorkspace(NewWorkspace{Type: Personal, Name: "Clock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Principal{Workspace: ws}
+	later, earlier := start.Add(time.Minute), start
+	c.mu.Lock()
+	first := &Report{ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: later, UpdatedAt: later}
+	c.insertReportLocked(first)
+	second := &Report{ID: uuid.New(), Workspace: ws.ID, Status: StatusPending, CreatedAt: earlier, UpdatedAt: earlier}
+	c.insertReportLocked(second)
+	c.touchLocked(first, earlier)
+	c.mu.Unlock()
+	if !second.CreatedAt.Equal(later) || !second.UpdatedAt.Equal(later) {
+		t.Errorf("the second report was created at %v and updated at %v, want both %v", second.CreatedAt, second.UpdatedAt, later)
+	}
+	if !first.UpdatedAt.Equal(later) || first.Version != 1 {
+		t.Errorf("touched at an earlier instant, updated_at is %v (version %d), want %v (1)", first.UpdatedAt, first.Version, later)
+	}
+	since := later.Add(-time.Nanosecond)
+	for _, f := range []ReportFilter{{}, {CreatedSince: &since}, {UpdatedSince: &since}} {
+		page := c.ListReports(p, f, 10, 0)
+		if len(page.Items) != 2 || page.Items[0].ID != second.ID || page.Items[1].ID != first.ID {
+			t.Errorf("%+v: %s, want the second report then the first", f, pageString(page))
+		}
+	}
+}
