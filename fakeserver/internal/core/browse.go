@@ -113,7 +113,7 @@ func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 	}
 	page := BrowsePage{Reports: []ReportHead{}}
 	idx := c.reportIdx[q.Workspace]
-	if idx == nil || q.Limit <= 0 {
+	if idx == nil {
 		return page, nil
 	}
 	lq, l := idx.queryLocked(q.Series, q.Status)
@@ -130,7 +130,7 @@ func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 			hi = lq.side.pos(after)
 		}
 	}
-	visited := l.walk(lq, hi, 0, q.Limit+1, func(r *Report, _ int) {
+	visited := l.walk(lq, hi, 0, max(q.Limit, 0)+1, func(r *Report, _ int) {
 		if len(page.Reports) == q.Limit {
 			page.More = true
 			return

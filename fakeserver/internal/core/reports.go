@@ -513,8 +513,8 @@ type ReportFilter struct {
 func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[Report] {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	limit, offset = max(limit, 0), max(offset, 0)
 	page := Page[Report]{Items: []Report{}, Limit: limit, Offset: offset}
+	limit, offset = max(limit, 0), max(offset, 0)
 	idx := c.reportIdx[p.Workspace.ID]
 	if idx == nil {
 		return page
