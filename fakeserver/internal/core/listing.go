@@ -11,13 +11,14 @@ import (
 
 // Listings (GET /reports, GraphQL reports, the control API's and the dashboard's report pages)
 // all read one walk over a report list kept in creation order: the workspace's list, or one of
-// its series' lists. Each list carries a tree of blocks of reports that counts the reports of
-// each status and keeps the latest updated_at of each status, so that a walk
+// its series' lists. Each list carries a tree of blocks of 32 reports that counts the reports
+// of each status and keeps the latest updated_at of each status, and each block a mask of its
+// reports of each status, so that a walk
 //
 //   - finds the page's first report by counting (status and created_since filters, and the
 //     part of an updated_since listing created after the bound) instead of reading the reports
 //     above it,
-//   - skips the reports a filter leaves out a block at a time, and
+//   - skips the reports a filter leaves out by mask and a block at a time, and
 //   - resumes where the previous page of the same listing ended (see listCursor), so that a
 //     poller paging through a listing reads each report once however deep its offsets go.
 //
@@ -347,6 +348,7 @@ type listQuery struct {
 	createdSince, updatedSince time.Time
 }
 
+// matches reports whether r is one of q's reports (the walk reads the same from its list).
 func (q listQuery) matches(r *Report) bool {
 	return (q.side == workspaceSide || (r.Series != nil && *r.Series == q.series)) &&
 		(q.st < 0 || r.Status == statusOrder[q.st]) &&
@@ -425,7 +427,7 @@ func (l *reportList) walk(q listQuery, hi, skip, take int, yield func(r *Report,
 
 // listCursor is where a page of a listing ended: the position in the list of its last report
 // and how many of the listing's reports are at that position or above. It is kept true as
-// reports are added and change (adjustCursors), so the next page resumes there.
+// reports are added and change (see cursorSet.before), so the next page resumes there.
 type listCursor struct {
 	q     listQuery
 	pos   int
