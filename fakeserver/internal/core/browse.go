@@ -121,6 +121,7 @@ func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 		return page, nil
 	}
 	page.Total = l.total(lq.st)
+	page.Reports = make([]ReportHead, 0, min(max(q.Limit, 0), page.Total))
 	hi := len(l.reports)
 	if after != nil {
 		if lq.side == seriesSide && (after.Series == nil || *after.Series != lq.series) {

@@ -529,6 +529,9 @@ func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) Page[
 	if f.UpdatedSince != nil {
 		q.hasUpdated, q.updatedSince = true, *f.UpdatedSince
 	}
+	// At most what the list holds of the status past offset: one allocation, never more than
+	// the reports there are, however large the limit.
+	page.Items = make([]Report, 0, min(limit, max(0, l.total(q.st)-offset)))
 	hi, skip, slot := idx.cursors.best(q, offset, len(l.reports))
 	last := -1
 	visited := l.walk(q, hi, skip, limit+1, func(r *Report, pos int) {
