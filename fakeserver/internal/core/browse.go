@@ -16,32 +16,17 @@ type StatusStep struct {
 	Reason string
 }
 
-// countKey names one of the counts a workspace's report index keeps: every report of a
-// status (Series zero), of a series (Status empty), of both, or all of them (both zero).
-type countKey struct {
-	series uuid.UUID
-	status string
-}
-
-// countLocked moves the counts of a report of series and status by delta.
-func (idx *reportIndex) countLocked(series *uuid.UUID, status string, delta int) {
-	if idx.counts == nil {
-		idx.counts = map[countKey]int{}
-	}
-	idx.counts[countKey{}] += delta
-	idx.counts[countKey{status: status}] += delta
-	if series != nil {
-		idx.counts[countKey{series: *series}] += delta
-		idx.counts[countKey{series: *series, status: status}] += delta
-	}
-}
-
 // setStatusLocked moves a report to status to, at now, for reason, keeping its workspace's
-// counts and the report's timeline true. It does not touch updated_at (callers do).
+// report lists and the report's timeline true. It does not touch updated_at (callers do).
 func (c *Core) setStatusLocked(r *Report, to, reason string, now time.Time) {
 	if idx := c.reportIdx[r.Workspace]; idx != nil && r.Status != to {
-		idx.countLocked(r.Series, r.Status, -1)
-		idx.countLocked(r.Series, to, +1)
+		before, from := idx.cursors.before(r), r.Status
+		r.Status = to
+		idx.all.statusChanged(r.pos, from)
+		if r.Series != nil {
+			idx.series[*r.Series].statusChanged(r.seriesPos, from)
+		}
+		idx.cursors.after(r, before)
 	}
 	r.Status = to
 	r.Timeline = append(r.Timeline, StatusStep{Status: to, At: now, Reason: reason})
@@ -110,9 +95,9 @@ func headOf(r *Report) ReportHead {
 }
 
 // BrowseReports pages through a workspace's reports newest first by creation, for the fake's
-// own pages. It reads from the cursor back in the workspace's creation index, so a page costs
-// what it holds (and the reports it skips for a filter), not what the workspace holds; the total
-// comes from counts the index keeps.
+// own pages. It is the walk of ListReports from the cursor down (see listing.go), so a page
+// costs about what it holds, not what the workspace holds; the total comes from the counts the
+// lists keep.
 func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -126,29 +111,33 @@ func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 			return BrowsePage{}, ErrValidation("after names no report of this workspace.")
 		}
 	}
+	page := BrowsePage{Reports: []ReportHead{}}
 	idx := c.reportIdx[q.Workspace]
 	if idx == nil {
-		return BrowsePage{Reports: []ReportHead{}}, nil
+		return page, nil
 	}
-	end := len(idx.created) // reports before end are still to read, newest last
+	lq, l := idx.queryLocked(q.Series, q.Status)
+	if l == nil {
+		return page, nil
+	}
+	page.Total = l.total(lq.st)
+	page.Reports = make([]ReportHead, 0, min(max(q.Limit, 0), page.Total))
+	hi := len(l.reports)
 	if after != nil {
-		end = sort.Search(len(idx.created), func(i int) bool { return idx.created[i].seq >= after.seq })
-	}
-	key := countKey{status: q.Status}
-	if q.Series != nil {
-		key.series = *q.Series
-	}
-	page := BrowsePage{Reports: make([]ReportHead, 0, min(q.Limit, end)), Total: idx.counts[key]}
-	for i := end - 1; i >= 0; i-- {
-		r := idx.created[i]
-		if (q.Status != "" && r.Status != q.Status) || (q.Series != nil && (r.Series == nil || *r.Series != *q.Series)) {
-			continue
+		if lq.side == seriesSide && (after.Series == nil || *after.Series != lq.series) {
+			// A cursor outside the series: the page starts below it in creation order.
+			hi = sort.Search(len(l.reports), func(i int) bool { return l.reports[i].seq >= after.seq })
+		} else {
+			hi = lq.side.pos(after)
 		}
+	}
+	visited := l.walk(lq, hi, 0, max(q.Limit, 0)+1, func(r *Report, _ int) {
 		if len(page.Reports) == q.Limit {
 			page.More = true
-			break
+			return
 		}
 		page.Reports = append(page.Reports, headOf(r))
-	}
+	})
+	c.listVisits.Add(uint64(visited))
 	return page, nil
 }

@@ -59,14 +59,8 @@ func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 			Standard: c.standardForLocked(w, nil), Measurement: seededMeasurement(b),
 			estimatedEnd: b.CompleteAt, Source: SourceSeeded,
 		}
-		c.reports[r.ID] = r
-		c.reportSeq++
-		r.seq = c.reportSeq
-		idx := c.reportIndexLocked(w.ID)
-		idx.created = append(idx.created, r)
-		r.byUpdate = idx.updated.PushBack(r)
-		idx.countLocked(r.Series, r.Status, +1)
-		r.Timeline = []StatusStep{{Status: StatusInProgress, At: now}}
+		c.insertReportLocked(r)
+		r.Timeline = []StatusStep{{Status: StatusInProgress, At: r.CreatedAt}}
 		c.noticeLocked(Notice{Kind: NoticeReportCreated, At: now, Workspace: r.Workspace, Report: r.ID, Source: r.Source, FileName: r.OriginalFilename})
 		id := r.ID
 		c.clock.At(b.CompleteAt, func(now time.Time) { c.complete(id, now) })

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -130,12 +131,14 @@ type Core struct {
 	// workspaceSeq numbers workspaces in creation order; it never goes back, resets included.
 	workspaceSeq uint64
 
-	catalogs     map[uuid.UUID]*catalog // workspace -> its shows
-	series       map[uuid.UUID]*Series
-	episodes     map[uuid.UUID]*Episode
-	reports      map[uuid.UUID]*Report
-	reportIdx    map[uuid.UUID]*reportIndex // workspace -> its reports, by creation and by update
-	reportSeq    uint64
+	catalogs  map[uuid.UUID]*catalog // workspace -> its shows
+	series    map[uuid.UUID]*Series
+	episodes  map[uuid.UUID]*Episode
+	reports   map[uuid.UUID]*Report
+	reportIdx map[uuid.UUID]*reportIndex // workspace -> its reports, by creation and by update
+	reportSeq uint64
+	// listVisits counts the reports the listings' walks read (tests bound it per page).
+	listVisits   atomic.Uint64
 	ledgers      map[uuid.UUID]*ledger
 	reservations map[uuid.UUID]*Reservation
 	// held counts the uploaded bytes kept in memory (reservations' audio, reports' audio

@@ -257,11 +257,11 @@ func (c *Core) setSeriesExplicitLocked(s *Series, flag *bool) {
 		return
 	}
 	idx := c.reportIdx[s.Workspace]
-	if idx == nil {
+	if idx == nil || idx.series[s.ID] == nil {
 		return
 	}
-	for _, r := range idx.created {
-		if r.Status != StatusComplete || r.Series == nil || *r.Series != s.ID || r.Measurement == nil {
+	for _, r := range idx.series[s.ID].reports {
+		if r.Status != StatusComplete || r.Measurement == nil {
 			continue
 		}
 		c.judgeLocked(r)

@@ -77,12 +77,7 @@ func seedReports(b *testing.B, n int) (fixture, time.Time) {
 	f.c.mu.Lock()
 	for i := range n {
 		r := &Report{ID: uuid.New(), Workspace: ws.ID, Status: StatusComplete, CreatedAt: now, UpdatedAt: now, OriginalFilename: "a.wav"}
-		f.c.reports[r.ID] = r
-		f.c.reportSeq++
-		r.seq = f.c.reportSeq
-		idx := f.c.reportIndexLocked(ws.ID)
-		idx.created = append(idx.created, r)
-		r.byUpdate = idx.updated.PushBack(r)
+		f.c.insertReportLocked(r)
 		if i < n-50 {
 			now = now.Add(time.Second)
 		}

@@ -64,14 +64,12 @@ func (c *Core) SeriesReports(seriesID uuid.UUID) []Report {
 		return nil
 	}
 	idx := c.reportIdx[s.Workspace]
-	if idx == nil {
+	if idx == nil || idx.series[seriesID] == nil {
 		return nil
 	}
 	var out []Report
-	for _, r := range idx.created {
-		if r.Series != nil && *r.Series == seriesID {
-			out = append(out, *r)
-		}
+	for _, r := range idx.series[seriesID].reports {
+		out = append(out, *r)
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"cmp"
 	"container/list"
 	"context"
 	"crypto/sha256"
@@ -10,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"slices"
 	"strings"
 	"time"
 
@@ -82,9 +80,11 @@ type Report struct {
 	heard   []TranscriptLine
 	heardOK bool
 	// seq orders reports by creation within the core; byUpdate is the report's place in its
-	// workspace's update order.
-	seq      uint64
-	byUpdate *list.Element
+	// workspace's update order; pos and seriesPos its places in its workspace's and its
+	// series' report lists (see reportList).
+	seq            uint64
+	byUpdate       *list.Element
+	pos, seriesPos int
 }
 
 // TimeRemaining is the estimate of remaining run time while IN_PROGRESS, 0 otherwise; negative
@@ -189,43 +189,83 @@ func fileNameOf(audioURL string) string {
 }
 
 func (c *Core) addReportLocked(r *Report) {
-	c.reports[r.ID] = r
-	r.gen = c.gen
-	c.reportSeq++
-	r.seq = c.reportSeq
-	idx := c.reportIndexLocked(r.Workspace)
-	idx.created = append(idx.created, r)
-	r.byUpdate = idx.updated.PushBack(r)
-	idx.countLocked(r.Series, r.Status, +1)
+	c.insertReportLocked(r)
 	r.Timeline = append(r.Timeline, StatusStep{Status: r.Status, At: r.CreatedAt})
 	c.noticeLocked(Notice{Kind: NoticeReportCreated, At: r.CreatedAt, Workspace: r.Workspace, Report: r.ID, Series: r.Series, Source: r.Source, FileName: r.OriginalFilename})
 	c.scheduleLocked(r.ID)
 }
 
-// reportIndex keeps a workspace's reports in creation order and in update order, so that a
-// poll with updated_since reads only the reports updated since, however many there are.
+// insertReportLocked adds a new report to the core and to its workspace's lists. Its created_at
+// is not before the workspace's newest report's, so that the lists stay in created_at order
+// when the wall clock steps back or two creations read it in one order and lock in the other.
+func (c *Core) insertReportLocked(r *Report) {
+	c.reports[r.ID] = r
+	r.gen = c.gen
+	c.reportSeq++
+	r.seq = c.reportSeq
+	idx := c.reportIndexLocked(r.Workspace)
+	if n := len(idx.all.reports); n > 0 {
+		if newest := idx.all.reports[n-1].CreatedAt; r.CreatedAt.Before(newest) {
+			r.CreatedAt = newest
+		}
+	}
+	if r.UpdatedAt.Before(r.CreatedAt) {
+		r.UpdatedAt = r.CreatedAt
+	}
+	idx.all.add(r, workspaceSide)
+	if r.Series != nil {
+		idx.seriesListLocked(*r.Series).add(r, seriesSide)
+	}
+	r.byUpdate = idx.updated.PushBack(r)
+	idx.cursors.after(r, 0)
+}
+
+// reportIndex keeps a workspace's reports in creation order, in all and by series, each list
+// with its tree (see reportList), so that a listing's page costs about what it holds; and in
+// update order, for the newest update.
 type reportIndex struct {
-	created []*Report
+	all     reportList
+	series  map[uuid.UUID]*reportList
 	updated *list.List // of *Report, oldest update first
-	// counts are the workspace's reports by series and status (see countKey).
-	counts map[countKey]int
+	// cursors are where the latest pages of listings ended, for their next pages.
+	cursors cursorSet
 }
 
 func (c *Core) reportIndexLocked(ws uuid.UUID) *reportIndex {
 	idx := c.reportIdx[ws]
 	if idx == nil {
-		idx = &reportIndex{updated: list.New()}
+		idx = &reportIndex{updated: list.New(), series: map[uuid.UUID]*reportList{}}
 		c.reportIdx[ws] = idx
 	}
 	return idx
 }
 
-// touchLocked moves updated_at to now and the report to the end of the update order. The clock
-// never goes back, so the update order stays sorted by updated_at.
+// seriesListLocked is the list of series id's reports, made on first use.
+func (idx *reportIndex) seriesListLocked(id uuid.UUID) *reportList {
+	l := idx.series[id]
+	if l == nil {
+		l = &reportList{}
+		idx.series[id] = l
+	}
+	return l
+}
+
+// touchLocked moves updated_at to now and the report to the end of the update order. updated_at
+// never goes back (nor before created_at), which the listings rely on.
 func (c *Core) touchLocked(r *Report, now time.Time) {
+	idx := c.reportIdx[r.Workspace]
+	before := idx.cursors.before(r)
+	if now.Before(r.UpdatedAt) {
+		now = r.UpdatedAt
+	}
 	r.UpdatedAt = now
 	r.Version++
-	c.reportIdx[r.Workspace].updated.MoveToBack(r.byUpdate)
+	idx.updated.MoveToBack(r.byUpdate)
+	idx.all.touched(r, r.pos)
+	if r.Series != nil {
+		idx.series[*r.Series].touched(r, r.seriesPos)
+	}
+	idx.cursors.after(r, before)
 }
 
 // scheduleLocked plans the transient steps of a new report on the clock.
@@ -489,9 +529,9 @@ type ReportFilter struct {
 	UpdatedSince *time.Time
 }
 
-// ListReports lists the workspace's reports newest first by created_at. With updated_since it
-// reads only the reports updated since (from the end of the update order); otherwise it walks
-// back from the newest and stops once the page is known. The error is a refusal of a principal
+// ListReports lists the workspace's reports newest first by created_at. A page reads about the
+// reports it holds, however many the workspace has and however deep offset goes when the
+// previous page of the listing was read (see listing.go). The error is a refusal of a principal
 // admitted before a reset (see principalLocked).
 func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) (Page[Report], error) {
 	c.mu.RLock()
@@ -500,40 +540,56 @@ func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) (Page
 	if err != nil {
 		return Page[Report]{}, err
 	}
+	page := Page[Report]{Items: []Report{}, Limit: limit, Offset: offset}
+	limit, offset = max(limit, 0), max(offset, 0)
 	idx := c.reportIdx[p.Workspace.ID]
 	if idx == nil {
-		return window(0, limit, offset, func(int) Report { return Report{} }), nil
+		return page, nil
 	}
-	matches := func(r *Report) bool {
-		return (f.SeriesID == nil || (r.Series != nil && *r.Series == *f.SeriesID)) &&
-			(f.Status == "" || r.Status == f.Status) &&
-			(f.CreatedSince == nil || r.CreatedAt.After(*f.CreatedSince)) &&
-			(f.UpdatedSince == nil || r.UpdatedAt.After(*f.UpdatedSince))
+	q, l := idx.queryLocked(f.SeriesID, f.Status)
+	if l == nil {
+		return page, nil
 	}
-	var match []*Report
+	if f.CreatedSince != nil {
+		q.hasCreated, q.createdSince = true, *f.CreatedSince
+	}
 	if f.UpdatedSince != nil {
-		for e := idx.updated.Back(); e != nil; e = e.Prev() {
-			r := e.Value.(*Report)
-			if !r.UpdatedAt.After(*f.UpdatedSince) {
-				break
-			}
-			if matches(r) {
-				match = append(match, r)
-			}
+		q.hasUpdated, q.updatedSince = true, *f.UpdatedSince
+	}
+	// At most what the list holds of the status past offset: one allocation, never more than
+	// the reports there are, however large the limit.
+	page.Items = make([]Report, 0, min(limit, max(0, l.total(q.st)-offset)))
+	hi, skip, slot := idx.cursors.best(q, offset, len(l.reports))
+	last := -1
+	visited := l.walk(q, hi, skip, limit+1, func(r *Report, pos int) {
+		if len(page.Items) == limit {
+			page.HasMore = true
+			return
 		}
-		slices.SortFunc(match, func(a, b *Report) int { return cmp.Compare(b.seq, a.seq) })
-	} else {
-		need := offset + limit + 1 // one more than the page tells whether more exist
-		for _, r := range slices.Backward(idx.created) {
-			if matches(r) {
-				match = append(match, r)
-				if len(match) == need {
-					break
-				}
-			}
+		page.Items = append(page.Items, *r)
+		last = pos
+	})
+	c.listVisits.Add(uint64(visited))
+	if limit > 0 && len(page.Items) == limit {
+		idx.cursors.keep(q, last, offset+limit, slot)
+	}
+	return page, nil
+}
+
+// queryLocked is the listing of the reports of series (nil: all) and status (empty: any), and
+// the list it reads; the list is nil when nothing can match.
+func (idx *reportIndex) queryLocked(series *uuid.UUID, status string) (listQuery, *reportList) {
+	q := listQuery{st: -1}
+	if status != "" {
+		if q.st = statusNumber(status); q.st < 0 {
+			return q, nil
 		}
 	}
-	return window(len(match), limit, offset, func(i int) Report { return *match[i] }), nil
+	if series == nil {
+		return q, &idx.all
+	}
+	q.side, q.series = seriesSide, *series
+	return q, idx.series[*series]
 }
 
 // labelSpeakers names speakers "Speaker 1", "Speaker 2"... in order of first appearance; a line
