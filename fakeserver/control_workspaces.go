@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"crypto/subtle"
 	"math"
 	"net/http"
 	"time"
@@ -12,10 +11,8 @@ import (
 
 // requireAdmin lets in the control calls that carry the admin token.
 func (s *Server) requireAdmin(next http.Handler) http.Handler {
-	want := []byte("Bearer " + s.opts.adminToken)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		if ok, _ := s.admin.Admits(r); !ok {
 			writeError(w, &Error{Status: http.StatusUnauthorized, Code: core.CodeInvalidAPIKey, Message: "The control API needs Authorization: Bearer <admin_token>."})
 			return
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 	"github.com/podqa/podqa-go/internal/ids"
 )
@@ -109,7 +110,7 @@ func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+		next.ServeHTTP(w, httpmw.Admit(r, p))
 	})
 }
 
@@ -149,7 +150,7 @@ type gqlQuery struct {
 
 // caller is the principal of a request that needs a working credential.
 func caller(ctx context.Context) (core.Principal, error) {
-	p := principalFrom(ctx)
+	p := httpmw.Principal(ctx)
 	if p.Account.ID == uuid.Nil {
 		return core.Principal{}, core.ErrInvalidAPIKey()
 	}
@@ -240,7 +241,7 @@ func nonEmpty(s string) *string {
 
 // CurrentAPIKey answers currentApiKey: null without a working key.
 func (q *gqlQuery) CurrentAPIKey(ctx context.Context) (*model.APIKeyType, error) {
-	p := principalFrom(ctx)
+	p := httpmw.Principal(ctx)
 	if p.Key == nil {
 		return nil, nil
 	}
@@ -296,7 +297,7 @@ func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string
 	if err != nil {
 		return nil, err
 	}
-	p := principalFrom(ctx)
+	p := httpmw.Principal(ctx)
 	if organisationID != nil {
 		// Reading "as" an organisation needs a caller who belongs to it; it does not change who
 		// sees the history: a key always sees its own shows.

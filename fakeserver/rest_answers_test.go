@@ -48,12 +48,11 @@ func journalLine(e JournalEntry) JournalEntry {
 	return e
 }
 
-// TestCachedReportAnswersMatchTheFullPath serves each request twice, once on the full path (the
-// generated handler) and once with the cache of finished reports' answers in front of it, and
-// holds the two to the same status, framing, headers, body bytes and journal entry: across
-// owners' keys and sessions, HEAD, other workspaces' and unusable keys, a report before and
-// after it completes, faults, and a reset. Each request the cache must answer, it answers, and
-// it answers no other.
+// TestCachedReportAnswersMatchTheFullPath serves each request twice, once rendering the report
+// anew and once from the rendering cache inside GetReport, and holds the two to the same
+// status, framing, headers, body bytes and journal entry: across owners' keys and sessions,
+// HEAD, other workspaces' and unusable keys, a report before and after it completes, faults,
+// and a reset. Each request the cache must answer, it answers, and it answers no other.
 func TestCachedReportAnswersMatchTheFullPath(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
@@ -178,12 +177,12 @@ func TestCachedReportAnswersMatchTheFullPath(t *testing.T) {
 		if st.before != nil {
 			st.before(t)
 		}
-		srv.answerProbe.mode.Store(answerCacheOff)
+		srv.renderCache.probe.mode.Store(answerCacheOff)
 		full := serveOnce(t, srv, st.req())
-		srv.answerProbe.mode.Store(answerCacheCount)
-		hits := srv.answerProbe.hits.Load()
+		srv.renderCache.probe.mode.Store(answerCacheCount)
+		hits := srv.renderCache.probe.hits.Load()
 		cached := serveOnce(t, srv, st.req())
-		if got := srv.answerProbe.hits.Load() - hits; got != map[bool]uint64{true: 1}[st.cached] {
+		if got := srv.renderCache.probe.hits.Load() - hits; got != map[bool]uint64{true: 1}[st.cached] {
 			t.Errorf("%s: the cache answered %d times, want cached=%v", st.name, got, st.cached)
 		}
 		if full.status != st.status {
@@ -214,7 +213,7 @@ func TestCachedReportAnswersMatchTheFullPath(t *testing.T) {
 			st.after(t)
 		}
 	}
-	srv.answerProbe.mode.Store(0)
+	srv.renderCache.probe.mode.Store(0)
 }
 
 func headersEqual(a, b http.Header) bool {

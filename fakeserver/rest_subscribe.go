@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/ids"
 )
 
@@ -84,6 +85,8 @@ func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (
 		writeFlatError(w, err)
 		return core.Principal{}, false
 	}
+	// The call the chain opened keeps the principal, for the journal.
+	httpmw.Admit(r, p)
 	return p, true
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
 )
 
@@ -25,7 +26,7 @@ func (a *restAPI) CreateUpload(ctx context.Context, req restserver.CreateUploadR
 	if err := checkFileType(b.FileType); err != nil {
 		return nil, err
 	}
-	res, err := a.s.core.Reserve(principalFrom(ctx), b.FileName, b.FileType, int(b.DurationMs))
+	res, err := a.s.core.Reserve(httpmw.Principal(ctx), b.FileName, b.FileType, int(b.DurationMs))
 	if err != nil {
 		return nil, err
 	}
