@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -38,17 +39,17 @@ func (s *Server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &body) {
 		return
 	}
-	key, err := s.createAPIKey(r.PathValue("id"), body.Description, body.Legacy)
+	key, err := s.createAPIKey(httpmw.PathID(r, "id"), body.Description, body.Legacy)
 	respond(w, http.StatusCreated, key, err)
 }
 
 func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
-	token, err := s.CreateSession(r.PathValue("id"))
+	token, err := s.CreateSession(httpmw.PathID(r, "id"))
 	respond(w, http.StatusCreated, map[string]string{"sessionid": token}, err)
 }
 
 func (s *Server) handleRemoveOwners(w http.ResponseWriter, r *http.Request) {
-	if err := s.RemoveOwners(r.PathValue("id")); err != nil {
+	if err := s.RemoveOwners(httpmw.PathID(r, "id")); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -66,7 +67,7 @@ func (s *Server) handlePatchAPIKey(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrValidation("disabled is required."))
 		return
 	}
-	err := s.SetAPIKeyDisabled(r.PathValue("id"), *body.Disabled)
+	err := s.SetAPIKeyDisabled(httpmw.PathID(r, "id"), *body.Disabled)
 	respond(w, http.StatusOK, map[string]bool{"disabled": *body.Disabled}, err)
 }
 

@@ -171,12 +171,17 @@ func (q *gqlQuery) workspace(ctx context.Context, organisationID *string) (core.
 	return q.s.core.SelectWorkspace(p, org)
 }
 
+// parseGraphQLID reads an id argument by the id rule (core.CanonicalID). A UUID's 36 characters
+// in another case name nothing (core.NoID), so the field answers as for an id the fake does not
+// hold; any other text is refused.
 func parseGraphQLID(arg, v string) (uuid.UUID, error) {
-	id, ok := ids.Canonical(v)
-	if !ok {
-		return uuid.Nil, core.ErrValidation("%s must be a UUID in its canonical form.", arg)
+	if id, ok := core.CanonicalID(v); ok {
+		return id, nil
 	}
-	return id, nil
+	if _, ok := ids.Canonical(v); ok {
+		return core.NoID, nil
+	}
+	return uuid.Nil, core.ErrValidation("%s must be a UUID in its canonical form.", arg)
 }
 
 func optGraphQLID(arg string, v *string) (*uuid.UUID, error) {

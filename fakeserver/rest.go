@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/uuid"
+
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
@@ -33,7 +35,7 @@ func (s *Server) restRoutes() http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
 	}
 	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
-		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, h)))
+		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, canonicalIDs(path, h))))
 	})
 	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
 		BaseURL:    restBase,
@@ -43,6 +45,38 @@ func (s *Server) restRoutes() http.Handler {
 		},
 	})
 	return routes
+}
+
+// canonicalIDs applies the id rule (httpmw.PathID) to each path parameter of pattern once the
+// contract's checks have passed: an id in another spelling, upper-case, percent-encoded or any
+// other form the generated binding would read, reaches the handler as core.NoID, so it is
+// answered as any id the workspace does not hold.
+func canonicalIDs(pattern string, next http.Handler) http.Handler {
+	var names []string
+	for seg := range strings.SplitSeq(pattern, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			names = append(names, strings.TrimSuffix(name, "}"))
+		}
+	}
+	if len(names) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, name := range names {
+			id := httpmw.PathID(r, name)
+			if id != core.NoID.String() && !core.IsCanonicalID(id) {
+				// The generated binding reads the braced, URN and 32-digit forms too (uuid.Parse):
+				// by the rule they name nothing either; other text it refuses with 400.
+				if _, err := uuid.Parse(id); err == nil {
+					id = core.NoID.String()
+				}
+			}
+			if id != r.PathValue(name) {
+				r.SetPathValue(name, id)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // restAnswerFailed answers a REST handler's error, logging any that is not the service's own.
