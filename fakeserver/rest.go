@@ -11,6 +11,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
@@ -30,7 +31,7 @@ func (s *Server) restRoutes() http.Handler {
 		},
 		ResponseErrorHandlerFunc: s.restAnswerFailed,
 	})
-	check, err := newValidator(restBase)
+	check, err := openapicheck.New(restBase)
 	if err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
 	}
@@ -89,14 +90,14 @@ func (s *Server) restAnswerFailed(w http.ResponseWriter, r *http.Request, err er
 
 // validate checks parameters and bodies against openapi.json before the handler sees them; the
 // route is method and path, the pattern it was registered with.
-func (s *Server) validate(check *validator, method, path string, next http.Handler) http.Handler {
-	key := check.routeKey(method, path)
+func (s *Server) validate(check *openapicheck.Validator, method, path string, next http.Handler) http.Handler {
+	key := check.RouteKey(method, path)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := bufferJSONBody(r, maxAPIBody); err != nil {
 			writeError(w, err)
 			return
 		}
-		if err := check.checkRoute(r, key, path); err != nil {
+		if err := check.CheckRoute(r, key, path); err != nil {
 			writeError(w, err)
 			return
 		}
