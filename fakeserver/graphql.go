@@ -20,15 +20,10 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 	"github.com/podqa/podqa-go/internal/ids"
-)
-
-// Page sizes of the GraphQL listings when the query names none.
-const (
-	gqlSeriesLimit  = 20
-	gqlReportsLimit = 10
 )
 
 // graphqlRoutes serves /api/graphql: POST runs a query through the gqlgen executor over the
@@ -36,11 +31,11 @@ const (
 // last_used_at stamping are REST's; a request without a working credential still runs, as the
 // anonymous caller that may only read reports by id.
 func (s *Server) graphqlRoutes() http.Handler {
-	srv := handler.New(exec.NewExecutableSchema(exec.Config{Schema: servedSchema(), Resolvers: &gqlResolver{s: s}, Complexity: gqlComplexity()}))
+	srv := handler.New(exec.NewExecutableSchema(exec.Config{Schema: graphqlapi.ServedSchema(), Resolvers: &gqlResolver{s: s}, Complexity: graphqlapi.Complexity()}))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
 	useValidationFront(srv)
-	srv.Use(&costLimits{})
+	srv.Use(&graphqlapi.CostLimits{})
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		s.log.Error("panic in a GraphQL resolver", "panic", v)
@@ -59,7 +54,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			api.ServeHTTP(&capAnswer{ResponseWriter: w}, r)
+			api.ServeHTTP(&graphqlapi.CapAnswer{ResponseWriter: w}, r)
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
 			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed here."))
@@ -279,7 +274,7 @@ func (q *gqlQuery) SeriesList(ctx context.Context, limit, offset *int, organisat
 	if err != nil {
 		return nil, err
 	}
-	l, o, err := pageWindow(limit, offset, gqlSeriesLimit)
+	l, o, err := pageWindow(limit, offset, graphqlapi.SeriesLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +362,7 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 	if err != nil {
 		return nil, err
 	}
-	l, o, err := pageWindow(limit, offset, gqlReportsLimit)
+	l, o, err := pageWindow(limit, offset, graphqlapi.ReportsLimit)
 	if err != nil {
 		return nil, err
 	}

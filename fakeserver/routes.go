@@ -38,7 +38,7 @@ import (
 //	               flat {error} shape (rest_subscribe.go)
 //	GraphQL        GET/HEAD the explorer, POST the query, else 405; body cap; credentials and
 //	               limits (core.Enter, door GraphQL); JSON Content-Type; the executor with its
-//	               cost limits (graphql.go, graphql_limits.go)
+//	               cost limits (graphql.go, internal/graphqlapi)
 //	control        the admin guard (httpmw.Admin); 404 for an unknown path, 405 with Allow for a known path
 //	               and another method; control.openapi.json's checks; the handler (control_*.go)
 //
