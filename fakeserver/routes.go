@@ -9,6 +9,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // This file is the fake's route table: every route it serves, and the middleware each passes
@@ -16,7 +17,7 @@ import (
 //
 // Every request, outermost first:
 //
-//	securityHeaders  CSP, nosniff, no framing (server_headers.go)
+//	securityHeaders  nosniff on every answer (httpmw.SecurityHeaders)
 //	recoverPanics    a panic becomes 500 internal_error (server_routes.go)
 //	logRequests      one log line per request; opens the request's call, where a door
 //	                 writes the principal it let in (server_routes.go, internal/httpmw)
@@ -83,8 +84,8 @@ func (s *Server) routeRows() []route {
 		{"PUT /_uploads/{id}", api(http.HandlerFunc(s.handleUploadPut))},
 
 		// Hosted feeds and their audio; cover images of reports.
-		{"GET /_feeds/", s.injectFaults(assetHeaders(s.host.Handler().ServeHTTP))},
-		{"GET /_covers/{token}", assetHeaders(s.handleCover)},
+		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(s.host.Handler().ServeHTTP))},
+		{"GET /_covers/{token}", httpmw.AssetHeaders(s.handleCover)},
 
 		// Anything else.
 		{"/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -193,7 +194,7 @@ func (s *Server) routes() http.Handler {
 	for _, r := range s.routeRows() {
 		mux.Handle(r.pattern, r.handler)
 	}
-	return securityHeaders(s.recoverPanics(s.logRequests(mux)))
+	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(mux)))
 }
 
 // controlRoutes serves the control API from controlRows: the admin token, then 404 for an
