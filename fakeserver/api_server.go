@@ -13,6 +13,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 )
 
@@ -33,7 +34,9 @@ const DefaultAnalysisPace = 5 * time.Minute
 // Server is a running fake of the service: REST, GraphQL, the webhook subscription calls and
 // deliveries, the hosted feeds and the control API, all over one in-memory state.
 type Server struct {
-	opts   options
+	opts options
+	// admin is the one admin guard, of the control API and the dashboard.
+	admin  httpmw.Admin
 	clock  *clock.Clock
 	core   *core.Core
 	faults *faults
@@ -59,8 +62,6 @@ type Server struct {
 	scripts transcriptScripts
 	// renderCache keeps the JSON of finished reports.
 	renderCache renderCache
-	// answerProbe lets tests compare the cached answers of finished reports with the full path.
-	answerProbe answerCacheProbe
 	// hooks is the webhook URL policy and sender.
 	hooks webhookWiring
 	// journal keeps the most recent API requests (see WithJournalSize).
@@ -210,6 +211,7 @@ func New(opts ...Option) (*Server, error) {
 	}
 	s := &Server{
 		opts:      o,
+		admin:     httpmw.NewAdmin(o.adminToken),
 		clock:     clk,
 		faults:    newFaults(o, src.UUID),
 		log:       o.logger,

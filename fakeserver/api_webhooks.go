@@ -14,7 +14,6 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
-	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // Resolver looks up the addresses of a host name, as *net.Resolver does. The fake uses it to
@@ -196,9 +195,9 @@ func (s *Server) CreateWebhookEndpoint(ctx context.Context, workspaceID string, 
 	}
 	in := core.NewEndpoint{URL: spec.URL, Events: spec.Events}
 	if spec.SeriesID != "" {
-		id, ok := ids.Canonical(spec.SeriesID)
+		id, ok := core.CanonicalID(spec.SeriesID)
 		if !ok {
-			id = uuid.Nil // no series has it
+			id = core.NoID // no series has it
 		}
 		in.SeriesID = &id
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/internal/ids"
 )
 
 // WorkspaceSpec describes a workspace to create. Plan settings left nil take the free plan's:
@@ -114,8 +113,10 @@ func (s *Server) CreateSession(workspaceID string) (_ string, err error) {
 	return s.core.CreateSession(id)
 }
 
+// parseID reads an id argument by the id rule (core.CanonicalID): any other text, an id in
+// another spelling among it, names nothing, and what it was to name is not found.
 func parseID(s, what string) (uuid.UUID, error) {
-	id, ok := ids.Canonical(s)
+	id, ok := core.CanonicalID(s)
 	if !ok {
 		return uuid.Nil, core.ErrNotFound(what)
 	}

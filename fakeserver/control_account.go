@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -154,6 +155,6 @@ func emailJSONOf(e Email) emailJSON {
 // handleReportAccount answers GET /_fake/reports/{id}: the account of one report of any
 // workspace.
 func (s *Server) handleReportAccount(w http.ResponseWriter, r *http.Request) {
-	a, err := s.ReportAccount(r.PathValue("id"))
+	a, err := s.ReportAccount(httpmw.PathID(r, "id"))
 	respond(w, http.StatusOK, reportAccountJSONOf(a), err)
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 )
 
 // controlOpenAPI is the control API's own contract, served at GET /_fake/openapi.json.
@@ -23,7 +25,7 @@ var controlContract = sync.OnceValues(func() (*openapi3.T, error) {
 		return nil, fmt.Errorf("fakeserver: load the embedded control.openapi.json: %w", err)
 	}
 	doc.Servers = nil // routes are matched by our own mux
-	relaxDateTimeQueries(doc)
+	openapicheck.RelaxDateTimeQueries(doc)
 	uuidQueries(doc)
 	return doc, nil
 })
@@ -66,7 +68,7 @@ func (s *Server) validateControl(mux *http.ServeMux) http.Handler {
 		s.log.Error("control API contract", "err", err)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
 	}
-	v := validatorFor(doc, "")
+	v := openapicheck.For(doc, "")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, pattern := mux.Handler(r)
 		if _, path, ok := strings.Cut(pattern, " "); ok {
@@ -78,7 +80,7 @@ func (s *Server) validateControl(mux *http.ServeMux) http.Handler {
 			writeError(w, err)
 			return
 		}
-		if err := v.check(r, pattern); err != nil {
+		if err := v.Check(r, pattern); err != nil {
 			writeError(w, err)
 			return
 		}

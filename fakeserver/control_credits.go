@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -13,7 +14,7 @@ func (s *Server) handlePatchCredits(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &change) {
 		return
 	}
-	cr, err := s.setCredits(r.PathValue("id"), change)
+	cr, err := s.setCredits(httpmw.PathID(r, "id"), change)
 	respond(w, http.StatusOK, creditsJSON(cr), err)
 }
 
@@ -38,6 +39,6 @@ func (s *Server) handleAddTopup(w http.ResponseWriter, r *http.Request) {
 		}
 		spec.ExpiresAt = at.Time
 	}
-	cr, err := s.addTopup(r.PathValue("id"), spec)
+	cr, err := s.addTopup(httpmw.PathID(r, "id"), spec)
 	respond(w, http.StatusCreated, creditsJSON(cr), err)
 }

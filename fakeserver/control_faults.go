@@ -4,6 +4,8 @@ import (
 	"math"
 	"net/http"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // faultJSON is a Fault as the control API spells it: Retry-After in whole seconds, latency and
@@ -92,7 +94,7 @@ func (s *Server) handleListFaults(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleRemoveFault(w http.ResponseWriter, r *http.Request) {
-	if err := s.RemoveFault(r.PathValue("id")); err != nil {
+	if err := s.RemoveFault(httpmw.PathID(r, "id")); err != nil {
 		writeError(w, err)
 		return
 	}

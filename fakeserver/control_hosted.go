@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -149,13 +150,13 @@ func (s *Server) handleAddHostedEpisode(w http.ResponseWriter, r *http.Request) 
 	}
 	e, err := body.episode()
 	if err != nil {
-		if _, idErr := parseID(r.PathValue("id"), "Feed"); idErr != nil { // a malformed feed id is named first
+		if _, idErr := parseID(httpmw.PathID(r, "id"), "Feed"); idErr != nil { // a malformed feed id is named first
 			err = idErr
 		}
 		writeError(w, err)
 		return
 	}
-	a, err := s.AddHostedEpisode(r.PathValue("id"), e)
+	a, err := s.AddHostedEpisode(httpmw.PathID(r, "id"), e)
 	respond(w, http.StatusCreated, a, err)
 }
 
@@ -164,6 +165,6 @@ func (s *Server) handleChangeFeed(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &change) {
 		return
 	}
-	err := s.ChangeFeed(r.PathValue("id"), change)
+	err := s.ChangeFeed(httpmw.PathID(r, "id"), change)
 	respond(w, http.StatusOK, change, err)
 }

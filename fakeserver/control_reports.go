@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // seedReportsRequest is the body of POST /_fake/workspaces/{id}/reports; times are seconds.
@@ -39,7 +40,7 @@ func (s *Server) handleSeedReports(w http.ResponseWriter, r *http.Request) {
 			CompleteAfter: time.Duration(rr.CompleteAfterS * float64(time.Second)),
 		}
 	}
-	ids, err := s.SeedReports(r.PathValue("id"), in)
+	ids, err := s.SeedReports(httpmw.PathID(r, "id"), in)
 	respond(w, http.StatusCreated, struct {
 		IDs []string `json:"ids"`
 	}{ids}, err)
@@ -50,6 +51,6 @@ func (s *Server) handleAutomatedReporting(w http.ResponseWriter, r *http.Request
 	if !ok {
 		return
 	}
-	err := s.SetAutomatedReporting(r.PathValue("id"), enabled)
-	respond(w, http.StatusOK, map[string]any{"series_id": r.PathValue("id"), "automated_reporting": enabled}, err)
+	err := s.SetAutomatedReporting(httpmw.PathID(r, "id"), enabled)
+	respond(w, http.StatusOK, map[string]any{"series_id": httpmw.PathID(r, "id"), "automated_reporting": enabled}, err)
 }

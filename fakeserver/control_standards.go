@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -141,12 +142,12 @@ func (s *Server) handleCreateStandard(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &body) {
 		return
 	}
-	std, err := s.CreateStandard(r.PathValue("id"), body.spec())
+	std, err := s.CreateStandard(httpmw.PathID(r, "id"), body.spec())
 	respond(w, http.StatusCreated, standardView(std), err)
 }
 
 func (s *Server) handleListStandards(w http.ResponseWriter, r *http.Request) {
-	list, err := s.Standards(r.PathValue("id"))
+	list, err := s.Standards(httpmw.PathID(r, "id"))
 	respond(w, http.StatusOK, jsonList(list, standardView), err)
 }
 
@@ -187,7 +188,7 @@ func (s *Server) handleSetDefaultStandard(w http.ResponseWriter, r *http.Request
 	if !ok {
 		return
 	}
-	std, err := s.SetDefaultStandard(r.PathValue("id"), id)
+	std, err := s.SetDefaultStandard(httpmw.PathID(r, "id"), id)
 	respond(w, http.StatusOK, standardView(std), err)
 }
 
@@ -200,6 +201,6 @@ func (s *Server) handleSetSeriesStandard(w http.ResponseWriter, r *http.Request)
 	if !ok {
 		return
 	}
-	std, err := s.SetSeriesStandard(r.PathValue("id"), id)
+	std, err := s.SetSeriesStandard(httpmw.PathID(r, "id"), id)
 	respond(w, http.StatusOK, standardView(std), err)
 }

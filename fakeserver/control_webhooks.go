@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -101,12 +102,12 @@ func (s *Server) handleCreateEndpoint(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &spec) {
 		return
 	}
-	ep, err := s.CreateWebhookEndpoint(r.Context(), r.PathValue("id"), spec)
+	ep, err := s.CreateWebhookEndpoint(r.Context(), httpmw.PathID(r, "id"), spec)
 	respond(w, http.StatusCreated, endpointJSONOf(ep), err)
 }
 
 func (s *Server) handleListEndpoints(w http.ResponseWriter, r *http.Request) {
-	eps, err := s.WebhookEndpoints(r.PathValue("id"))
+	eps, err := s.WebhookEndpoints(httpmw.PathID(r, "id"))
 	respond(w, http.StatusOK, jsonList(eps, endpointJSONOf), err)
 }
 
@@ -115,12 +116,12 @@ func (s *Server) handlePatchEndpoint(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ep, err := s.SetWebhookEndpointEnabled(r.PathValue("id"), enabled)
+	ep, err := s.SetWebhookEndpointEnabled(httpmw.PathID(r, "id"), enabled)
 	respond(w, http.StatusOK, endpointJSONOf(ep), err)
 }
 
 func (s *Server) handleDeleteEndpoint(w http.ResponseWriter, r *http.Request) {
-	if err := s.DeleteWebhookEndpoint(r.PathValue("id")); err != nil {
+	if err := s.DeleteWebhookEndpoint(httpmw.PathID(r, "id")); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -128,7 +129,7 @@ func (s *Server) handleDeleteEndpoint(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleTestEvent(w http.ResponseWriter, r *http.Request) {
-	d, err := s.SendTestEvent(r.Context(), r.PathValue("id"))
+	d, err := s.SendTestEvent(r.Context(), httpmw.PathID(r, "id"))
 	respond(w, http.StatusCreated, deliveryJSONOf(d), err)
 }
 

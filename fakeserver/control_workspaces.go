@@ -1,21 +1,19 @@
 package fakeserver
 
 import (
-	"crypto/subtle"
 	"math"
 	"net/http"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
 // requireAdmin lets in the control calls that carry the admin token.
 func (s *Server) requireAdmin(next http.Handler) http.Handler {
-	want := []byte("Bearer " + s.opts.adminToken)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		if ok, _ := s.admin.Admits(r); !ok {
 			writeError(w, &Error{Status: http.StatusUnauthorized, Code: core.CodeInvalidAPIKey, Message: "The control API needs Authorization: Bearer <admin_token>."})
 			return
 		}
@@ -44,17 +42,17 @@ func (s *Server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &body) {
 		return
 	}
-	key, err := s.createAPIKey(r.PathValue("id"), body.Description, body.Legacy)
+	key, err := s.createAPIKey(httpmw.PathID(r, "id"), body.Description, body.Legacy)
 	respond(w, http.StatusCreated, key, err)
 }
 
 func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
-	token, err := s.CreateSession(r.PathValue("id"))
+	token, err := s.CreateSession(httpmw.PathID(r, "id"))
 	respond(w, http.StatusCreated, map[string]string{"sessionid": token}, err)
 }
 
 func (s *Server) handleRemoveOwners(w http.ResponseWriter, r *http.Request) {
-	if err := s.RemoveOwners(r.PathValue("id")); err != nil {
+	if err := s.RemoveOwners(httpmw.PathID(r, "id")); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -72,7 +70,7 @@ func (s *Server) handlePatchAPIKey(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.ErrValidation("disabled is required."))
 		return
 	}
-	err := s.SetAPIKeyDisabled(r.PathValue("id"), *body.Disabled)
+	err := s.SetAPIKeyDisabled(httpmw.PathID(r, "id"), *body.Disabled)
 	respond(w, http.StatusOK, map[string]bool{"disabled": *body.Disabled}, err)
 }
 

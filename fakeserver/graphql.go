@@ -21,14 +21,10 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
 	"github.com/podqa/podqa-go/internal/ids"
-)
-
-// Page sizes of the GraphQL listings when the query names none.
-const (
-	gqlSeriesLimit  = 20
-	gqlReportsLimit = 10
 )
 
 // graphqlRoutes serves /api/graphql: POST runs a query through the gqlgen executor over the
@@ -36,11 +32,11 @@ const (
 // last_used_at stamping are REST's; a request without a working credential still runs, as the
 // anonymous caller that may only read reports by id.
 func (s *Server) graphqlRoutes() http.Handler {
-	srv := handler.New(exec.NewExecutableSchema(exec.Config{Schema: servedSchema(), Resolvers: &gqlResolver{s: s}, Complexity: gqlComplexity()}))
+	srv := handler.New(exec.NewExecutableSchema(exec.Config{Schema: graphqlapi.ServedSchema(), Resolvers: &gqlResolver{s: s}, Complexity: graphqlapi.Complexity()}))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
 	useValidationFront(srv)
-	srv.Use(&costLimits{})
+	srv.Use(&graphqlapi.CostLimits{})
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		s.log.Error("panic in a GraphQL resolver", "panic", v)
@@ -61,7 +57,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 				writeGraphQLRefusal(answer, err)
 			} else {
 				r.Body = io.NopCloser(bytes.NewReader(body))
-				api.ServeHTTP(&capAnswer{ResponseWriter: answer}, r)
+				api.ServeHTTP(&graphqlapi.CapAnswer{ResponseWriter: answer}, r)
 			}
 			answer.Finish()
 		default:
@@ -114,7 +110,7 @@ func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+		next.ServeHTTP(w, httpmw.Admit(r, p))
 	})
 }
 
@@ -154,7 +150,7 @@ type gqlQuery struct {
 
 // caller is the principal of a request that needs a working credential.
 func caller(ctx context.Context) (core.Principal, error) {
-	p := principalFrom(ctx)
+	p := httpmw.Principal(ctx)
 	if p.Account.ID == uuid.Nil {
 		return core.Principal{}, core.ErrInvalidAPIKey()
 	}
@@ -175,12 +171,17 @@ func (q *gqlQuery) workspace(ctx context.Context, organisationID *string) (core.
 	return q.s.core.SelectWorkspace(p, org)
 }
 
+// parseGraphQLID reads an id argument by the id rule (core.CanonicalID). A UUID's 36 characters
+// in another case name nothing (core.NoID), so the field answers as for an id the fake does not
+// hold; any other text is refused.
 func parseGraphQLID(arg, v string) (uuid.UUID, error) {
-	id, ok := ids.Canonical(v)
-	if !ok {
-		return uuid.Nil, core.ErrValidation("%s must be a UUID in its canonical form.", arg)
+	if id, ok := core.CanonicalID(v); ok {
+		return id, nil
 	}
-	return id, nil
+	if _, ok := ids.Canonical(v); ok {
+		return core.NoID, nil
+	}
+	return uuid.Nil, core.ErrValidation("%s must be a UUID in its canonical form.", arg)
 }
 
 func optGraphQLID(arg string, v *string) (*uuid.UUID, error) {
@@ -245,7 +246,7 @@ func nonEmpty(s string) *string {
 
 // CurrentAPIKey answers currentApiKey: null without a working key.
 func (q *gqlQuery) CurrentAPIKey(ctx context.Context) (*model.APIKeyType, error) {
-	p := principalFrom(ctx)
+	p := httpmw.Principal(ctx)
 	if p.Key == nil {
 		return nil, nil
 	}
@@ -278,7 +279,7 @@ func (q *gqlQuery) SeriesList(ctx context.Context, limit, offset *int, organisat
 	if err != nil {
 		return nil, err
 	}
-	l, o, err := pageWindow(limit, offset, gqlSeriesLimit)
+	l, o, err := pageWindow(limit, offset, graphqlapi.SeriesLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +302,7 @@ func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string
 	if err != nil {
 		return nil, err
 	}
-	p := principalFrom(ctx)
+	p := httpmw.Principal(ctx)
 	if organisationID != nil {
 		// Reading "as" an organisation needs a caller who belongs to it; it does not change who
 		// sees the history: a key always sees its own shows.
@@ -366,7 +367,7 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 	if err != nil {
 		return nil, err
 	}
-	l, o, err := pageWindow(limit, offset, gqlReportsLimit)
+	l, o, err := pageWindow(limit, offset, graphqlapi.ReportsLimit)
 	if err != nil {
 		return nil, err
 	}

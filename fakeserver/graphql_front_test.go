@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 )
 
 // repeatedWithArguments is D1 of issue 32: one field repeated with different arguments and no
@@ -173,7 +174,7 @@ func parseOnly(q string) (*ast.QueryDocument, error) {
 // validates, and a query passes the front exactly when it is inside every bound.
 func TestGraphQLFrontPassesTheSDKOperations(t *testing.T) {
 	t.Parallel()
-	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: gqlComplexity()})
+	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: graphqlapi.Complexity()})
 	files, err := filepath.Glob("../graphqlclient/internal/operations/*.graphql")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no operations: %v", err)
@@ -301,7 +302,7 @@ func FuzzGraphQLValidationFront(f *testing.F) {
 	} {
 		f.Add(q)
 	}
-	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: gqlComplexity()})
+	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: graphqlapi.Complexity()})
 	f.Fuzz(func(t *testing.T, q string) {
 		first := checkDocument(context.Background(), q)
 		second := checkDocument(context.Background(), q)
@@ -325,7 +326,7 @@ func BenchmarkGraphQLValidationFront(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: gqlComplexity()})
+	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: graphqlapi.Complexity()})
 	// What the front saves on a query sent again: gqlgen's own parse and validation.
 	b.Run("gqlgen parse and validate of SDK reports.graphql", func(b *testing.B) {
 		b.ReportAllocs()

@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 )
 
 // TestGraphQLDirectiveLocations pins the directives the fake introspects and their locations:
@@ -50,7 +51,7 @@ func TestGraphQLDirectiveLocations(t *testing.T) {
 	}
 	for name, locs := range served {
 		for _, l := range locs {
-			if !slices.Contains(spec2021Locations, ast.DirectiveLocation(l)) {
+			if !slices.Contains(graphqlapi.Spec2021Locations, ast.DirectiveLocation(l)) {
 				t.Errorf("@%s lists %s, which is not a DirectiveLocation of the October 2021 specification", name, l)
 			}
 		}
@@ -63,9 +64,9 @@ func TestServedSchemaLeavesGeneratedSchemaAlone(t *testing.T) {
 	t.Parallel()
 	generated := exec.NewExecutableSchema(exec.Config{}).Schema()
 	if !slices.Contains(generated.Directives["deprecated"].Locations, ast.LocationDirectiveDefinition) {
-		t.Fatal("gqlparser's prelude no longer declares @deprecated on DIRECTIVE_DEFINITION: servedSchema's filter and this test may go")
+		t.Fatal("gqlparser's prelude no longer declares @deprecated on DIRECTIVE_DEFINITION: graphqlapi.ServedSchema's filter and this test may go")
 	}
-	served := servedSchema()
+	served := graphqlapi.ServedSchema()
 	if slices.Contains(served.Directives["deprecated"].Locations, ast.LocationDirectiveDefinition) {
 		t.Errorf("served @deprecated still lists DIRECTIVE_DEFINITION: %v", served.Directives["deprecated"].Locations)
 	}

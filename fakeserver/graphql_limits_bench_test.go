@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 )
 
 // BenchmarkGraphQLCostGuard is what the cost and alias limits add to each GraphQL operation:
@@ -19,12 +20,12 @@ func BenchmarkGraphQLCostGuard(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: gqlComplexity()})
+	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: graphqlapi.Complexity()})
 	doc, gerr := gqlparser.LoadQueryWithRules(es.Schema(), string(src), nil)
 	if gerr != nil {
 		b.Fatal(gerr)
 	}
-	guard := &costLimits{}
+	guard := &graphqlapi.CostLimits{}
 	if err := guard.Validate(es); err != nil {
 		b.Fatal(err)
 	}

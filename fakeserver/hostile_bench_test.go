@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // BenchmarkRESTGuards is what the hostile-input guards add to a REST read such as the 16-client
@@ -12,7 +14,7 @@ import (
 // with BenchmarkGetCompletedReport16Clients, the whole request.
 func BenchmarkRESTGuards(b *testing.B) {
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
-	guarded := securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	guarded := httpmw.SecurityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := bufferJSONBody(r, maxAPIBody); err != nil {
 			b.Error(err)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 )
 
 // amplifyingQuery is the query of issue #19: n aliases of a page of 2,000 reports with their
@@ -104,14 +106,14 @@ func TestGraphQLAnonymousLimitedPerAddress(t *testing.T) {
 	}
 }
 
-// TestGraphQLAnswerCap: an answer over gqlMaxAnswer is replaced by one errors entry.
+// TestGraphQLAnswerCap: an answer over graphqlapi.MaxAnswer is replaced by one errors entry.
 func TestGraphQLAnswerCap(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{gqlMaxAnswer, gqlMaxAnswer + 1} {
+	for _, n := range []int{graphqlapi.MaxAnswer, graphqlapi.MaxAnswer + 1} {
 		rec := httptest.NewRecorder()
-		w := &capAnswer{ResponseWriter: rec}
+		w := &graphqlapi.CapAnswer{ResponseWriter: rec}
 		_, _ = w.Write([]byte(`{"data":"` + strings.Repeat("a", n-11) + `"}`))
-		over := n > gqlMaxAnswer
+		over := n > graphqlapi.MaxAnswer
 		if got := rec.Body.Len(); over == (got == n) || (over && (rec.Code != 422 || !strings.Contains(rec.Body.String(), "would exceed"))) {
 			t.Fatalf("%d bytes: %d, %d bytes answered", n, rec.Code, got)
 		}

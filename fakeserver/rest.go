@@ -6,11 +6,12 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
@@ -21,8 +22,7 @@ const restBase = "/api/rest/v1"
 // restRoutes serves the REST API under restBase (routes.go has the order of its front). Routing
 // comes from the code generated from openapi.json; in front of it sit, in this order: 404 and
 // 405 (with Allow) from the same generated routes, credentials and the per-key limits, the JSON
-// content type of writes, openapi.json's checks, and for GET /reports/{id} the cached answer of
-// a finished report.
+// content type of writes, and openapi.json's checks.
 func (s *Server) restRoutes() http.Handler {
 	api := &restAPI{s: s}
 	strict := restserver.NewStrictHandlerWithOptions(api, nil, restserver.StrictHTTPServerOptions{
@@ -31,16 +31,12 @@ func (s *Server) restRoutes() http.Handler {
 		},
 		ResponseErrorHandlerFunc: s.restAnswerFailed,
 	})
-	check, err := newValidator(restBase)
+	check, err := openapicheck.New(restBase)
 	if err != nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
 	}
 	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
-		h = carryPrincipal(h)
-		if method == http.MethodGet && path == reportPattern {
-			h = s.answerFinishedReports(h)
-		}
-		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, h)))
+		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, canonicalIDs(path, h))))
 	})
 	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
 		BaseURL:    restBase,
@@ -52,6 +48,38 @@ func (s *Server) restRoutes() http.Handler {
 	return routes
 }
 
+// canonicalIDs applies the id rule (httpmw.PathID) to each path parameter of pattern once the
+// contract's checks have passed: an id in another spelling, upper-case, percent-encoded or any
+// other form the generated binding would read, reaches the handler as core.NoID, so it is
+// answered as any id the workspace does not hold.
+func canonicalIDs(pattern string, next http.Handler) http.Handler {
+	var names []string
+	for seg := range strings.SplitSeq(pattern, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			names = append(names, strings.TrimSuffix(name, "}"))
+		}
+	}
+	if len(names) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, name := range names {
+			id := httpmw.PathID(r, name)
+			if id != core.NoID.String() && !core.IsCanonicalID(id) {
+				// The generated binding reads the braced, URN and 32-digit forms too (uuid.Parse):
+				// by the rule they name nothing either; other text it refuses with 400.
+				if _, err := uuid.Parse(id); err == nil {
+					id = core.NoID.String()
+				}
+			}
+			if id != r.PathValue(name) {
+				r.SetPathValue(name, id)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // restAnswerFailed answers a REST handler's error, logging any that is not the service's own.
 func (s *Server) restAnswerFailed(w http.ResponseWriter, r *http.Request, err error) {
 	if _, ok := err.(*core.Error); !ok {
@@ -60,124 +88,21 @@ func (s *Server) restAnswerFailed(w http.ResponseWriter, r *http.Request, err er
 	writeError(w, err)
 }
 
-// answerFinishedReports answers GET (and HEAD) /reports/{report_id} of a finished report from
-// the render cache when it holds the report's rendering as the report now is: the generated
-// handler would write the same status, headers and bytes, after the same credentials, limits,
-// journal, faults and contract checks, which all run before it
-// (TestCachedReportAnswersMatchTheFullPath). Anything else, and a report the cache does not
-// hold as it is now, goes to next, which renders and caches it.
-func (s *Server) answerFinishedReports(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		full := func() {
-			reportIDOf(r, true) // the generated handler reads it as a path value
-			next.ServeHTTP(w, r)
-		}
-		probe := s.answerProbe.mode.Load()
-		if probe&answerCacheOff != 0 {
-			full()
-			return
-		}
-		id, err := uuid.Parse(reportIDOf(r, false))
-		if err != nil {
-			full()
-			return
-		}
-		stamp, ok := s.core.FinishedReportStamp(principalOf(w, r).Workspace.ID, id)
-		if !ok {
-			full()
-			return
-		}
-		body := s.renderCache.lookup(id, stamp)
-		if body == nil {
-			full()
-			return
-		}
-		if probe&answerCacheCount != 0 {
-			s.answerProbe.hits.Add(1)
-		}
-		if err := body.VisitGetReportResponse(w); err != nil {
-			s.restAnswerFailed(w, r, err)
-		}
-	})
-}
-
-// answerCacheProbe lets a test compare answerFinishedReports with the full path: mode holds
-// answerCacheOff (every request takes the full path) and answerCacheCount (hits counts the
-// answers the cache gives). Both are off outside tests.
-type answerCacheProbe struct {
-	mode atomic.Uint32
-	hits atomic.Uint64
-}
-
-const (
-	answerCacheOff = 1 << iota
-	answerCacheCount
-)
-
 // validate checks parameters and bodies against openapi.json before the handler sees them; the
 // route is method and path, the pattern it was registered with.
-func (s *Server) validate(check *validator, method, path string, next http.Handler) http.Handler {
-	key := check.routeKey(method, path)
+func (s *Server) validate(check *openapicheck.Validator, method, path string, next http.Handler) http.Handler {
+	key := check.RouteKey(method, path)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := bufferJSONBody(r, maxAPIBody); err != nil {
 			writeError(w, err)
 			return
 		}
-		if err := check.checkRoute(r, key, path); err != nil {
+		if err := check.CheckRoute(r, key, path); err != nil {
 			writeError(w, err)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// restCallKey holds a request's *restCall in the context of the generated handler.
-type restCallKey struct{}
-
-// restCall is what the REST front learns of a request before its handler runs: the principal
-// it entered as (authenticate), which the journal then records instead of resolving the
-// credential again. It lives in the request's recorder (logRequests), where the front finds it
-// without copying the request (callOf); only a generated handler gets it in its context
-// (carryPrincipal).
-type restCall struct {
-	principal core.Principal
-	entered   bool
-}
-
-// callOf is the restCall of the recorder under w, or nil when w has none.
-func callOf(w http.ResponseWriter) *restCall {
-	for {
-		switch x := w.(type) {
-		case *journalRecorder:
-			return &x.call
-		case interface{ Unwrap() http.ResponseWriter }:
-			w = x.Unwrap()
-		default:
-			return nil
-		}
-	}
-}
-
-// carryPrincipal puts the principal authenticate let in into the context of next, a generated
-// handler, which reads it with principalFrom.
-func carryPrincipal(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c := callOf(w); c != nil && c.entered && r.Context().Value(principalKey{}) == nil {
-			r = r.WithContext(context.WithValue(r.Context(), restCallKey{}, c))
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// principalOf is the principal the REST front let r in as, before carryPrincipal.
-func principalOf(w http.ResponseWriter, r *http.Request) core.Principal {
-	if p, ok := r.Context().Value(principalKey{}).(core.Principal); ok {
-		return p
-	}
-	if c := callOf(w); c != nil && c.entered {
-		return c.principal
-	}
-	return core.Principal{}
 }
 
 // routeTable records the generated routes as they register, so that 404 and 405 answers come
@@ -214,22 +139,13 @@ func (t *routeTable) allowed(r *http.Request) (string, []string) {
 	return pattern, methods
 }
 
-type principalKey struct{}
-
-func principalFrom(ctx context.Context) core.Principal {
-	if c, ok := ctx.Value(restCallKey{}).(*restCall); ok && c.entered {
-		return c.principal
-	}
-	p, _ := ctx.Value(principalKey{}).(core.Principal)
-	return p
-}
-
 func isSafeMethod(method string) bool {
 	return method == http.MethodGet || method == http.MethodHead
 }
 
 // authenticate lets a request in through the core's REST door (a bearer key, or for reads only
-// the sessionid cookie, under the per-key limits) and answers a refusal in REST's shape.
+// the sessionid cookie, under the per-key limits), writing the principal into the request's
+// call, and answers a refusal in REST's shape.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		door := core.RESTWrite
@@ -241,12 +157,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			writeError(w, err)
 			return
 		}
-		if c := callOf(w); c != nil && !c.entered {
-			c.principal, c.entered = p, true // set before the handler runs, never after
-			next.ServeHTTP(w, r)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+		next.ServeHTTP(w, httpmw.Admit(r, p))
 	})
 }
 
@@ -289,7 +200,7 @@ type restAPI struct {
 var _ restserver.StrictServerInterface = (*restAPI)(nil)
 
 func (a *restAPI) GetMe(ctx context.Context, _ restserver.GetMeRequestObject) (restserver.GetMeResponseObject, error) {
-	p := principalFrom(ctx)
+	p := httpmw.Principal(ctx)
 	me := restserver.Me{Workspace: restserver.Workspace{
 		ID:   p.Workspace.ID,
 		Name: p.Workspace.Name,

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
@@ -63,7 +65,7 @@ func episodeJSON(e core.Episode) restserver.Episode {
 
 func (a *restAPI) ListSeries(ctx context.Context, req restserver.ListSeriesRequestObject) (restserver.ListSeriesResponseObject, error) {
 	limit, offset := pageArgs(req.Params.Limit, req.Params.Offset)
-	page, err := a.s.core.ListSeries(principalFrom(ctx), limit, offset)
+	page, err := a.s.core.ListSeries(httpmw.Principal(ctx), limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +77,7 @@ func (a *restAPI) ListSeries(ctx context.Context, req restserver.ListSeriesReque
 }
 
 func (a *restAPI) GetSeries(ctx context.Context, req restserver.GetSeriesRequestObject) (restserver.GetSeriesResponseObject, error) {
-	s, err := a.s.core.GetSeries(principalFrom(ctx), req.SeriesID)
+	s, err := a.s.core.GetSeries(httpmw.Principal(ctx), req.SeriesID)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +86,7 @@ func (a *restAPI) GetSeries(ctx context.Context, req restserver.GetSeriesRequest
 
 func (a *restAPI) ListSeriesEpisodes(ctx context.Context, req restserver.ListSeriesEpisodesRequestObject) (restserver.ListSeriesEpisodesResponseObject, error) {
 	limit, offset := pageArgs(req.Params.Limit, req.Params.Offset)
-	page, err := a.s.core.ListEpisodes(principalFrom(ctx), req.SeriesID, limit, offset)
+	page, err := a.s.core.ListEpisodes(httpmw.Principal(ctx), req.SeriesID, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +101,7 @@ func (a *restAPI) CreateReport(ctx context.Context, req restserver.CreateReportR
 	b := req.Body
 	if b.ReportID != nil {
 		// The contract's one-of rule guarantees original_filename and duration_ms here.
-		r, estimate, err := a.s.core.CreateReportFromUpload(principalFrom(ctx), *b.ReportID, *b.OriginalFilename, int(*b.DurationMs))
+		r, estimate, err := a.s.core.CreateReportFromUpload(httpmw.Principal(ctx), *b.ReportID, *b.OriginalFilename, int(*b.DurationMs))
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +114,7 @@ func (a *restAPI) CreateReport(ctx context.Context, req restserver.CreateReportR
 	if b.EpisodeIndex != nil {
 		in.EpisodeIndex = int(*b.EpisodeIndex)
 	}
-	r, err := a.s.core.CreateReportFromFeed(ctx, principalFrom(ctx), in)
+	r, err := a.s.core.CreateReportFromFeed(ctx, httpmw.Principal(ctx), in)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +134,7 @@ func (a *restAPI) ListReports(ctx context.Context, req restserver.ListReportsReq
 	if p.UpdatedSince != nil {
 		f.UpdatedSince = &p.UpdatedSince.Time
 	}
-	page, err := a.s.core.ListReports(principalFrom(ctx), f, limit, offset)
+	page, err := a.s.core.ListReports(httpmw.Principal(ctx), f, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +154,7 @@ func (a *restAPI) ListReports(ctx context.Context, req restserver.ListReportsReq
 }
 
 func (a *restAPI) GetReport(ctx context.Context, req restserver.GetReportRequestObject) (restserver.GetReportResponseObject, error) {
-	r, err := a.s.core.GetReport(principalFrom(ctx), req.ReportID)
+	r, err := a.s.core.GetReport(httpmw.Principal(ctx), req.ReportID)
 	if err != nil {
 		return nil, err
 	}
@@ -171,9 +173,9 @@ func (a *restAPI) GetReport(ctx context.Context, req restserver.GetReportRequest
 		}
 		return cachedReport(body), nil
 	}
-	stamp := a.s.core.ShowStamp(r.Series, r.Episode)
-	stamp.Version = r.Version
-	return a.s.renderCache.get(r.ID, stamp, render)
+	// After every check (credentials, limits, the contract, the report's access): the cache
+	// only spares the rendering of a report the stamp says is unchanged.
+	return a.s.renderCache.get(r.ID, a.s.core.RenderStampOf(r), render)
 }
 
 // renderCache keeps the JSON of finished reports, which are read far more often than they
@@ -181,12 +183,26 @@ func (a *restAPI) GetReport(ctx context.Context, req restserver.GetReportRequest
 type renderCache struct {
 	mu      sync.Mutex
 	entries map[uuid.UUID]renderedReport
+	// probe lets a test compare the cached answers with renderings made anew.
+	probe answerCacheProbe
 }
 
+// answerCacheProbe lets a test compare the cache's answers with renderings made anew: mode holds
+// answerCacheOff (every request renders) and answerCacheCount (hits counts the answers the cache
+// gives). Both are off outside tests.
+type answerCacheProbe struct {
+	mode atomic.Uint32
+	hits atomic.Uint64
+}
+
+const (
+	answerCacheOff = 1 << iota
+	answerCacheCount
+)
+
 type renderedReport struct {
-	// stamp is the report's version and show as rendered.
+	// stamp is the state's generation, the report's version and its show as rendered.
 	stamp core.RenderStamp
-	body  cachedReport
 	// answer is body as the handler returns it, boxed once here and not on every read.
 	answer restserver.GetReportResponseObject
 }
@@ -197,11 +213,17 @@ const maxRenderCache = 1 << 16
 // get returns the rendering of report id as stamp says it is, rendering it when the cache has
 // none.
 func (c *renderCache) get(id uuid.UUID, stamp core.RenderStamp, render func() ([]byte, error)) (restserver.GetReportResponseObject, error) {
-	c.mu.Lock()
-	e, ok := c.entries[id]
-	c.mu.Unlock()
-	if ok && e.stamp == stamp {
-		return e.answer, nil
+	probe := c.probe.mode.Load()
+	if probe&answerCacheOff == 0 {
+		c.mu.Lock()
+		e, ok := c.entries[id]
+		c.mu.Unlock()
+		if ok && e.stamp == stamp {
+			if probe&answerCacheCount != 0 {
+				c.probe.hits.Add(1)
+			}
+			return e.answer, nil
+		}
 	}
 	body, err := render()
 	if err != nil {
@@ -212,20 +234,9 @@ func (c *renderCache) get(id uuid.UUID, stamp core.RenderStamp, render func() ([
 		c.entries = map[uuid.UUID]renderedReport{}
 	}
 	answer := restserver.GetReportResponseObject(cachedReport(body))
-	c.entries[id] = renderedReport{stamp: stamp, body: body, answer: answer}
+	c.entries[id] = renderedReport{stamp: stamp, answer: answer}
 	c.mu.Unlock()
 	return answer, nil
-}
-
-// lookup is the cached rendering of report id if it is the one stamp says, else nil.
-func (c *renderCache) lookup(id uuid.UUID, stamp core.RenderStamp) cachedReport {
-	c.mu.Lock()
-	e, ok := c.entries[id]
-	c.mu.Unlock()
-	if !ok || e.stamp != stamp {
-		return nil
-	}
-	return e.body
 }
 
 // cachedReport answers GET /reports/{id} with the bytes of its view, rendered now or before.
@@ -253,7 +264,7 @@ func statsJSON(st core.Stats, remaining int) *restserver.Stats {
 }
 
 func (a *restAPI) GetReportTranscript(ctx context.Context, req restserver.GetReportTranscriptRequestObject) (restserver.GetReportTranscriptResponseObject, error) {
-	r, err := a.s.core.GetReport(principalFrom(ctx), req.ReportID)
+	r, err := a.s.core.GetReport(httpmw.Principal(ctx), req.ReportID)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +286,7 @@ func transcriptEntries(transcript []core.TranscriptLine) []restserver.Transcript
 }
 
 func (a *restAPI) GetCredits(ctx context.Context, _ restserver.GetCreditsRequestObject) (restserver.GetCreditsResponseObject, error) {
-	cr, err := a.s.core.CreditsFor(principalFrom(ctx))
+	cr, err := a.s.core.CreditsFor(httpmw.Principal(ctx))
 	if err != nil {
 		return nil, err
 	}

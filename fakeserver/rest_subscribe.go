@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/internal/ids"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // maxSubscribeBody bounds a subscription body.
@@ -50,7 +50,8 @@ func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
 
 // handleUnsubscribeRoute serves DELETE /webhook/subscribe/{id}.
 func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) {
-	rest := strings.TrimPrefix(r.URL.Path, "/webhook/subscribe/")
+	// The id as sent (escaped): a percent-encoded id is not the id it decodes to.
+	rest := strings.TrimPrefix(r.URL.EscapedPath(), "/webhook/subscribe/")
 	if rest == "" || strings.Contains(rest, "/") {
 		writeFlatError(w, core.ErrEndpointNotFound())
 		return
@@ -64,7 +65,7 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
-	id, ok := ids.Canonical(rest)
+	id, ok := core.CanonicalID(rest)
 	if !ok {
 		writeFlatError(w, core.ErrEndpointNotFound())
 		return
@@ -97,6 +98,8 @@ func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (
 		writeFlatError(w, err)
 		return core.Principal{}, false
 	}
+	// The call the chain opened keeps the principal, for the journal.
+	httpmw.Admit(r, p)
 	return p, true
 }
 
@@ -136,11 +139,11 @@ func parseSubscription(body io.Reader) (core.NewEndpoint, error) {
 		var text string
 		id, ok := uuid.Nil, json.Unmarshal(sid, &text) == nil
 		if ok {
-			id, ok = ids.Canonical(text)
+			id, ok = core.CanonicalID(text)
 		}
 		if !ok {
-			// Not an id at all: no series has it. A zero id names no series either.
-			id = uuid.Nil
+			// Not an id by the id rule: no series has it. A zero id names no series either.
+			id = core.NoID
 		}
 		in.SeriesID = &id
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
 )
 
@@ -25,7 +26,7 @@ func (a *restAPI) CreateUpload(ctx context.Context, req restserver.CreateUploadR
 	if err := checkFileType(b.FileType); err != nil {
 		return nil, err
 	}
-	res, err := a.s.core.Reserve(principalFrom(ctx), b.FileName, b.FileType, int(b.DurationMs))
+	res, err := a.s.core.Reserve(httpmw.Principal(ctx), b.FileName, b.FileType, int(b.DurationMs))
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,9 @@ func (s *Server) handleUploadPut(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) acceptUpload(r *http.Request) error {
-	id, err := uuid.Parse(r.PathValue("id"))
+	// By the id rule, an id in another spelling names no upload, and so fails the signature
+	// as any id the fake did not sign does.
+	id, err := uuid.Parse(httpmw.PathID(r, "id"))
 	q := r.URL.Query()
 	expires, convErr := strconv.ParseInt(q.Get("expires"), 10, 64)
 	want := s.uploadSignature(id, q.Get("content_type"), expires)

@@ -9,6 +9,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // This file is the fake's route table: every route it serves, and the middleware each passes
@@ -16,11 +17,11 @@ import (
 //
 // Every request, outermost first:
 //
-//	securityHeaders  CSP, nosniff, no framing (server_headers.go)
+//	securityHeaders  nosniff on every answer (httpmw.SecurityHeaders)
 //	recoverPanics    a panic becomes 500 internal_error (server_routes.go)
-//	logRequests      one log line per request (server_routes.go)
-//	the table below  by method and path (http.ServeMux patterns); a REST request the table
-//	                 would give the REST API goes there without the lookup (rest_router.go)
+//	logRequests      one log line per request; opens the request's call, where a door
+//	                 writes the principal it let in (server_routes.go, internal/httpmw)
+//	the table below  by method and path (http.ServeMux patterns), one lookup
 //
 // The service's APIs (REST, webhook subscription, GraphQL, uploads) then pass through
 //
@@ -31,15 +32,15 @@ import (
 //
 //	REST           404, then 405 with Allow, from the routes generated from openapi.json;
 //	               credentials and limits (core.Enter, door RESTRead or RESTWrite); JSON
-//	               Content-Type of writes; openapi.json's parameter and body checks; for GET
-//	               /reports/{id}, a finished report's cached answer (answerFinishedReports);
-//	               the generated handler (rest.go, rest_resources.go, rest_uploads.go)
+//	               Content-Type of writes; openapi.json's parameter and body checks; the
+//	               generated handler (rest.go, rest_resources.go, rest_uploads.go), where
+//	               GET /reports/{id} keeps the rendering of a finished report after its checks
 //	subscription   405 with Allow; credentials and limits (core.Enter, door Subscription); the
 //	               flat {error} shape (rest_subscribe.go)
 //	GraphQL        GET/HEAD the explorer, POST the query, else 405; body cap; credentials and
 //	               limits (core.Enter, door GraphQL); JSON Content-Type; the executor with its
-//	               cost limits (graphql.go, graphql_limits.go)
-//	control        the admin token; 404 for an unknown path, 405 with Allow for a known path
+//	               cost limits (graphql.go, internal/graphqlapi)
+//	control        the admin guard (httpmw.Admin); 404 for an unknown path, 405 with Allow for a known path
 //	               and another method; control.openapi.json's checks; the handler (control_*.go)
 //
 // Hosted feeds and their audio pass through injectFaults only, not the journal; covers, the
@@ -83,8 +84,8 @@ func (s *Server) routeRows() []route {
 		{"PUT /_uploads/{id}", api(http.HandlerFunc(s.handleUploadPut))},
 
 		// Hosted feeds and their audio; cover images of reports.
-		{"GET /_feeds/", s.injectFaults(assetHeaders(s.host.Handler().ServeHTTP))},
-		{"GET /_covers/{token}", assetHeaders(s.handleCover)},
+		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(s.host.Handler().ServeHTTP))},
+		{"GET /_covers/{token}", httpmw.AssetHeaders(s.handleCover)},
 
 		// Anything else.
 		{"/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -190,14 +191,10 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 // routes assembles the fake's handler from routeRows.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	var rest http.Handler
 	for _, r := range s.routeRows() {
 		mux.Handle(r.pattern, r.handler)
-		if r.pattern == restBase+"/" {
-			rest = r.handler
-		}
 	}
-	return securityHeaders(s.recoverPanics(s.logRequests(newRESTShortcut(rest, mux))))
+	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(mux)))
 }
 
 // controlRoutes serves the control API from controlRows: the admin token, then 404 for an

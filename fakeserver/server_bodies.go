@@ -56,6 +56,9 @@ func trailingData(body []byte) error {
 	return nil
 }
 
+// maxAPIBody bounds JSON request bodies of the API; the service does not document its limit.
+const maxAPIBody = 1 << 20
+
 // bufferJSONBody reads a write's JSON body within limit, refuses trailing data, and puts the
 // bytes back for the next reader.
 func bufferJSONBody(r *http.Request, limit int64) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // journal is a ring of the most recent requests, bounded in entries and in bytes held.
@@ -172,8 +173,6 @@ type journalRecorder struct {
 	// peekOK also keeps the start of a 200 answer (GraphQL reports errors in one).
 	peekOK  bool
 	errBody []byte
-	// call is the request's restCall, allocated with the recorder.
-	call restCall
 	// journaled is set once journaled records the request through this recorder.
 	journaled bool
 }
@@ -235,11 +234,10 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 		}
 		// logRequests' recorder when nothing has used it yet, else one of the journal's own.
 		rec, fresh := w.(*journalRecorder)
-		if !fresh || rec.status != 0 || rec.call.entered || rec.journaled {
+		if !fresh || rec.status != 0 || rec.journaled {
 			rec = &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
 		}
 		rec.journaled, rec.peekOK = true, r.URL.Path == "/api/graphql"
-		call := &rec.call
 		next.ServeHTTP(rec, r)
 		e := JournalEntry{
 			At:       at,
@@ -250,9 +248,9 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 		if e.Status == 0 {
 			e.Status = http.StatusOK
 		}
-		if call.entered {
-			// The principal the REST front let in is the credential identify would resolve.
-			identifyPrincipal(call.principal, &e)
+		if p, entered := httpmw.CallOf(r.Context()).Entered(); entered {
+			// The principal a door let in is the credential identify would resolve.
+			identifyPrincipal(p, &e)
 		} else {
 			s.identify(r, &e)
 		}
@@ -331,16 +329,16 @@ func cutText(s string, n int) (string, bool) {
 }
 
 // identify fills in the workspace and key a request's credential names, without touching the
-// key's last use or the rate limits.
+// key's last use or the rate limits: for a request no door let in (refused, or not passing one).
 func (s *Server) identify(r *http.Request, e *JournalEntry) {
 	var cred core.Credential
 	var ok bool
 	if header := r.Header.Get("Authorization"); header != "" {
-		scheme, token, found := strings.Cut(header, " ")
-		if !found || !strings.EqualFold(scheme, "Bearer") {
+		token, found := core.BearerToken(header)
+		if !found {
 			return
 		}
-		cred, ok = s.core.PeekKey(strings.TrimSpace(token))
+		cred, ok = s.core.PeekKey(token)
 	} else if cookie, err := r.Cookie("sessionid"); err == nil {
 		cred, ok = s.core.PeekSession(cookie.Value)
 	}

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // recoverPanics turns a panic in any handler into 500 internal_error; the detail goes to the
@@ -47,12 +49,14 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // logRequests logs each request at debug level (the control API's at info), without headers:
-// they carry keys.
+// they carry keys. It opens the request's call (httpmw.Begin).
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
 		// A journalRecorder, which journaled takes over, so that a journaled request has one.
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
+		// The request's call, where a door writes the principal it let the request in as.
+		r, _ = httpmw.Begin(r)
 		next.ServeHTTP(rec, r)
 		level := slog.LevelDebug
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {

@@ -84,8 +84,8 @@ func (s *Server) uiRoutes() http.Handler {
 // authorized reports whether r carries the admin token as a bearer header or a live session
 // cookie. A wrong bearer header is refused even with a good cookie.
 func (ui *dashboardUI) authorized(r *http.Request) bool {
-	if h := r.Header.Get("Authorization"); h != "" {
-		return subtle.ConstantTimeCompare([]byte(h), []byte("Bearer "+ui.s.opts.adminToken)) == 1
+	if ok, sent := ui.s.admin.Admits(r); sent {
+		return ok
 	}
 	c, err := r.Cookie(uiCookie)
 	if err != nil || c.Value == "" {
@@ -137,7 +137,7 @@ func (ui *dashboardUI) handleLoginForm(w http.ResponseWriter, r *http.Request) {
 func (ui *dashboardUI) handleLogin(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxUIForm)
 	token := r.PostFormValue("token")
-	if subtle.ConstantTimeCompare([]byte(token), []byte(ui.s.opts.adminToken)) != 1 {
+	if !ui.s.admin.Is(token) {
 		ui.refuse(w, r, true)
 		return
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // uiPage is what the layout of every dashboard page shows around the page's own Data.
@@ -209,7 +210,7 @@ type uiEndpoint struct {
 
 // uiWorkspaceID parses the {id} of a workspace page; an unknown one is 404.
 func (s *Server) uiWorkspaceID(r *http.Request) (uuid.UUID, error) {
-	id, err := parseID(r.PathValue("id"), "Workspace")
+	id, err := parseID(httpmw.PathID(r, "id"), "Workspace")
 	if err != nil {
 		return uuid.Nil, err
 	}
@@ -270,7 +271,7 @@ type uiAttempt struct {
 }
 
 func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
-	id, err := parseID(r.PathValue("id"), "Webhook endpoint")
+	id, err := parseID(httpmw.PathID(r, "id"), "Webhook endpoint")
 	if err != nil {
 		ui.renderError(w, r, err)
 		return

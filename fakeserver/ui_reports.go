@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // workspaceView is a workspace's page: its credits and one page of its reports.
@@ -72,7 +73,7 @@ type uiReportPage struct {
 }
 
 func (ui *dashboardUI) handleReport(w http.ResponseWriter, r *http.Request) {
-	acc, err := ui.s.ReportAccount(r.PathValue("id"))
+	acc, err := ui.s.ReportAccount(httpmw.PathID(r, "id"))
 	if err != nil {
 		ui.renderError(w, r, err)
 		return

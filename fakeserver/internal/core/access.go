@@ -121,14 +121,25 @@ func (c *Core) Enter(cred Credentials, door Door) (Principal, error) {
 func (c *Core) resolve(cred Credentials, door Door) (Principal, *CredentialRefusal) {
 	switch {
 	case cred.Authorization != "":
-		scheme, token, ok := strings.Cut(cred.Authorization, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") {
+		token, ok := BearerToken(cred.Authorization)
+		if !ok {
 			return Principal{}, &CredentialRefusal{Reason: RefusalMalformed}
 		}
-		return c.authenticateKey(strings.TrimSpace(token))
+		return c.authenticateKey(token)
 	case cred.SessionSent && door.Sessions:
 		return c.authenticateSession(cred.Session)
 	default:
 		return Principal{}, &CredentialRefusal{Reason: RefusalMissing}
 	}
+}
+
+// BearerToken is the one reading of an Authorization header: the token of "Bearer <token>",
+// the scheme in any case and the token without surrounding space, and whether the header has
+// that shape at all. The doors, the journal and the admin guard all read it so.
+func BearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
 }

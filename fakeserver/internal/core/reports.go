@@ -452,9 +452,12 @@ func (c *Core) reportNameLocked(r *Report) *string {
 	return ptr(r.OriginalFilename)
 }
 
-// RenderStamp is what a finished report's rendering depends on: its version, and the titles and
-// feed URL of its show and episode, which change apart from it.
+// RenderStamp is what a finished report's rendering depends on: the state's generation (a
+// reset makes a new one, so no rendering of the old state matches a stamp of the new), the
+// report's version, and the titles and feed URL of its show and episode, which change apart
+// from it.
 type RenderStamp struct {
+	Gen     uint64
 	Version uint64
 	// Show is false for a report without a show and episode, or whose show or episode is gone.
 	Show                        bool
@@ -463,24 +466,11 @@ type RenderStamp struct {
 	SeriesTitled, EpisodeTitled bool
 }
 
-// FinishedReportStamp returns the RenderStamp of report id when it is one of workspace's and
-// finished (complete or failed), as GetReport would return it. It is read on every GET of a
-// finished report, so it copies nothing to the heap.
-func (c *Core) FinishedReportStamp(workspace, id uuid.UUID) (RenderStamp, bool) {
+// RenderStampOf is the RenderStamp of r, a report GetReport returned, as the state is now.
+func (c *Core) RenderStampOf(r Report) RenderStamp {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	r, ok := c.reports[id]
-	if !ok || r.Workspace != workspace || (r.Status != StatusComplete && r.Status != StatusFailed) {
-		return RenderStamp{}, false
-	}
-	return RenderStamp{Version: r.Version}.withShowLocked(c, r.Series, r.Episode), true
-}
-
-// ShowStamp is the RenderStamp's part from a report's show and episode (see RenderStamp).
-func (c *Core) ShowStamp(series, episode *uuid.UUID) RenderStamp {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return RenderStamp{}.withShowLocked(c, series, episode)
+	return RenderStamp{Gen: c.gen, Version: r.Version}.withShowLocked(c, r.Series, r.Episode)
 }
 
 // withShowLocked is st with the show part of series and episode.

@@ -1,4 +1,4 @@
-package fakeserver
+package openapicheck
 
 import (
 	"net/http/httptest"
@@ -12,9 +12,12 @@ import (
 // kin-openapi passes too, over canonical and malformed path values. (kin-openapi leaves the uuid
 // format to the handler's parameter binding, which answers a malformed id with 400; the shortcut
 // is narrower still.)
+// restBase is where the REST API lives, as the fake mounts it.
+const restBase = "/api/rest/v1"
+
 func TestValidatorShortcutAgreesWithTheContract(t *testing.T) {
 	t.Parallel()
-	v, err := newValidator(restBase)
+	v, err := New(restBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +31,7 @@ func TestValidatorShortcutAgreesWithTheContract(t *testing.T) {
 			t.Errorf("%s takes the shortcut, but has a query or a body to check", notWant)
 		}
 	}
-	contractOnly := &validator{doc: v.doc, ops: v.ops}
+	contractOnly := &Validator{doc: v.doc, ops: v.ops}
 	values := []struct {
 		value     string
 		canonical bool
@@ -59,8 +62,8 @@ func TestValidatorShortcutAgreesWithTheContract(t *testing.T) {
 			if got := canonicalUUIDs(pattern, r.URL.Path); got != (tc.canonical || !strings.Contains(pattern, "{")) {
 				t.Errorf("%s %s: canonicalUUIDs = %v", method, path, got)
 			}
-			shortcut := v.check(r, pattern)
-			full := contractOnly.check(httptest.NewRequest(method, path, nil), pattern)
+			shortcut := v.Check(r, pattern)
+			full := contractOnly.Check(httptest.NewRequest(method, path, nil), pattern)
 			if shortcut == nil && full != nil {
 				t.Errorf("%s %s: passed by the shortcut, refused by the contract: %v", method, path, full)
 			}

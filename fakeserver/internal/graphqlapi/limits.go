@@ -1,4 +1,7 @@
-package fakeserver
+// Package graphqlapi holds the GraphQL surface's parts that stand on their own: the schema as
+// served (ServedSchema), the cost limits run before any resolver (CostLimits, Complexity) and
+// the cap on an answer's size (CapAnswer).
+package graphqlapi
 
 import (
 	"context"
@@ -21,15 +24,22 @@ import (
 // and file info costs about 62,000) while a query that multiplies work (50 aliases of such a
 // page, 2,000 aliases of report(id)) is refused before any resolver runs.
 const (
-	// gqlMaxCost bounds an operation's complexity: each field costs 1, a JSON field (stats,
+	// MaxCost bounds an operation's complexity: each field costs 1, a JSON field (stats,
 	// results, fileInfo, metadata, coverImage) 10, a transcript 50, and a list costs its page
 	// size (limit, default included) times its items' cost.
-	gqlMaxCost = 100_000
-	// gqlMaxAliases bounds the aliased fields of an operation, fragments included.
-	gqlMaxAliases = 100
-	// gqlMaxAnswer bounds the size of an answer; past it the whole answer is replaced by one
+	MaxCost = 100_000
+	// MaxAliases bounds the aliased fields of an operation, fragments included.
+	MaxAliases = 100
+	// MaxAnswer bounds the size of an answer; past it the whole answer is replaced by one
 	// errors entry. It stays under the SDK's 64 MiB client.MaxResponseBody.
-	gqlMaxAnswer = 32 << 20
+	MaxAnswer = 32 << 20
+)
+
+// Page sizes of the GraphQL listings when the query names none; the cost of a listing counts
+// the same default.
+const (
+	SeriesLimit  = 20
+	ReportsLimit = 10
 )
 
 // Costs of the fields whose value is a JSON document rather than a scalar.
@@ -65,13 +75,13 @@ func pageCost(limit *int, def, child int) int {
 	return 1 + mulCost(n, child)
 }
 
-// gqlComplexity counts list sizes (their limit argument) and the heavy JSON fields.
-func gqlComplexity() exec.ComplexityRoot {
+// Complexity counts list sizes (their limit argument) and the heavy JSON fields.
+func Complexity() exec.ComplexityRoot {
 	var c exec.ComplexityRoot
 	c.Query.Reports = func(child int, _ *string, limit, _ *int, _, _, _, _, _, _ *string) int {
-		return pageCost(limit, gqlReportsLimit, child)
+		return pageCost(limit, ReportsLimit, child)
 	}
-	c.Query.SeriesList = func(child int, limit, _ *int, _ *string) int { return pageCost(limit, gqlSeriesLimit, child) }
+	c.Query.SeriesList = func(child int, limit, _ *int, _ *string) int { return pageCost(limit, SeriesLimit, child) }
 	c.Query.Podcasts = c.Query.SeriesList
 	c.SeriesType.HistoricScores = func(child int) int { return 1 + mulCost(gqlHistoryCost, child) }
 	jsonField := func(int) int { return gqlJSONCost }
@@ -84,32 +94,35 @@ func gqlComplexity() exec.ComplexityRoot {
 	return c
 }
 
-// costLimits refuses an operation over gqlMaxAliases aliases or gqlMaxCost before it runs, as
+// CostLimits is the gqlgen extension that refuses an operation over MaxAliases aliases or MaxCost before it runs, as
 // gqlgen refuses a query that does not validate: 422 with one errors entry.
-type costLimits struct{ es graphql.ExecutableSchema }
+type CostLimits struct{ es graphql.ExecutableSchema }
 
 var _ interface {
 	graphql.OperationContextMutator
 	graphql.HandlerExtension
-} = (*costLimits)(nil)
+} = (*CostLimits)(nil)
 
-func (*costLimits) ExtensionName() string { return "CostLimits" }
+// ExtensionName names the extension to gqlgen.
+func (*CostLimits) ExtensionName() string { return "CostLimits" }
 
-func (c *costLimits) Validate(es graphql.ExecutableSchema) error {
+// Validate keeps the schema the extension computes costs over.
+func (c *CostLimits) Validate(es graphql.ExecutableSchema) error {
 	c.es = es
 	return nil
 }
 
-func (c *costLimits) MutateOperationContext(ctx context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
+// MutateOperationContext refuses the operation over a limit, before it runs.
+func (c *CostLimits) MutateOperationContext(ctx context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
 	op := opCtx.Doc.Operations.ForName(opCtx.OperationName)
 	if op == nil {
 		return nil
 	}
-	if n := countAliases(op.SelectionSet, gqlMaxAliases); n > gqlMaxAliases {
-		return costRefusal("The query has more than %d aliased fields, the limit of this API; ask for fewer at once.", gqlMaxAliases)
+	if n := countAliases(op.SelectionSet, MaxAliases); n > MaxAliases {
+		return costRefusal("The query has more than %d aliased fields, the limit of this API; ask for fewer at once.", MaxAliases)
 	}
-	if cost := complexity.Calculate(ctx, c.es, op, opCtx.Variables); cost > gqlMaxCost {
-		return costRefusal("The query's cost %d exceeds the limit of %d: each field costs 1, stats, results, fileInfo, metadata and coverImage 10, transcript 50, and a list its limit times its items' cost; ask for smaller pages or fewer fields.", cost, gqlMaxCost)
+	if cost := complexity.Calculate(ctx, c.es, op, opCtx.Variables); cost > MaxCost {
+		return costRefusal("The query's cost %d exceeds the limit of %d: each field costs 1, stats, results, fileInfo, metadata and coverImage 10, transcript 50, and a list its limit times its items' cost; ask for smaller pages or fewer fields.", cost, MaxCost)
 	}
 	return nil
 }
@@ -149,24 +162,26 @@ func countAliases(set ast.SelectionSet, limit int) int {
 	return n
 }
 
-// capAnswer holds back a GraphQL answer and replaces it by one errors entry when it exceeds
-// gqlMaxAnswer bytes. gqlgen writes an answer in one Write, so nothing is sent twice.
-type capAnswer struct {
+// CapAnswer is a ResponseWriter that holds back a GraphQL answer and replaces it by one errors entry when it exceeds
+// MaxAnswer bytes. gqlgen writes an answer in one Write, so nothing is sent twice.
+type CapAnswer struct {
 	http.ResponseWriter
 	status int
 }
 
-func (w *capAnswer) WriteHeader(code int) { w.status = code }
+// WriteHeader holds the status back until the answer's size is known.
+func (w *CapAnswer) WriteHeader(code int) { w.status = code }
 
-func (w *capAnswer) Write(b []byte) (int, error) {
+// Write sends b, or the errors entry in its place when b is over MaxAnswer.
+func (w *CapAnswer) Write(b []byte) (int, error) {
 	status := w.status
 	if status == 0 {
 		status = http.StatusOK
 	}
-	if len(b) > gqlMaxAnswer {
+	if len(b) > MaxAnswer {
 		body, _ := json.Marshal(map[string]any{
 			"errors": []map[string]any{{
-				"message":    "The answer would exceed " + strconv.Itoa(gqlMaxAnswer) + " bytes, the limit of this API; ask for smaller pages or fewer fields.",
+				"message":    "The answer would exceed " + strconv.Itoa(MaxAnswer) + " bytes, the limit of this API; ask for smaller pages or fewer fields.",
 				"extensions": map[string]any{"code": core.CodeValidation},
 			}},
 			"data": nil,
@@ -184,4 +199,4 @@ func (w *capAnswer) Write(b []byte) (int, error) {
 }
 
 // Unwrap lets http.ResponseController reach the connection.
-func (w *capAnswer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *CapAnswer) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,4 +1,8 @@
-package fakeserver
+// Package openapicheck checks requests against an OpenAPI document before their handlers see
+// them: the REST API against openapi.json, the control API against control.openapi.json, so
+// that parameter and body rules come from the contracts rather than from second copies in the
+// handlers. A refusal is a core validation error naming the field.
+package openapicheck
 
 import (
 	"context"
@@ -17,18 +21,15 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/restserver"
 )
 
-// maxAPIBody bounds JSON request bodies of the API; the service does not document its limit.
-const maxAPIBody = 1 << 20
-
-// contract is openapi.json as embedded in the generated server, loaded once: it is immutable
+// restContract is openapi.json as embedded in the generated server, loaded once: it is immutable
 // after loading and shared by every fake in the process.
-var contract = sync.OnceValues(func() (*openapi3.T, error) {
+var restContract = sync.OnceValues(func() (*openapi3.T, error) {
 	doc, err := restserver.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("fakeserver: load the embedded openapi.json: %w", err)
 	}
 	doc.Servers = nil // routes are matched by our own table; server URLs do not matter here
-	relaxDateTimeQueries(doc)
+	RelaxDateTimeQueries(doc)
 	return doc, nil
 })
 
@@ -38,7 +39,9 @@ var contract = sync.OnceValues(func() (*openapi3.T, error) {
 // apitime.ParseLenient then reads the value.
 const lenientDateTime = `^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$`
 
-func relaxDateTimeQueries(doc *openapi3.T) {
+// RelaxDateTimeQueries makes every date-time query parameter of doc take what the service
+// accepts (lenientDateTime) instead of JSON Schema's date-time, which demands an offset.
+func RelaxDateTimeQueries(doc *openapi3.T) {
 	for _, item := range doc.Paths.Map() {
 		for _, op := range item.Operations() {
 			for _, ref := range op.Parameters {
@@ -57,9 +60,9 @@ func relaxDateTimeQueries(doc *openapi3.T) {
 	}
 }
 
-// validator checks requests against openapi.json, so parameter and body rules come from the
-// contract rather than from a second copy in the handlers.
-type validator struct {
+// Validator checks requests against an OpenAPI document, so parameter and body rules come from
+// the contract rather than from a second copy in the handlers.
+type Validator struct {
 	doc *openapi3.T
 	// ops maps "METHOD pattern" (the generated route) to the contract's route.
 	ops map[string]*routers.Route
@@ -70,17 +73,19 @@ type validator struct {
 	uuidOnly map[string]bool
 }
 
-func newValidator(base string) (*validator, error) {
-	doc, err := contract()
+// New is the Validator of the REST API's openapi.json, its paths under base.
+func New(base string) (*Validator, error) {
+	doc, err := restContract()
 	if err != nil {
 		return nil, err
 	}
-	return validatorFor(doc, base), nil
+	return For(doc, base), nil
 }
 
-// validatorFor indexes doc's operations by "METHOD base+path".
-func validatorFor(doc *openapi3.T, base string) *validator {
-	v := &validator{doc: doc, ops: map[string]*routers.Route{}, uuidOnly: map[string]bool{}}
+// For is the Validator of doc, its paths under base: it indexes doc's operations by
+// "METHOD base+path".
+func For(doc *openapi3.T, base string) *Validator {
+	v := &Validator{doc: doc, ops: map[string]*routers.Route{}, uuidOnly: map[string]bool{}}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			v.ops[method+" "+base+path] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
@@ -144,23 +149,23 @@ func isCanonicalUUID(s string) bool {
 	return true
 }
 
-// check validates r, whose path matched pattern, and returns a validation_error describing the
+// Check validates r, whose path matched pattern, and returns a validation_error describing the
 // first problem.
-func (v *validator) check(r *http.Request, pattern string) error {
-	return v.checkRoute(r, v.routeKey(r.Method, pattern), pattern)
+func (v *Validator) Check(r *http.Request, pattern string) error {
+	return v.CheckRoute(r, v.RouteKey(r.Method, pattern), pattern)
 }
 
-// routeKey is the key of v's tables for a request of method on pattern (HEAD is checked as GET).
-func (v *validator) routeKey(method, pattern string) string {
+// RouteKey is the key of v's tables for a request of method on pattern (HEAD is checked as GET).
+func (v *Validator) RouteKey(method, pattern string) string {
 	if method == http.MethodHead {
 		method = http.MethodGet
 	}
 	return method + " " + pattern
 }
 
-// checkRoute is check with the route's key already made (routeKey), as the REST front makes it
+// CheckRoute is Check with the route's key already made (RouteKey), as the REST front makes it
 // once per route.
-func (v *validator) checkRoute(r *http.Request, key, pattern string) error {
+func (v *Validator) CheckRoute(r *http.Request, key, pattern string) error {
 	route := v.ops[key]
 	if route == nil {
 		return nil

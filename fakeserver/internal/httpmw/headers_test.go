@@ -1,4 +1,4 @@
-package fakeserver
+package httpmw
 
 import (
 	"net/http"
@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// TestSecurityHeadersValueIsNotSharedMutably holds securityHeaders' shared value slice safe: a
+// TestSecurityHeadersValueIsNotSharedMutably holds SecurityHeaders' shared value slice safe: a
 // handler that adds to, or sets, the header on one answer leaves the next answer's as it was.
 func TestSecurityHeadersValueIsNotSharedMutably(t *testing.T) {
 	t.Parallel()
 	calls := 0
-	h := securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := SecurityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls++
 		switch calls {
 		case 1:
