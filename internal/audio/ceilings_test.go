@@ -29,10 +29,13 @@ func flacConstant(frames, rate, ch int) []byte {
 	for n := range frames {
 		// sync; blocksize 16-bit at end, rate from STREAMINFO; ch channels of 16 bits
 		h := []byte{0xFF, 0xF8, 0x70, byte(ch-1)<<4 | 0x08}
-		if n < 0x80 {
+		switch { // the frame number, UTF-8 coded
+		case n < 0x80:
 			h = append(h, byte(n))
-		} else {
+		case n < 0x800:
 			h = append(h, 0xC0|byte(n>>6), 0x80|byte(n&0x3F))
+		default:
+			h = append(h, 0xE0|byte(n>>12), 0x80|byte(n>>6&0x3F), 0x80|byte(n&0x3F))
 		}
 		bs := uint16(block - 1)
 		h = append(h, byte(bs>>8), byte(bs))
