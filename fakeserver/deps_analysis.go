@@ -14,12 +14,29 @@ import (
 )
 
 // analysisLimits are the ceilings of what the fake decodes, so that a file's cost is bounded by
-// what the service accepts whatever its size (a 54 KB FLAC bomb declared 8 channels and decoded
-// to 50 minutes of them). Podcast audio is mono or stereo, and the checks judge nothing a third
-// channel would add; no episode is longer than 12 hours. Crossing one fails the report with the
-// ceiling named. An M4A's copy to temporary files (its media data before its moov box, its long
-// sample tables) is capped at the upload limit, for uploads and feed enclosures alike.
-var analysisLimits = audio.Limits{MaxDuration: 12 * time.Hour, MaxChannels: 2, MaxSpill: core.MaxUploadBytes}
+// what it is charged whatever its size (a 54 KB FLAC bomb declared 8 channels and decoded to
+// 50 minutes of them; a 61 KB one of 10 minutes at 384 kHz, charged the 10-minute minimum).
+// Podcast audio is mono or stereo, and the checks judge nothing a third channel would add; no
+// episode is longer than 12 hours; no service would take more than 192 kHz. A report is
+// charged by its duration, at least ten minutes, so a file may decode at most the samples of
+// 48 kHz stereo over its duration, and ten minutes' worth whatever its duration: ten minutes of
+// any upload cost at most what ten minutes of 48 kHz stereo cost, and higher rates are measured
+// while they fit (96 kHz stereo up to 5 minutes, 192 kHz stereo up to 2.5). Crossing one fails
+// the report with the ceiling named. An M4A's copy to temporary files (its media data before
+// its moov box, its long sample tables) is capped at the upload limit, for uploads and feed
+// enclosures alike.
+var analysisLimits = audio.Limits{
+	MaxDuration: 12 * time.Hour, MaxChannels: 2, MaxSpill: core.MaxUploadBytes,
+	MaxSampleRate: maxAnalysedRate, SamplesPerSecond: analysedSamplesPerSecond,
+	MinSamples: analysedSamplesPerSecond * 10 * 60,
+}
+
+const (
+	// maxAnalysedRate is the highest sample rate the fake measures.
+	maxAnalysedRate = 192_000
+	// analysedSamplesPerSecond is 48 kHz stereo: what a second of charged audio pays for.
+	analysedSamplesPerSecond = 48_000 * 2
+)
 
 // analyze measures audio with the analysis engine; the file name breaks ties when the leading
 // bytes do not identify the format. What it cannot measure (HE-AAC, say) fails the report with

@@ -13,8 +13,8 @@ import (
 
 // TestUploadMemoryBounded (not parallel: it reads the heap) PUTs 64 MiB uploads (16 MiB in
 // -short: the bounds are in proportion to the size, and the test delays every parallel one):
-// each is read into one buffer of its size, the fake's upload budget refuses what it cannot hold
-// before reading it, and the bytes of a reservation that lapses unused are freed.
+// each is read once, in chunks never copied together, the fake's upload budget refuses what it
+// cannot hold before reading it, and the bytes of a reservation that lapses unused are freed.
 func TestUploadMemoryBounded(t *testing.T) {
 	size := int64(64 << 20)
 	if testing.Short() {

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -101,17 +100,6 @@ func (s *Server) acceptUpload(r *http.Request) error {
 	case n == 0:
 		return core.ErrValidation("The upload is empty: PUT the audio file's bytes to the upload URL.")
 	}
-	// The budget is claimed before anything is read, and the body read into one buffer of
-	// exactly its declared size: an upload is never held twice.
-	claim, err := s.core.ClaimUpload(id, r.ContentLength)
-	if err != nil {
-		return err
-	}
-	body := make([]byte, r.ContentLength)
-	if n, err := io.ReadFull(r.Body, body); err != nil {
-		s.core.ReleaseUpload(claim)
-		return core.ErrValidation("The upload ended after %d of its %d bytes.", n, len(body))
-	}
-	// A reset while the body was read voids the claim: the bytes never reach the new state.
-	return s.core.StoreClaimedUpload(claim, body)
+	// The budget and the workspace's share are taken as the bytes arrive, and a trickle is cut.
+	return s.core.ReceiveUpload(id, r.Body, r.ContentLength)
 }

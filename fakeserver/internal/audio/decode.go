@@ -29,7 +29,8 @@ var (
 	// does not decode (for example MPEG layer I or II, or Ogg FLAC).
 	ErrUnsupportedCodec = errors.New("audio: unsupported codec")
 	// ErrOverCeiling means the audio was not measured, or decoding was stopped, because it
-	// crossed a ceiling of Limits: more channels than MaxChannels, longer than MaxDuration.
+	// crossed a ceiling of Limits: more channels than MaxChannels, a sample rate above
+	// MaxSampleRate, longer than MaxDuration, more samples than SamplesPerSecond allows.
 	ErrOverCeiling = errors.New("audio: the file exceeds a ceiling of analysis")
 )
 
@@ -47,6 +48,15 @@ type Limits struct {
 	// it comes before the moov box that says where the samples are, and its long sample
 	// tables. Past it the measurement stops with an error wrapping ErrOverCeiling.
 	MaxSpill int64
+	// MaxSampleRate is the highest sample rate measured, in Hz; it is checked before decoding.
+	MaxSampleRate int
+	// SamplesPerSecond bounds the samples decoded (frames times channels) by the audio's
+	// duration: after d of audio at most SamplesPerSecond·d samples, or MinSamples if more,
+	// are decoded. A file's work then follows its duration whatever its rate, channels or
+	// coding: 96,000 holds every file to the samples of 48 kHz stereo.
+	SamplesPerSecond int64
+	// MinSamples is the samples decoded whatever the duration when SamplesPerSecond is set.
+	MinSamples int64
 }
 
 // spillBudget is what Limits.MaxSpill leaves: everything when it sets none.
@@ -68,6 +78,18 @@ func (s *source) check(frames int64, rate, channels int) error {
 	l := s.limits
 	if l.MaxChannels > 0 && channels > l.MaxChannels {
 		return fmt.Errorf("%w: %d channels; at most %d are measured", ErrOverCeiling, channels, l.MaxChannels)
+	}
+	if l.MaxSampleRate > 0 && rate > l.MaxSampleRate {
+		return fmt.Errorf("%w: a sample rate of %d Hz; at most %d Hz is measured", ErrOverCeiling, rate, l.MaxSampleRate)
+	}
+	if l.SamplesPerSecond > 0 && rate > 0 {
+		// frames·SamplesPerSecond/rate cannot overflow: frames stay under 2^40 (a day at 384
+		// kHz is 2^35) and the allowance under 2^23.
+		samples, allowed := frames*int64(channels), max(l.MinSamples, frames*l.SamplesPerSecond/int64(rate))
+		if samples > allowed {
+			return fmt.Errorf("%w: %v of %d Hz audio on %d channels decodes to %d samples; at most %d a second of audio (at least %d in all) are measured",
+				ErrOverCeiling, framesDuration(frames, rate), rate, channels, samples, l.SamplesPerSecond, l.MinSamples)
+		}
 	}
 	if l.MaxDuration > 0 && framesDuration(frames, rate) > l.MaxDuration {
 		return fmt.Errorf("%w: the audio is longer than %v, the longest measured", ErrOverCeiling, l.MaxDuration)

@@ -11,10 +11,12 @@ import (
 // analysisPool runs measurements off the clock's goroutine when the clock is real: one long
 // analysis must not hold back every other timer (webhook retries, other reports, rate-limit
 // windows). At most size measurements run at once; the rest wait in one queue per workspace.
-// Slots are handed out round-robin between the workspaces that wait, and one workspace never
-// holds more than size-1 of them (all of them when size is 1), so one workspace's slow
-// analyses (long files, bombs up to the ceilings) cannot starve another's: the other's next
-// measurement starts as soon as any slot frees, whatever the first has queued. On a manual
+// Slots are handed out round-robin between the workspaces that wait, and one workspace holds
+// at most one of them, so one workspace never holds a second slot while another waits: its
+// slow analyses (long files, files up to the ceilings) cannot starve another's, whose next
+// measurement starts at once when a slot is free, or as soon as any slot frees. One analysis
+// already decodes on every core (the segment pipelines), so one workspace's queue loses
+// little by running one at a time. On a manual
 // clock the pool is not used: measurements run inside Advance, so results stay deterministic
 // and Advance returns only once the work due by the new instant is done.
 type analysisPool struct {
@@ -36,7 +38,7 @@ func newAnalysisPool() *analysisPool { return newAnalysisPoolSize(max(2, runtime
 func newAnalysisPoolSize(size int) *analysisPool {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &analysisPool{
-		size: size, perWorkspace: max(1, size-1),
+		size: size, perWorkspace: 1,
 		running: map[uuid.UUID]int{}, queued: map[uuid.UUID][]func(){},
 		ctx: ctx, cancel: cancel,
 	}

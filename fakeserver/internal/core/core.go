@@ -147,6 +147,12 @@ type Core struct {
 	// claimed counts the bytes of uploads being read (claimed, neither stored nor released),
 	// whichever generation claimed them: a reset keeps them in held.
 	claimed int64
+	// heldBy and claimedBy are held and claimed by workspace; heldShare bounds each workspace's.
+	heldBy, claimedBy map[uuid.UUID]int64
+	heldShare         int64
+	// uploadNow is the clock an upload's pace is counted on: the wall clock's time.Now, since
+	// the pace is the client's on a real socket; tests give their own.
+	uploadNow func() time.Time
 
 	wh webhookState // webhook endpoints, deliveries, emails and the feed checker
 
@@ -181,6 +187,9 @@ func New(c *clock.Clock, deps Deps, opts ...Option) *Core {
 		// heldBudget outlives a reset, like the pool: it is the fake's configuration.
 		heldBudget: DefaultUploadBudget,
 		inflight:   newInflight(),
+		heldShare:  DefaultUploadShare,
+		claimedBy:  map[uuid.UUID]int64{},
+		uploadNow:  time.Now,
 	}
 	for _, o := range opts {
 		o(core)

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"container/list"
 	"context"
 	"crypto/sha256"
@@ -74,7 +73,9 @@ type Report struct {
 	Timeline []StatusStep
 
 	estimatedEnd time.Time
-	upload       []byte
+	upload       uploadAudio
+	// uploadFreed is set when the upload's audio was freed unused before the report was made.
+	uploadFreed bool
 	// heard is what transcription returned (speakers as scripted), kept to judge the report
 	// again when its show's explicit flag changes; heardOK is false when there was none.
 	heard   []TranscriptLine
@@ -307,12 +308,12 @@ func (c *Core) start(id uuid.UUID, now time.Time) {
 	c.setStatusLocked(r, StatusInProgress, "", now)
 	r.StartedAt = &now
 	c.touchLocked(r, now)
-	upload, audioURL, name, ws := r.upload, r.AudioURL, r.OriginalFilename, r.Workspace
+	upload, freed, audioURL, name, ws := r.upload, r.uploadFreed, r.AudioURL, r.OriginalFilename, r.Workspace
 	c.mu.Unlock()
 	c.FlushNotices()
 
 	work := func() {
-		m, sum, err := c.measure(upload, audioURL, name)
+		m, sum, err := c.measure(upload, freed, audioURL, name)
 		var heard []TranscriptLine
 		var heardOK bool
 		if err == nil {
@@ -336,7 +337,7 @@ func (c *Core) measured(r *Report, started time.Time, m Measurement, heard []Tra
 	if r.gen != c.gen {
 		return // the fake was reset while the audio was measured
 	}
-	c.held -= int64(len(r.upload))
+	c.unholdLocked(r.Workspace, r.upload.size())
 	r.upload = nil // measured: the bytes are no longer needed
 	if err != nil {
 		// Now, not started: on the real clock the measurement took time, and the update order
@@ -354,19 +355,27 @@ func (c *Core) measured(r *Report, started time.Time, m Measurement, heard []Tra
 
 // measure analyses a report's audio and returns its measurement and the SHA-256 of its bytes,
 // hashed as they stream to analysis (transcripts scripted by content are found by it).
-func (c *Core) measure(upload []byte, audioURL *string, name string) (Measurement, [sha256.Size]byte, error) {
+func (c *Core) measure(upload uploadAudio, freed bool, audioURL *string, name string) (Measurement, [sha256.Size]byte, error) {
 	ctx, cancel := context.WithTimeout(c.analyses.ctx, 10*time.Minute)
 	defer cancel()
 	var sum [sha256.Size]byte
 	if upload != nil {
-		if len(upload) == 0 {
+		if upload.size() == 0 {
+			if freed {
+				return Measurement{}, sum, fmt.Errorf("the audio uploaded to the upload URL was freed %v after the upload was reserved, since no report was made from it by then; reserve a new upload and PUT the file again", UploadAudioLifetime)
+			}
 			return Measurement{}, sum, fmt.Errorf("no audio was uploaded to the upload URL before the report was created")
 		}
-		m, err := c.deps.Analyze(ctx, bytes.NewReader(upload), name)
+		m, err := c.deps.Analyze(ctx, upload.reader(), name)
 		if err != nil {
 			return Measurement{}, sum, fmt.Errorf("the audio could not be analysed: %w", err)
 		}
-		return m, sha256.Sum256(upload), nil
+		h := sha256.New()
+		for _, b := range upload {
+			h.Write(b)
+		}
+		h.Sum(sum[:0])
+		return m, sum, nil
 	}
 	if audioURL == nil {
 		return Measurement{}, sum, fmt.Errorf("the report has no audio")
@@ -408,7 +417,7 @@ func (c *Core) transcribe(audioURL *string, sum [sha256.Size]byte) ([]Transcript
 func (c *Core) failLocked(r *Report, reason string, now time.Time) {
 	c.setStatusLocked(r, StatusFailed, reason, now)
 	r.FailureReason, r.estimatedEnd = reason, time.Time{}
-	c.held -= int64(len(r.upload))
+	c.unholdLocked(r.Workspace, r.upload.size())
 	r.upload = nil
 	c.touchLocked(r, now)
 	c.reportFinishedLocked(r, now)

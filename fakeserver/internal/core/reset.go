@@ -3,6 +3,7 @@ package core
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/google/uuid"
@@ -37,7 +38,8 @@ func (c *Core) Stage(start time.Time, src *seeded.Source) *Core {
 	}
 	n := &Core{clock: clock.NewManual(at), deps: c.deps, rand: src, analyses: c.analyses, standards: c.standards, inflight: newInflight()}
 	c.mu.RLock()
-	n.heldBudget, n.wh.cfg = c.heldBudget, c.wh.cfg
+	n.heldBudget, n.heldShare, n.wh.cfg = c.heldBudget, c.heldShare, c.wh.cfg
+	n.claimedBy, n.uploadNow = map[uuid.UUID]int64{}, c.uploadNow
 	c.mu.RUnlock()
 	n.limits.off = c.limits.off
 	n.initStateLocked()
@@ -91,6 +93,7 @@ func (c *Core) adoptLocked(n *Core) {
 	c.ledgers = n.ledgers
 	c.reservations = n.reservations
 	c.held = c.claimed // the uploads held went with the reservations and reports
+	c.heldBy = maps.Clone(c.claimedBy)
 	c.accounts = n.accounts
 	c.workspaces = n.workspaces
 	c.keys = n.keys
@@ -116,6 +119,7 @@ func (c *Core) initStateLocked() {
 	c.ledgers = map[uuid.UUID]*ledger{}
 	c.reservations = map[uuid.UUID]*Reservation{}
 	c.held = c.claimed
+	c.heldBy = maps.Clone(c.claimedBy)
 	c.accounts = map[uuid.UUID]*Account{}
 	c.workspaces = map[uuid.UUID]*Workspace{}
 	c.keys = map[uuid.UUID]*APIKey{}

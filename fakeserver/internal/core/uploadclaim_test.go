@@ -43,11 +43,11 @@ func TestResetVoidsUploadClaims(t *testing.T) {
 	}
 	const size = 1 << 20
 	old := reserve()
-	stored, err := c.ClaimUpload(old.ID, size)
+	stored, err := c.claimUpload(old.ID, size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	released, err := c.ClaimUpload(old.ID, size)
+	released, err := c.claimUpload(old.ID, size)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,22 +68,25 @@ func TestResetVoidsUploadClaims(t *testing.T) {
 		t.Fatalf("the seeded source made %s, not %s again", again.ID, old.ID)
 	}
 	var refusal *Error
-	if err := c.StoreClaimedUpload(stored, make([]byte, size)); !errors.As(err, &refusal) || refusal.Code != CodeNotFound {
+	if err := c.storeClaimedUpload(stored, uploadAudio{make([]byte, size)}); !errors.As(err, &refusal) || refusal.Code != CodeNotFound {
 		t.Fatalf("storing an old claim: %v, want not_found", err)
 	}
-	c.ReleaseUpload(released)
+	c.releaseUpload(released)
 	if got := c.HeldUploadBytes(); got != 0 {
 		t.Fatalf("held %d after the old claims ended, want 0", got)
+	}
+	if got := c.WorkspaceUploadBytes(again.Workspace); got != 0 {
+		t.Fatalf("the new workspace (the old one's id again) holds %d after the old claims ended, want 0", got)
 	}
 	if res, _ := c.Reservation(again.ID); res.audio != nil {
 		t.Fatal("the new reservation holds the old upload's audio")
 	}
 	// The new state's own claim works and counts.
-	claim, err := c.ClaimUpload(again.ID, size)
+	claim, err := c.claimUpload(again.ID, size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.StoreClaimedUpload(claim, make([]byte, size)); err != nil || c.HeldUploadBytes() != size {
+	if err := c.storeClaimedUpload(claim, uploadAudio{make([]byte, size)}); err != nil || c.HeldUploadBytes() != size {
 		t.Fatalf("a new claim: %v, held %d", err, c.HeldUploadBytes())
 	}
 }
