@@ -92,7 +92,7 @@ func TestEveryCoreCodeHasItsStatus(t *testing.T) {
 	if len(codes) < 10 {
 		t.Fatalf("found only %d Code constants in the core: %v", len(codes), codes)
 	}
-	own := map[string]int{core.CodeNotImplemented: http.StatusNotImplemented, core.CodeInsufficientStorage: http.StatusInsufficientStorage}
+	own := map[string]int{core.CodeInsufficientStorage: http.StatusInsufficientStorage}
 	for name, code := range codes {
 		status, ok := statusOfCode[code]
 		if !ok {

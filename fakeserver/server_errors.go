@@ -15,8 +15,7 @@ type Error struct {
 	// Status is the HTTP status the refusal is answered with over HTTP (400, 404, 409, 429...).
 	Status int
 	// Code is the error code of the REST envelope, such as "validation_error", "not_found" or
-	// "conflict" (the values of client.ErrorCode), or one of the fake's own: "not_implemented"
-	// and "insufficient_storage".
+	// "conflict" (the values of client.ErrorCode), or the fake's own "insufficient_storage".
 	Code string
 	// Message is the human-readable text the service would send.
 	Message string
@@ -43,7 +42,6 @@ var statusOfCode = map[string]int{
 	core.CodeConflict:            http.StatusConflict,
 	core.CodeRateLimited:         http.StatusTooManyRequests,
 	core.CodeInternal:            http.StatusInternalServerError,
-	core.CodeNotImplemented:      http.StatusNotImplemented,
 	core.CodeInsufficientStorage: http.StatusInsufficientStorage,
 }
 

@@ -14,9 +14,6 @@ const (
 	CodeConflict            = "conflict"
 	CodeRateLimited         = "rate_limited"
 	CodeInternal            = "internal_error"
-	// CodeNotImplemented is the fake's own code for a part of the service it does not serve yet:
-	// an explicit refusal rather than a silent success.
-	CodeNotImplemented = "not_implemented"
 )
 
 // Error is a refusal of the domain core: a code, a message for the caller, and what a limit
@@ -48,9 +45,4 @@ func ErrNotFound(what string) *Error {
 // ErrValidation answers a malformed request.
 func ErrValidation(format string, args ...any) *Error {
 	return errorf(CodeValidation, format, args...)
-}
-
-// ErrNotImplemented answers a call the fake does not serve yet.
-func ErrNotImplemented(what string) *Error {
-	return errorf(CodeNotImplemented, "%s is not implemented by this version of the fake.", what)
 }

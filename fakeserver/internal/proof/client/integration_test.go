@@ -264,33 +264,6 @@ func TestIntegrationFrontEnd503Exhausted(t *testing.T) {
 	})
 }
 
-// TestIntegrationNotImplemented: the fake answers 501 not_implemented for what it does not serve
-// yet (the webhook subscription calls when this was written); the client surfaces it as an
-// *APIError and does not retry it. Against a real deployment the call is skipped: it would
-// create an endpoint.
-func TestIntegrationNotImplemented(t *testing.T) {
-	t.Parallel()
-	eachBackend(t, func(t *testing.T, b *backend) {
-		b.requireFake(t, "a call the fake does not serve")
-		_, err := b.client(t, b.key).SubscribeWebhook(context.Background(), client.WebhookSubscribeParams{
-			URL: "https://hooks.example.com/podqa", Events: []client.WebhookEvent{client.EventReportCompleted},
-		})
-		var ae *client.APIError
-		if !errors.As(err, &ae) {
-			t.Fatalf("err = %v, want an *APIError", err)
-		}
-		if ae.StatusCode != http.StatusNotImplemented {
-			t.Skipf("the fake now serves the webhook subscription (%v); this test has nothing left to check", err)
-		}
-		if ae.Code != "not_implemented" || ae.Message == "" {
-			t.Errorf("APIError = %+v", ae)
-		}
-		if n := b.requests.Load(); n != 1 {
-			t.Errorf("%d attempts, want 1: a 501 is not retried", n)
-		}
-	})
-}
-
 // TestIntegrationReadsOfAnEmptyWorkspace reads what a workspace without reports answers.
 func TestIntegrationReadsOfAnEmptyWorkspace(t *testing.T) {
 	t.Parallel()
