@@ -167,7 +167,7 @@
 package audio
 
 // Race-detector builds. The synthesiser's and meter's numeric kernels (their per-sample loops in
-// synth.go, speech.go, truepeak.go, filter.go and meter.go) are marked //go:norace, and
+// synth.go, speech.go, truepeak.go, filter.go, meter.go, stats.go and wav.go) are marked //go:norace, and
 // //go:nocheckptr where math's unsafe bit conversions are inlined into them: they touch only
 // their receiver's and arguments' buffers and tables written once at initialisation, so the
 // detector's per-access calls would only slow them (most of this package's time under -race)

@@ -266,6 +266,7 @@ type sampleWriter struct {
 	buf  []float64
 }
 
+//go:norace
 func (w *sampleWriter) Write(p []byte) (int, error) {
 	w.buf = w.buf[:0]
 	for i := 0; i+1 < len(p); i += 2 {
@@ -699,6 +700,9 @@ func (s *synth) check(target, lufs, tp float64, peak *float64) error {
 
 // ratio shapes with x and returns the peak-to-loudness ratio, measured with the largest sample
 // scaled to 0.99 of the aimed peak.
+//
+//go:norace
+//go:nocheckptr
 func (s *synth) ratio(kind int, x, aim float64) float64 {
 	s.shape(kind, x)
 	var peak float64

@@ -167,6 +167,8 @@ func New(w io.Writer, o Options, totalSamples int64) (*Encoder, error) {
 
 // Write encodes interleaved samples (Channels values per instant), in [-1, 1]. Writing more
 // samples than announced is an error.
+//
+//go:norace
 func (e *Encoder) Write(samples []float64) error {
 	if e.closed {
 		return errors.New("mp3enc: write after Close")
