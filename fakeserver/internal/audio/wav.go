@@ -10,6 +10,8 @@ import (
 	"strings"
 )
 
+// The kernels marked //go:norace here touch only their own buffers: see doc.go.
+
 // Errors of the WAV reader. Each returned error wraps one of them (or an error of the underlying
 // reader) and adds detail.
 var (
@@ -487,6 +489,9 @@ func (w *WAVReader) finish() {
 }
 
 // decode converts little-endian samples of bps bytes to float64 full-scale units.
+//
+//go:norace
+//go:nocheckptr
 func decode(dst []float64, raw []byte, bps int, float bool) {
 	switch {
 	case float && bps == 4:

@@ -11,6 +11,8 @@ import (
 // requantization, stereo processing and the reordering of short blocks (ISO/IEC 11172-3
 // §2.4.1.7, §2.4.2.7 and §2.4.3.4; ISO/IEC 13818-3 for the lower sample rates).
 
+// The kernels marked //go:norace here touch only their own buffers: see filterbank.go.
+
 // Sizes of the bit reservoir's buffer.
 const (
 	reservoirKeep = 2048 // bytes kept when the buffer is compacted (main_data_begin ≤ 511)
@@ -420,6 +422,8 @@ func regionEnds(gi *granuleInfo) [3]int {
 
 // readHuffman decodes one channel's Huffman data into b.is and returns the number of lines
 // coded (big_values pairs and count1 quadruples).
+//
+//go:norace
 func (b *bitstream) readHuffman(r *bitReader, gi *granuleInfo, end int, lay *bandLayout) (int, error) {
 	is := &b.is
 	i := 0
@@ -482,6 +486,9 @@ func (b *bitstream) readHuffman(r *bitReader, gi *granuleInfo, end int, lay *ban
 }
 
 // requantize turns the decoded values into spectral values in coded order.
+//
+//go:norace
+//go:nocheckptr
 func (b *bitstream) requantize(s *spectrum, gi *granuleInfo, sf *scaleFactors, nz int, lay *bandLayout) {
 	s.xr = [576]float64{}
 	s.blockType, s.mixed = gi.blockType, gi.mixed
@@ -536,6 +543,8 @@ func (b *bitstream) requantize(s *spectrum, gi *granuleInfo, sf *scaleFactors, n
 }
 
 // finish reorders a short or mixed block into the filter bank's layout and sets lines.
+//
+//go:norace
 func finish(s *spectrum, lay *bandLayout) {
 	if s.blockType == 2 {
 		m := &lay.reorderShort

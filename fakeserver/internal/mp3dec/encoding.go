@@ -3,6 +3,8 @@ package mp3dec
 // The tables below are the standard's, shared with the encoder (internal/mp3enc) so that both
 // directions read one copy.
 
+// The kernels marked //go:norace here touch only their own buffers: see filterbank.go.
+
 // SynthesisWindow returns the 512 values of the synthesis window D (ISO/IEC 11172-3 Table B.3).
 // The analysis window is D/32.
 func SynthesisWindow() [512]float64 { return synthesisWindow() }
@@ -10,6 +12,8 @@ func SynthesisWindow() [512]float64 { return synthesisWindow() }
 // PairCode returns the Huffman code of the pair (x, y), each at most 15, in big_values table t
 // (1 to 31, without 4 and 14): its length in bits and its value, without sign bits or linbits.
 // ok is false for a table without codes or a pair outside it.
+//
+//go:norace
 func PairCode(t, x, y int) (length int, code uint16, ok bool) {
 	if t <= 0 || t > 31 {
 		return 0, 0, false

@@ -12,6 +12,13 @@ import "math"
 //   - the 64 values V of each synthesis step are a 32-point DCT-II of the subband samples,
 //     rearranged by the cosine's symmetries, and the DCT-II uses Lee's recursive split.
 
+// The numeric kernels of the decoder (here and in bitstream.go, huffman.go, encoding.go and
+// stereo.go) are marked //go:norace, and //go:nocheckptr where math's unsafe bit conversions are
+// inlined into them: they touch only their receiver's and arguments' buffers and tables written
+// once by init, so the race detector's per-access calls would only slow them without guarding
+// anything. A Decoder is used by one goroutine, and every hand-off of its input or output
+// between goroutines happens outside these functions, where the detector still sees it.
+
 // filterBank is one channel's state between granules.
 type filterBank struct {
 	overlap [32][18]float64 // second halves of the last granule's IMDCT outputs
@@ -122,6 +129,8 @@ func (f *filterBank) reset() {
 
 // granule turns one granule's spectrum into 576 samples, written to out[0], out[stride],
 // out[2*stride], ... (stride 2 interleaves two channels). It modifies s.xr.
+//
+//go:norace
 func (f *filterBank) granule(s *spectrum, out []float64, stride int) {
 	xr := &s.xr
 	// Subbands at and above limit are zero after alias reduction (which moves values up to 8
@@ -188,6 +197,8 @@ func (f *filterBank) granule(s *spectrum, out []float64, stride int) {
 
 // imdct36 is the standard's 36-point IMDCT of 18 values, unwindowed:
 // out[i] = Σ in[k]·cos(π/72·(2i+19)·(2k+1)). granule computes the same unfolding inline.
+//
+//go:norace
 func imdct36(in *[18]float64, out *[36]float64) {
 	var y [18]float64
 	dct4x18(in, &y)
@@ -205,6 +216,8 @@ func imdct36(in *[18]float64, out *[36]float64) {
 
 // dct4x18 is the DCT-IV of 18 values, y[n] = Σ in[k]·cos(π/72·(2n+1)(2k+1)): with
 // x[k] = in[k]/(2cos(π(2k+1)/72)) and V = DCT-II(x), y[n] = V[n] + V[n+1] (V[18] = 0).
+//
+//go:norace
 func dct4x18(in, y *[18]float64) {
 	var x [18]float64
 	for k := range 18 {
@@ -220,6 +233,8 @@ func dct4x18(in, y *[18]float64) {
 
 // dct18 is the unnormalised DCT-II of 18 values: out[k] = Σ in[n]·cos(π(2n+1)k/36), split into
 // its even and odd halves, each a 9-point DCT-II.
+//
+//go:norace
 func dct18(in, out *[18]float64) {
 	var a, b, ea, eb [9]float64
 	for n := range 9 {
@@ -239,6 +254,8 @@ func dct18(in, out *[18]float64) {
 
 // dct9x is the 9-point DCT-II, out[k] = Σ in[n]·cos(π(2n+1)k/18). Inputs n and 8−n meet with
 // the same cosine, up to the sign (−1)^k, and the middle input's cosine is cos(πk/2).
+//
+//go:norace
 func dct9x(in, out *[9]float64) {
 	var p, q [4]float64
 	for n := range 4 {
@@ -269,6 +286,8 @@ func dct9x(in, out *[9]float64) {
 // 6-point DCT-IV y[n] = Σ x[k]·cos(π/24·(2n+1)(2k+1)) unfolded: output i is c(i+3), where
 // c(m) = y[m] below 6, −y[11−m] up to 12 and −y[m−12] beyond; so 36 products make a block,
 // not 72.
+//
+//go:norace
 func shortIMDCT(in *[18]float64, out *[36]float64) {
 	*out = [36]float64{}
 	for w := range 3 {
@@ -303,6 +322,8 @@ func shortIMDCT(in *[18]float64, out *[36]float64) {
 // c(n) = −X[64−n] up to 64 and −X[n−64] beyond; so only X is kept, and the window reads
 // each X value once for the two outputs that use it (windowCoefficients). The products are
 // summed in the order of the standard's sum over U, so the result is the one the whole V gives.
+//
+//go:norace
 func (f *filterBank) synthesize(s *[32]float64, out []float64, stride int) {
 	f.pos = (f.pos + 15) & 15 // the previous vectors age by one
 	x := (*[32]float64)(f.ring[32*f.pos : 32*f.pos+32])
@@ -365,6 +386,8 @@ func (f *filterBank) synthesize(s *[32]float64, out []float64, stride int) {
 // b[i] = (x[i] − x[N−1−i]) / (2cos(π(2i+1)/(2N))); the DCT of a gives the block's even
 // outputs, and with Y the DCT of b its odd outputs are Y[k] + Y[k+1]. Each size has its own
 // function on arrays so that the compiler can drop bounds checks.
+//
+//go:norace
 func dct32(in, out *[32]float64) {
 	var a, b, ea, eb [16]float64
 	f := &leeFactors[0]
@@ -384,6 +407,7 @@ func dct32(in, out *[32]float64) {
 	out[31] = eb[15]
 }
 
+//go:norace
 func dct16(in, out *[16]float64) {
 	var a, b, ea, eb [8]float64
 	f := &leeFactors[1]
@@ -405,6 +429,8 @@ func dct16(in, out *[16]float64) {
 
 // dct8 is the last level of the split written out, its two 4-point DCTs inline: the small
 // sizes cost more in calls and array copies than in arithmetic.
+//
+//go:norace
 func dct8(in, out *[8]float64) {
 	f, f4, g := &leeFactors[2], &leeFactors[3], leeFactors[4][0]
 	a0, a1, a2, a3 := in[0]+in[7], in[1]+in[6], in[2]+in[5], in[3]+in[4]

@@ -2,6 +2,8 @@ package mp3dec
 
 import "encoding/binary"
 
+// The kernels marked //go:norace here touch only their own buffers: see filterbank.go.
+
 // bitReader reads a byte slice as a big-endian bit stream. The bit stream's owner keeps zero
 // padding after the data, and callers bound pos against the data's end themselves; reading
 // past the slice gives zero bits, never a panic.
@@ -125,6 +127,8 @@ func buildHuffTable(dim int, lens []uint8, codes []uint16) huffTable {
 }
 
 // decodePair reads one code of t, returning x, y and false when the bits start no code.
+//
+//go:norace
 func (r *bitReader) decodePair(t *huffTable) (x, y int, ok bool) {
 	e := t.entries[r.peek(t.root)]
 	if e&leafFlag == 0 {
@@ -147,6 +151,8 @@ func (r *bitReader) decodePair(t *huffTable) (x, y int, ok bool) {
 // linbits (when it is 15 and the table has them) and its sign bit (when it is not 0). It
 // returns false when the bits start no code. Without linbits to read, the code and both sign
 // bits (at most 19 + 2 bits) come from one peek.
+//
+//go:norace
 func (r *bitReader) decodeValues(t *huffTable, linbits int) (x, y int, ok bool) {
 	v := r.peek(32)
 	e := t.entries[v>>(32-t.root)]

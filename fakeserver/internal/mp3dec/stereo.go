@@ -6,6 +6,8 @@ import (
 	"github.com/podqa/podqa-go/internal/mpegaudio"
 )
 
+// The kernels marked //go:norace here touch only their own buffers: see filterbank.go.
+
 // Intensity stereo ratios: MPEG-1 (ISO/IEC 11172-3 §2.4.3.4.9.3) divides the left channel's
 // values by tan(is_pos·π/12); MPEG-2 (ISO/IEC 13818-3) scales one channel by powers of 2^(−1/4)
 // or 2^(−1/2).
@@ -146,6 +148,8 @@ func (b *bitstream) stereo(out *frameSpectra, g int, h mpegaudio.Header, lay *ba
 }
 
 // midSide turns mid and side values into left and right.
+//
+//go:norace
 func midSide(l, r *[576]float64, from, to int) {
 	for i := from; i < to; i++ {
 		m, s := l[i], r[i]

@@ -167,6 +167,8 @@ func New(w io.Writer, o Options, totalSamples int64) (*Encoder, error) {
 
 // Write encodes interleaved samples (Channels values per instant), in [-1, 1]. Writing more
 // samples than announced is an error.
+//
+//go:norace
 func (e *Encoder) Write(samples []float64) error {
 	if e.closed {
 		return errors.New("mp3enc: write after Close")
@@ -341,6 +343,13 @@ func (e *Encoder) encodeFrame() error {
 	return err
 }
 
+// The numeric kernels in this file are marked //go:norace (and //go:nocheckptr where math's
+// unsafe bit conversions are inlined into them): they touch only their receiver's and arguments'
+// buffers and tables written once by init, so the race detector's per-access calls would only
+// slow them (most of the encoder's time under -race) without guarding anything. An Encoder is used
+// by one goroutine, and every hand-off between goroutines happens outside these functions,
+// where the detector still sees it.
+
 // Block types of the side information.
 const (
 	blockLong  = 0
@@ -431,6 +440,8 @@ const (
 )
 
 // subbands runs one granule of 576 samples through the polyphase filter bank.
+//
+//go:norace
 func (c *channel) subbands(pcm []float64) (sub [32][18]float64) {
 	for t := range 18 {
 		copy(c.fifo[32:], c.fifo[:480])
@@ -463,6 +474,8 @@ func (c *channel) subbands(pcm []float64) (sub [32][18]float64) {
 // push takes the next granule's samples and returns the spectrum of the block before it, of
 // the given type, in coded order (a short block's lines by band, each band's three windows in
 // turn). The first push only primes the channel and returns false.
+//
+//go:norace
 func (c *channel) push(pcm []float64, blockType int, shortStart *[14]int) (xr [granule]float64, ok bool) {
 	next := c.subbands(pcm)
 	if !c.primed {
@@ -540,6 +553,8 @@ func blockType(transient, next bool, last int) int {
 
 // transient reports whether a granule holds an attack: a 64-sample stretch whose high-passed
 // energy is 16 times that of the stretches before it, and not negligible.
+//
+//go:norace
 func (c *channel) transient(pcm []float64) bool {
 	found := false
 	for seg := 0; seg < granule; seg += 64 {

@@ -6,6 +6,13 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/mp3dec"
 )
 
+// The numeric kernels in this file are marked //go:norace (and //go:nocheckptr where math's
+// unsafe bit conversions are inlined into them): they touch only their receiver's and arguments'
+// buffers and tables written once by init, so the race detector's per-access calls would only
+// slow them (most of the encoder's time under -race) without guarding anything. An Encoder is used
+// by one goroutine, and every hand-off between goroutines happens outside these functions,
+// where the detector still sees it.
+
 // granuleCode is one granule of one channel, quantized and ready to write.
 type granuleCode struct {
 	ix          [granule]int32 // quantized magnitudes
@@ -23,6 +30,9 @@ type granuleCode struct {
 }
 
 // quantize finds the finest global gain whose code fits budget bits.
+//
+//go:norace
+//go:nocheckptr
 func quantize(xr [granule]float64, budget int, bands *[23]int, short *[14]int, blockType int) granuleCode {
 	var mag [granule]float64 // |xr|^(3/4), so that each trial gain costs a multiplication
 	peak := 0.0
@@ -64,6 +74,8 @@ func quantize(xr [granule]float64, budget int, bands *[23]int, short *[14]int, b
 
 // code quantizes mag (the lines' magnitudes to the power 3/4) at gain gg, chooses regions and
 // tables, and returns the bits the granule's Huffman data takes.
+//
+//go:norace
 func (g *granuleCode) code(mag *[granule]float64, gg int, bands *[23]int, short *[14]int) int {
 	g.globalGain = gg
 	step := math.Exp2(-float64(gg-210) * 3 / 16) // 2^(-(gg-210)/4), to the power 3/4
@@ -127,6 +139,8 @@ func bandAtOrAfter(bands *[23]int, line int) int {
 
 // count1Bits chooses the count1 table for the quads from line c1 to count1End and returns their
 // bits; the region is cut at count1End rounded up to a whole quad.
+//
+//go:norace
 func (g *granuleCode) count1Bits(c1 int) int {
 	a, b := 0, 0
 	for i := c1; i < g.count1End; i += 4 {
@@ -155,6 +169,8 @@ func (g *granuleCode) count1Bits(c1 int) int {
 var pairTables = []int{1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15}
 
 // bestTable returns the table coding vals in the fewest bits, and the bits.
+//
+//go:norace
 func bestTable(vals []int32) (int, int) {
 	if len(vals) == 0 {
 		return 0, 0
@@ -196,6 +212,8 @@ func bestTable(vals []int32) (int, int) {
 }
 
 // pairBits counts the bits of vals coded in pairs with table t.
+//
+//go:norace
 func pairBits(vals []int32, t int) int {
 	_, linbits := mp3dec.PairTableSize(t)
 	n := 0
@@ -226,6 +244,8 @@ func pairBits(vals []int32, t int) int {
 }
 
 // write appends the granule's Huffman data.
+//
+//go:norace
 func (g *granuleCode) write(w *bitWriter) {
 	bv, edges := 2*g.bigValues, g.edges
 	for r := range 3 {

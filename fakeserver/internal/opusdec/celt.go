@@ -5,6 +5,8 @@ import (
 	"math"
 )
 
+// The kernels marked //go:norace here touch only their own buffers: see mdct.go.
+
 const decodeBufferSize = 2048 // history kept for the pitch post-filter (periods up to 1022)
 
 // celtDecoder is the state of the CELT layer for one stream (RFC 6716 section 4.3).
@@ -559,6 +561,8 @@ func (d *celtDecoder) synthesis(x []float32, start, end, c, cc int, transient bo
 
 // combFilter applies the pitch post-filter in place to buf[at:at+n], cross-fading over the
 // window's overlap from (t0, g0, tapset0) to (t1, g1, tapset1).
+//
+//go:norace
 func combFilter(buf []float32, at, t0, t1, n int, g0, g1 float32, tapset0, tapset1 int, window *[overlap]float32) {
 	if g0 == 0 && g1 == 0 {
 		return
@@ -609,6 +613,8 @@ const preemph = float32(0.8500061035)
 
 // deemphasis undoes the encoder's pre-emphasis and scales to ±1 full scale, interleaving the
 // channels into pcm.
+//
+//go:norace
 func (d *celtDecoder) deemphasis(pcm []float32, n int) {
 	cc := d.channels
 	if cc == 2 {

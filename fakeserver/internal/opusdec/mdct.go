@@ -5,6 +5,13 @@ import (
 	"sync"
 )
 
+// The numeric kernels of this decoder (in mdct.go, celt.go) are marked //go:norace: they touch only
+// their receiver's and arguments' buffers and tables that are written once before use (the shared
+// mode's plans are read-only once built, the scratch is the caller's), so the race detector's
+// per-access calls would only slow them without guarding anything. A Decoder is used by one
+// goroutine, and every hand-off of its input or output between goroutines happens outside these
+// functions, where the detector still sees it.
+
 // fftStage is one radix-p pass of a Stockham FFT over n points at stride s; tw holds the
 // twiddles exp(-2πi·j·k/n) for j < n/p and 1 <= k < p.
 type fftStage struct {
@@ -60,6 +67,8 @@ func newFFTPlan(n int) *fftPlan {
 }
 
 // transform computes the DFT of x in place, using y (same length) as scratch.
+//
+//go:norace
 func (pl *fftPlan) transform(x, y []complex64) {
 	x, y = x[:pl.n], y[:pl.n]
 	src, dst := x, y
@@ -85,6 +94,7 @@ func (pl *fftPlan) transform(x, y []complex64) {
 // scale multiplies by a real factor: Go's complex64 product would do a full complex one.
 func scale(z complex64, f float32) complex64 { return complex(real(z)*f, imag(z)*f) }
 
+//go:norace
 func radix2(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/2
 	for q := range s { // j = 0: unit twiddles
@@ -104,6 +114,7 @@ func radix2(st *fftStage, x, y []complex64) {
 	}
 }
 
+//go:norace
 func radix4(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/4
 	for q := range s { // j = 0: unit twiddles
@@ -147,6 +158,7 @@ const (
 	sin144 = 0.58778525229247312917
 )
 
+//go:norace
 func radix3(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/3
 	for q := range s { // j = 0: unit twiddles
@@ -180,6 +192,7 @@ func radix3(st *fftStage, x, y []complex64) {
 	}
 }
 
+//go:norace
 func radix5(st *fftStage, x, y []complex64) {
 	s, m := st.s, st.n/5
 	for q := range s { // j = 0: unit twiddles
@@ -281,6 +294,8 @@ func newMode() *mode {
 // out[:overlap/2] holds the previous block's raw tail on entry and out[:n/2+overlap/2] the
 // windowed, overlap-added result (its last overlap/2 samples raw) on return. buf and scratch
 // are FFT work space of n/4 points.
+//
+//go:norace
 func (md *imdct) backward(in []float32, stride int, out []float32, window *[overlap]float32, buf, scratch []complex64) {
 	n2 := md.n >> 1
 	n4 := md.n >> 2

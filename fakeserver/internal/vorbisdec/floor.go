@@ -6,6 +6,8 @@ import (
 	"slices"
 )
 
+// The kernels marked //go:norace here touch only their own buffers: see imdct.go.
+
 // floor is a floor configuration of the setup header, of type 0 or type 1.
 type floor struct {
 	kind int
@@ -277,6 +279,8 @@ func clampDB(y int) int { return min(max(y, 0), 255) }
 
 // renderLine is the specification's render_line, multiplying out[x] by the curve's amplitude
 // for x from x0 up to x1 (not included) or the end of out.
+//
+//go:norace
 func renderLine(x0, y0, x1, y1 int, out []float32) {
 	dy := y1 - y0
 	adx := x1 - x0

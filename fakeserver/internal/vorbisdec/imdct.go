@@ -5,6 +5,13 @@ import (
 	"math/bits"
 )
 
+// The numeric kernels of this decoder (in imdct.go, decoder.go, floor.go) are marked //go:norace:
+// they touch only their receiver's and arguments' buffers and tables that are written once before
+// use (each Decoder has its own transforms), so the race detector's per-access calls would only
+// slow them without guarding anything. A Decoder is used by one goroutine, and every hand-off of
+// its input or output between goroutines happens outside these functions, where the detector still
+// sees it.
+
 // imdct computes the inverse MDCT of one block size through a complex FFT of a quarter of
 // the block: the N/2 coefficients are a DCT-IV of size M = N/2, which folds into M/2 complex
 // values, and the N outputs unfold from the DCT-IV's M by its symmetries.
@@ -45,6 +52,8 @@ func newIMDCT(n int) *imdct {
 }
 
 // dct4 computes u[m] = Σ_k x[k] cos(π/M (m+½)(k+½)) for the M = N/2 coefficients x into t.u.
+//
+//go:norace
 func (t *imdct) dct4(x []float32) {
 	m := t.n / 2
 	q := t.n / 4
@@ -68,6 +77,8 @@ func (t *imdct) dct4(x []float32) {
 }
 
 // fft is an in-place radix-2 decimation-in-time FFT of re, im (already in bit-reversed order).
+//
+//go:norace
 func (t *imdct) fft() {
 	q := t.n / 4
 	re, im := t.re[:q], t.im[:q]
