@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // TestOversizedBodiesAnswer400: a body over its call's limit is 400 validation_error on every
@@ -22,10 +24,10 @@ func TestOversizedBodiesAnswer400(t *testing.T) {
 		shape string
 		limit string
 	}{
-		{"REST", "/api/rest/v1/uploads", jsonHeader(bearer(seed.APIKey)), big(maxAPIBody), "envelope", "1048576"},
+		{"REST", "/api/rest/v1/uploads", jsonHeader(bearer(seed.APIKey)), big(httpmw.MaxAPIBody), "envelope", "1048576"},
 		{"subscribe", "/webhook/subscribe", jsonHeader(bearer(seed.APIKey)), big(maxSubscribeBody), "flat", "65536"},
-		{"GraphQL", "/api/graphql", jsonHeader(bearer(seed.APIKey)), big(maxAPIBody), "graphql", "1048576"},
-		{"control", "/_fake/workspaces/" + seed.WorkspaceID + "/webhook-endpoints", jsonHeader(bearer(srv.AdminToken())), big(maxControlBody), "envelope", "1048576"},
+		{"GraphQL", "/api/graphql", jsonHeader(bearer(seed.APIKey)), big(httpmw.MaxAPIBody), "graphql", "1048576"},
+		{"control", "/_fake/workspaces/" + seed.WorkspaceID + "/webhook-endpoints", jsonHeader(bearer(srv.AdminToken())), big(httpmw.MaxControlBody), "envelope", "1048576"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 )
 
@@ -76,7 +77,7 @@ func (s *Server) validateControl(mux *http.ServeMux) http.Handler {
 		}
 		// The body is read within its limit before the contract check reads it, so that an
 		// oversized body is refused as such (and never read whole), as on REST.
-		if err := bufferJSONBody(r, maxControlBody); err != nil {
+		if err := httpmw.BufferJSONBody(r, httpmw.MaxControlBody); err != nil {
 			writeError(w, err)
 			return
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // specErrorTable is the error table of rest-api.md ("Errors"): code and status.
@@ -94,7 +95,7 @@ func TestEveryCoreCodeHasItsStatus(t *testing.T) {
 	}
 	own := map[string]int{core.CodeInsufficientStorage: http.StatusInsufficientStorage}
 	for name, code := range codes {
-		status, ok := statusOfCode[code]
+		status, ok := httpmw.StatusTable()[code]
 		if !ok {
 			t.Errorf("core.%s (%q) has no status in statusOfCode", name, code)
 			continue
@@ -109,8 +110,8 @@ func TestEveryCoreCodeHasItsStatus(t *testing.T) {
 			t.Errorf("core.%s (%q) answers %d, want %d", name, code, status, want)
 		}
 	}
-	if len(statusOfCode) != len(codes) {
-		t.Errorf("statusOfCode has %d codes, the core %d", len(statusOfCode), len(codes))
+	if len(httpmw.StatusTable()) != len(codes) {
+		t.Errorf("statusOfCode has %d codes, the core %d", len(httpmw.StatusTable()), len(codes))
 	}
 }
 
@@ -125,7 +126,7 @@ func TestAsError(t *testing.T) {
 		{"a rate limit keeps its wait", &core.Error{Code: core.CodeRateLimited, Message: "slow down", RetryAfter: 30},
 			&Error{Status: 429, Code: "rate_limited", Message: "slow down", RetryAfter: 30 * time.Second}},
 		{"a wrapped core refusal", errors.Join(errors.New("context"), core.ErrValidation("bad")), &Error{Status: 400, Code: "validation_error", Message: "bad"}},
-		{"the adapter's own", errMethodNotAllowed("no"), &Error{Status: 405, Code: "method_not_allowed", Message: "no"}},
+		{"the adapter's own", httpmw.ErrMethodNotAllowed("no"), &Error{Status: 405, Code: "method_not_allowed", Message: "no"}},
 		{"anything else is internal", errors.New("disk on fire"), &Error{Status: 500, Code: "internal_error", Message: "Internal error."}},
 	}
 	for _, tt := range tests {

@@ -40,7 +40,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 	srv.SetErrorPresenter(s.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		s.log.Error("panic in a GraphQL resolver", "panic", v)
-		return errInternal()
+		return httpmw.ErrInternal()
 	})
 	api := s.graphqlCredentials(requireJSONQuery(srv))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -49,7 +49,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = w.Write(graphiql.Page())
 		case http.MethodPost:
-			body, err := readBody(r, maxAPIBody)
+			body, err := httpmw.ReadBody(r, httpmw.MaxAPIBody)
 			// Request errors get the status and shape GraphQL over HTTP gives them for the
 			// negotiated media type (package gqlhttp).
 			answer := gqlhttp.NewAnswer(w, r.Header.Get("Accept"), body)
@@ -62,7 +62,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 			answer.Finish()
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
-			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed here."))
+			writeError(w, httpmw.ErrMethodNotAllowed("Method "+r.Method+" is not allowed here."))
 		}
 	})
 }
@@ -70,7 +70,7 @@ func (s *Server) graphqlRoutes() http.Handler {
 // requireJSONQuery refuses a POST whose body is not declared as JSON, in GraphQL's shape.
 func requireJSONQuery(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isJSON(r.Header.Get("Content-Type")) {
+		if httpmw.IsJSON(r.Header.Get("Content-Type")) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -129,7 +129,7 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 		return ge
 	}
 	s.log.Error("GraphQL resolver failed", "err", err)
-	internal := errInternal()
+	internal := httpmw.ErrInternal()
 	out := gqlerror.WrapPath(graphql.GetPath(ctx), internal)
 	out.Message = internal.Message
 	out.Extensions = map[string]any{"code": internal.Code}

@@ -15,7 +15,7 @@ import (
 func BenchmarkRESTGuards(b *testing.B) {
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
 	guarded := httpmw.SecurityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := bufferJSONBody(r, maxAPIBody); err != nil {
+		if err := httpmw.BufferJSONBody(r, httpmw.MaxAPIBody); err != nil {
 			b.Error(err)
 		}
 		next(w, r)

@@ -93,7 +93,7 @@ func (s *Server) restAnswerFailed(w http.ResponseWriter, r *http.Request, err er
 func (s *Server) validate(check *openapicheck.Validator, method, path string, next http.Handler) http.Handler {
 	key := check.RouteKey(method, path)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := bufferJSONBody(r, maxAPIBody); err != nil {
+		if err := httpmw.BufferJSONBody(r, httpmw.MaxAPIBody); err != nil {
 			writeError(w, err)
 			return
 		}
@@ -184,7 +184,7 @@ func clientIP(r *http.Request) string {
 // requireJSONWrites refuses a write whose body is not declared as JSON.
 func (s *Server) requireJSONWrites(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && !isJSON(r.Header.Get("Content-Type")) {
+		if r.Method == http.MethodPost && !httpmw.IsJSON(r.Header.Get("Content-Type")) {
 			writeError(w, core.ErrValidation("Content-Type must be application/json."))
 			return
 		}

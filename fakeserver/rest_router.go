@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // restRouter routes the REST API in one ServeMux lookup: each generated route ("METHOD /path")
@@ -35,7 +36,7 @@ func (t *restRouter) HandleFunc(pattern string, handler func(http.ResponseWriter
 		t.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			methods := t.allowed(path)
 			w.Header().Set("Allow", strings.Join(methods, ", "))
-			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed here."))
+			writeError(w, httpmw.ErrMethodNotAllowed("Method "+r.Method+" is not allowed here."))
 		})
 	}
 	t.methods[path] = append(t.methods[path], method)

@@ -22,26 +22,26 @@ const maxSubscribeBody = 64 << 10
 func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeFlatError(w, errMethodNotAllowed("Method not allowed"))
+		httpmw.WriteFlatError(w, httpmw.ErrMethodNotAllowed("Method not allowed"))
 		return
 	}
 	p, ok := s.subscriptionPrincipal(w, r)
 	if !ok {
 		return
 	}
-	body, err := readBody(r, maxSubscribeBody)
+	body, err := httpmw.ReadBody(r, maxSubscribeBody)
 	if err != nil {
-		writeFlatError(w, err)
+		httpmw.WriteFlatError(w, err)
 		return
 	}
 	in, err := parseSubscription(bytes.NewReader(body))
 	if err != nil {
-		writeFlatError(w, err)
+		httpmw.WriteFlatError(w, err)
 		return
 	}
 	ep, secret, err := s.subscribe(r.Context(), p, in)
 	if err != nil {
-		writeFlatError(w, err)
+		httpmw.WriteFlatError(w, err)
 		return
 	}
 	s.events.raise(s.clock.Now(), slog.LevelInfo, EventEndpointSubscribed, "webhook endpoint subscribed", p.Workspace.ID.String(), "", slog.String("endpoint_id", ep.ID.String()))
@@ -53,12 +53,12 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 	// The id as sent (escaped): a percent-encoded id is not the id it decodes to.
 	rest := strings.TrimPrefix(r.URL.EscapedPath(), "/webhook/subscribe/")
 	if rest == "" || strings.Contains(rest, "/") {
-		writeFlatError(w, core.ErrEndpointNotFound())
+		httpmw.WriteFlatError(w, core.ErrEndpointNotFound())
 		return
 	}
 	if r.Method != http.MethodDelete {
 		w.Header().Set("Allow", http.MethodDelete)
-		writeFlatError(w, errMethodNotAllowed("Method not allowed"))
+		httpmw.WriteFlatError(w, httpmw.ErrMethodNotAllowed("Method not allowed"))
 		return
 	}
 	p, ok := s.subscriptionPrincipal(w, r)
@@ -67,11 +67,11 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 	}
 	id, ok := core.CanonicalID(rest)
 	if !ok {
-		writeFlatError(w, core.ErrEndpointNotFound())
+		httpmw.WriteFlatError(w, core.ErrEndpointNotFound())
 		return
 	}
 	if err := s.core.DeleteEndpointFor(p, id); err != nil {
-		writeFlatError(w, err)
+		httpmw.WriteFlatError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -95,7 +95,7 @@ func (s *Server) subscribe(ctx context.Context, p core.Principal, in core.NewEnd
 func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (core.Principal, bool) {
 	p, err := s.enter(r, core.Subscription)
 	if err != nil {
-		writeFlatError(w, err)
+		httpmw.WriteFlatError(w, err)
 		return core.Principal{}, false
 	}
 	// The call the chain opened keeps the principal, for the journal.
@@ -148,14 +148,4 @@ func parseSubscription(body io.Reader) (core.NewEndpoint, error) {
 		in.SeriesID = &id
 	}
 	return in, nil
-}
-
-// writeFlatError answers in the subscription calls' flat shape, {error: string}.
-func writeFlatError(w http.ResponseWriter, err error) {
-	e := asError(err)
-	setRetryAfter(w, e)
-	body, _ := json.Marshal(map[string]string{"error": e.Message})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(e.Status)
-	_, _ = w.Write(append(body, '\n'))
 }

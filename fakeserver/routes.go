@@ -218,7 +218,7 @@ func unrouted(routes *routeTable, what string, next http.Handler) http.Handler {
 			writeError(w, core.ErrNotFound(what))
 		case !slices.Contains(methods, r.Method):
 			w.Header().Set("Allow", strings.Join(methods, ", "))
-			writeError(w, errMethodNotAllowed("Method "+r.Method+" is not allowed on "+r.URL.Path+"."))
+			writeError(w, httpmw.ErrMethodNotAllowed("Method "+r.Method+" is not allowed on "+r.URL.Path+"."))
 		default:
 			next.ServeHTTP(w, r)
 		}

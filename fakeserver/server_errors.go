@@ -3,10 +3,10 @@ package fakeserver
 import (
 	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // Error is a refusal by the fake: what a Go API method returns, and what an HTTP answer of the
@@ -26,65 +26,55 @@ type Error struct {
 // Error returns the code and the message.
 func (e *Error) Error() string { return "fakeserver: " + e.Code + ": " + e.Message }
 
-// codeMethodNotAllowed is the code of a route called with a method it does not take: a refusal
-// of the HTTP adapters, never of the core.
-const codeMethodNotAllowed = "method_not_allowed"
+// The surfaces below the facade answer refusals as httpmw.Error, which has Error's fields: the
+// facade converts between the two, so that a Go API method returns an *Error and an *Error a
+// facade handler answers is written in its envelope.
 
-// statusOfCode maps every code of the core to the HTTP status of the REST error table; the
-// adapters (REST, GraphQL refusals, the subscription calls, the control API) all answer by it.
-var statusOfCode = map[string]int{
-	core.CodeValidation:          http.StatusBadRequest,
-	core.CodeInvalidAPIKey:       http.StatusUnauthorized,
-	core.CodeInsufficientCredits: http.StatusPaymentRequired,
-	core.CodeForbidden:           http.StatusForbidden,
-	core.CodePlanLimitReached:    http.StatusForbidden,
-	core.CodeNotFound:            http.StatusNotFound,
-	core.CodeConflict:            http.StatusConflict,
-	core.CodeRateLimited:         http.StatusTooManyRequests,
-	core.CodeInternal:            http.StatusInternalServerError,
-	core.CodeInsufficientStorage: http.StatusInsufficientStorage,
-}
-
-// errInternal is what a caller sees of a failure inside the fake; the detail goes to the log.
-func errInternal() *Error {
-	return &Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "Internal error."}
-}
-
-// errMethodNotAllowed answers a route called with a method it does not take.
-func errMethodNotAllowed(message string) *Error {
-	return &Error{Status: http.StatusMethodNotAllowed, Code: codeMethodNotAllowed, Message: message}
+// answerOf is err as the HTTP answers below the facade read it: a facade *Error as the
+// httpmw.Error it is field for field, anything else as it is.
+func answerOf(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return (*httpmw.Error)(e)
+	}
+	return err
 }
 
 // asError is err as the fake answers it: an *Error as it is, a refusal of the core mapped by
-// statusOfCode, anything else an internal error.
-func asError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	var ce *core.Error
-	if errors.As(err, &ce) {
-		status, ok := statusOfCode[ce.Code]
-		if !ok {
-			status = http.StatusInternalServerError
-		}
-		return &Error{Status: status, Code: ce.Code, Message: ce.Message, RetryAfter: time.Duration(ce.RetryAfter) * time.Second}
-	}
-	return errInternal()
-}
+// the REST error table, anything else an internal error.
+func asError(err error) *Error { return (*Error)(httpmw.AsError(answerOf(err))) }
 
-// apiError turns a refusal of the core returned through a Go API method into an *Error; nil
-// and any other error stay as they are. Exported methods defer it on their named error.
+// apiError turns a refusal of the core (or of a surface below the facade) returned through a Go
+// API method into an *Error; nil and any other error stay as they are. Exported methods defer
+// it on their named error.
 func apiError(errp *error) {
 	var ce *core.Error
-	if *errp != nil && errors.As(*errp, &ce) {
+	var he *httpmw.Error
+	if *errp != nil && (errors.As(*errp, &ce) || errors.As(*errp, &he)) {
 		*errp = asError(*errp)
 	}
 }
 
-// setRetryAfter writes e's Retry-After header, in whole seconds, when it has one.
-func setRetryAfter(w http.ResponseWriter, e *Error) {
-	if e.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
-	}
+// writeError answers err in the REST envelope (httpmw.WriteError), a facade *Error included.
+func writeError(w http.ResponseWriter, err error) { httpmw.WriteError(w, answerOf(err)) }
+
+// respond answers v with status, or err in the REST envelope.
+func respond(w http.ResponseWriter, status int, v any, err error) {
+	httpmw.Respond(w, status, v, answerOf(err))
 }
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) { httpmw.WriteJSON(w, status, v) }
+
+// decodeBody reads a control body strictly (httpmw.DecodeBody); on false the answer is written.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	return httpmw.DecodeBody(w, r, v)
+}
+
+// decodeEnabled reads a control body {"enabled": bool} (httpmw.DecodeEnabled).
+func decodeEnabled(w http.ResponseWriter, r *http.Request) (bool, bool) {
+	return httpmw.DecodeEnabled(w, r)
+}
+
+// jsonProblem describes a JSON decoding failure (httpmw.JSONProblem).
+func jsonProblem(err error) string { return httpmw.JSONProblem(err) }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 type armedFault struct {
@@ -237,15 +238,15 @@ const rateLimitedMessage = "Rate limit exceeded: 100 requests per minute per API
 // the call (the webhook subscription calls' flat one, elsewhere the REST envelope), the
 // gateway's in plain text.
 func writeFaultStatus(w http.ResponseWriter, r *http.Request, f Fault) {
-	render := writeError
+	render := httpmw.WriteError
 	if strings.HasPrefix(r.URL.Path, "/webhook/") {
-		render = writeFlatError
+		render = httpmw.WriteFlatError
 	}
 	switch f.Status {
 	case http.StatusTooManyRequests:
-		render(w, &Error{Status: f.Status, Code: core.CodeRateLimited, Message: rateLimitedMessage, RetryAfter: f.RetryAfter})
+		render(w, &httpmw.Error{Status: f.Status, Code: core.CodeRateLimited, Message: rateLimitedMessage, RetryAfter: f.RetryAfter})
 	case http.StatusInternalServerError:
-		render(w, &Error{Status: f.Status, Code: core.CodeInternal, Message: "Internal error."})
+		render(w, &httpmw.Error{Status: f.Status, Code: core.CodeInternal, Message: "Internal error."})
 	default:
 		text := http.StatusText(f.Status)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -20,7 +20,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-				writeError(w, errInternal())
+				writeError(w, httpmw.ErrInternal())
 			}
 		}()
 		next.ServeHTTP(w, r)

@@ -1,4 +1,4 @@
-package fakeserver
+package httpmw
 
 import (
 	"bytes"
@@ -12,51 +12,51 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// maxControlBody bounds control API bodies.
-const maxControlBody = 1 << 20
+// MaxControlBody bounds control API bodies.
+const MaxControlBody = 1 << 20
 
-// decodeBody reads a JSON object strictly (unknown fields are refused, so typos in a test suite
+// DecodeBody reads a JSON object strictly (unknown fields are refused, so typos in a test suite
 // surface) and answers 400 itself when it cannot.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	if ct := r.Header.Get("Content-Type"); !isJSON(ct) {
-		writeError(w, core.ErrValidation("Content-Type must be application/json."))
+func DecodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if ct := r.Header.Get("Content-Type"); !IsJSON(ct) {
+		WriteError(w, core.ErrValidation("Content-Type must be application/json."))
 		return false
 	}
-	body, err := readBody(r, maxControlBody)
+	body, err := ReadBody(r, MaxControlBody)
 	if err != nil {
-		writeError(w, err)
+		WriteError(w, err)
 		return false
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		writeError(w, core.ErrValidation("Request body is not valid JSON for this call: %s.", jsonProblem(err)))
+		WriteError(w, core.ErrValidation("Request body is not valid JSON for this call: %s.", JSONProblem(err)))
 		return false
 	}
 	if dec.More() {
-		writeError(w, core.ErrValidation("Request body must hold one JSON object."))
+		WriteError(w, core.ErrValidation("Request body must hold one JSON object."))
 		return false
 	}
 	return true
 }
 
-// decodeEnabled reads a control body of one required field, {"enabled": bool}; on false the
+// DecodeEnabled reads a control body of one required field, {"enabled": bool}; on false the
 // answer has been written.
-func decodeEnabled(w http.ResponseWriter, r *http.Request) (bool, bool) {
+func DecodeEnabled(w http.ResponseWriter, r *http.Request) (bool, bool) {
 	var body struct {
 		Enabled *bool `json:"enabled"`
 	}
-	if !decodeBody(w, r, &body) {
+	if !DecodeBody(w, r, &body) {
 		return false, false
 	}
 	if body.Enabled == nil {
-		writeError(w, core.ErrValidation("enabled is required."))
+		WriteError(w, core.ErrValidation("enabled is required."))
 		return false, false
 	}
 	return *body.Enabled, true
 }
 
-func jsonProblem(err error) string {
+func JSONProblem(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -71,23 +71,23 @@ func jsonProblem(err error) string {
 	}
 }
 
-func isJSON(contentType string) bool {
+func IsJSON(contentType string) bool {
 	mt, _, _ := strings.Cut(contentType, ";")
 	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
 }
 
-func respond(w http.ResponseWriter, status int, v any, err error) {
+func Respond(w http.ResponseWriter, status int, v any, err error) {
 	if err != nil {
-		writeError(w, err)
+		WriteError(w, err)
 		return
 	}
-	writeJSON(w, status, v)
+	WriteJSON(w, status, v)
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		writeError(w, err)
+		WriteError(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -104,12 +104,22 @@ type errorDetail struct {
 	Message string `json:"message"`
 }
 
-// writeError answers err in the REST envelope; anything that is not a core refusal is an
+// WriteError answers err in the REST envelope; anything that is not a core refusal is an
 // internal error whose detail stays in the logs.
-func writeError(w http.ResponseWriter, err error) {
-	e := asError(err)
-	setRetryAfter(w, e)
+func WriteError(w http.ResponseWriter, err error) {
+	e := AsError(err)
+	SetRetryAfter(w, e)
 	body, _ := json.Marshal(errorEnvelope{Error: errorDetail{Code: e.Code, Message: e.Message}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// WriteFlatError answers in the subscription calls' flat shape, {error: string}.
+func WriteFlatError(w http.ResponseWriter, err error) {
+	e := AsError(err)
+	SetRetryAfter(w, e)
+	body, _ := json.Marshal(map[string]string{"error": e.Message})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(append(body, '\n'))

@@ -1,4 +1,4 @@
-package fakeserver
+package httpmw
 
 import (
 	"bytes"
@@ -11,32 +11,32 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
-// errBodyTooLarge answers a request body over limit: 400 validation_error, the specification's
+// ErrBodyTooLarge answers a request body over limit: 400 validation_error, the specification's
 // answer to a body that is out of range (its error table has no 413), on every surface that reads
 // a body through here: REST, GraphQL and the control API, each in its own envelope.
-func errBodyTooLarge(limit int64) *Error {
+func ErrBodyTooLarge(limit int64) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: core.CodeValidation,
 		Message: "The request body is larger than the " + strconv.FormatInt(limit, 10) + "-byte limit of this call."}
 }
 
-// readBody reads all of r's body up to limit bytes; a longer body is errBodyTooLarge.
-func readBody(r *http.Request, limit int64) ([]byte, error) {
+// ReadBody reads all of r's body up to limit bytes; a longer body is ErrBodyTooLarge.
+func ReadBody(r *http.Request, limit int64) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
 	if r.ContentLength > limit {
-		return nil, errBodyTooLarge(limit)
+		return nil, ErrBodyTooLarge(limit)
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, errBodyTooLarge(limit)
+			return nil, ErrBodyTooLarge(limit)
 		}
 		return nil, core.ErrValidation("The request body could not be read in full.")
 	}
 	if int64(len(body)) > limit {
-		return nil, errBodyTooLarge(limit)
+		return nil, ErrBodyTooLarge(limit)
 	}
 	return body, nil
 }
@@ -56,16 +56,16 @@ func trailingData(body []byte) error {
 	return nil
 }
 
-// maxAPIBody bounds JSON request bodies of the API; the service does not document its limit.
-const maxAPIBody = 1 << 20
+// MaxAPIBody bounds JSON request bodies of the API; the service does not document its limit.
+const MaxAPIBody = 1 << 20
 
-// bufferJSONBody reads a write's JSON body within limit, refuses trailing data, and puts the
+// BufferJSONBody reads a write's JSON body within limit, refuses trailing data, and puts the
 // bytes back for the next reader.
-func bufferJSONBody(r *http.Request, limit int64) error {
+func BufferJSONBody(r *http.Request, limit int64) error {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Body == nil || r.Body == http.NoBody {
 		return nil
 	}
-	body, err := readBody(r, limit)
+	body, err := ReadBody(r, limit)
 	if err != nil {
 		return err
 	}
