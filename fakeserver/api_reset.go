@@ -66,9 +66,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 		s.scripts.mu.Lock()
 		s.scripts.bySum = nil
 		s.scripts.mu.Unlock()
-		s.renderCache.mu.Lock()
-		s.renderCache.entries = nil
-		s.renderCache.mu.Unlock()
+		s.rest.ForgetRenderings()
 		s.faults.clear()
 		s.journal.clear()
 		s.core.FlushNotices() // what the old state noticed goes before the record is emptied

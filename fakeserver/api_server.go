@@ -14,7 +14,9 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
+	"github.com/podqa/podqa-go/fakeserver/internal/views"
 )
 
 // WithSeed makes every id, API key, session token, webhook secret, webhook-id, upload URL
@@ -52,16 +54,16 @@ type Server struct {
 	serveErr chan error
 	// uploadKey signs upload URLs.
 	uploadKey []byte
-	// covers makes the cover URLs' tokens.
-	covers coverTokens
+	// views renders reports for REST and GraphQL, and mints cover URLs.
+	views *views.Views
 	// host is the podcast host of the hosted feeds.
 	host *hosted.Host
 	// stagedFeeds, set only in Reset's stagingView, takes the feeds the start state hosts.
 	stagedFeeds *hosted.Staging
 	// scripts are transcripts scripted by audio content.
 	scripts transcriptScripts
-	// renderCache keeps the JSON of finished reports.
-	renderCache renderCache
+	// rest is the REST surface: the REST API, subscription calls, upload PUTs, covers.
+	rest *rest.API
 	// hooks is the webhook URL policy and sender.
 	hooks webhookWiring
 	// journal keeps the most recent API requests (see WithJournalSize).
@@ -226,9 +228,6 @@ func New(opts ...Option) (*Server, error) {
 	}
 	s.start.rand = src.Save()
 	s.host = hosted.New(s.url, o.audioCache, o.logger)
-	// The cover key derives from the upload key: a seeded fake mints the same cover URLs, and
-	// no draw is added to the seeded sequence.
-	s.covers = newCoverTokens(s.uploadKey)
 	deps := s.newDeps(o)
 	deps.Rand = src
 	var coreOpts []core.Option
@@ -240,6 +239,10 @@ func New(opts ...Option) (*Server, error) {
 		s.core.SetUploadBudget(o.uploadBudget)
 	}
 	s.setupWebhooks()
+	// The cover key derives from the upload key: a seeded fake mints the same cover URLs, and
+	// no draw is added to the seeded sequence.
+	s.views = views.New(s.core, clk, s.url, s.uploadKey)
+	s.rest = s.newREST()
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{

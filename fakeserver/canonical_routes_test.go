@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
 // unknownID is an id in canonical form that nothing in a test's fake holds.
@@ -65,7 +67,7 @@ func TestIDRuleOnEveryRoute(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
 	report := hostedReport(t, srv, seed, HostedEpisode{Title: "Ids", Duration: time.Second, Format: "wav"})
-	_, _, body := call(t, srv, "GET", restBase+"/reports/"+report, bearer(seed.APIKey), "")
+	_, _, body := call(t, srv, "GET", rest.Base+"/reports/"+report, bearer(seed.APIKey), "")
 	var view struct {
 		Series struct {
 			ID string `json:"id"`
@@ -105,7 +107,7 @@ func TestIDRuleOnEveryRoute(t *testing.T) {
 		for _, path := range []string{"/reports/{}", "/reports/{}/transcript", "/series/{}", "/series/{}/episodes"} {
 			id := map[bool]string{true: report, false: series}[strings.HasPrefix(path, "/reports")]
 			rt := idRoute{name: "GET " + path, id: id, do: func(t *testing.T, spelling string) (int, string) {
-				status, _, body := call(t, srv, "GET", restBase+strings.Replace(path, "{}", spelling, 1), bearer(seed.APIKey), "")
+				status, _, body := call(t, srv, "GET", rest.Base+strings.Replace(path, "{}", spelling, 1), bearer(seed.APIKey), "")
 				return status, string(body)
 			}}
 			checkIDRule(t, rt, http.StatusNotFound)
@@ -134,7 +136,7 @@ func TestIDRuleOnEveryRoute(t *testing.T) {
 	})
 
 	t.Run("uploads", func(t *testing.T) {
-		status, _, body := call(t, srv, "POST", restBase+"/uploads", jsonHeader(bearer(seed.APIKey)), `{"file_name":"a.wav","file_type":"audio/wav","duration_ms":1000}`)
+		status, _, body := call(t, srv, "POST", rest.Base+"/uploads", jsonHeader(bearer(seed.APIKey)), `{"file_name":"a.wav","file_type":"audio/wav","duration_ms":1000}`)
 		var up struct {
 			ID        string `json:"id"`
 			UploadURL string `json:"upload_url"`

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
 // TestOversizedBodiesAnswer400: a body over its call's limit is 400 validation_error on every
@@ -25,7 +26,7 @@ func TestOversizedBodiesAnswer400(t *testing.T) {
 		limit string
 	}{
 		{"REST", "/api/rest/v1/uploads", jsonHeader(bearer(seed.APIKey)), big(httpmw.MaxAPIBody), "envelope", "1048576"},
-		{"subscribe", "/webhook/subscribe", jsonHeader(bearer(seed.APIKey)), big(maxSubscribeBody), "flat", "65536"},
+		{"subscribe", "/webhook/subscribe", jsonHeader(bearer(seed.APIKey)), big(rest.MaxSubscribeBody), "flat", "65536"},
 		{"GraphQL", "/api/graphql", jsonHeader(bearer(seed.APIKey)), big(httpmw.MaxAPIBody), "graphql", "1048576"},
 		{"control", "/_fake/workspaces/" + seed.WorkspaceID + "/webhook-endpoints", jsonHeader(bearer(srv.AdminToken())), big(httpmw.MaxControlBody), "envelope", "1048576"},
 	}

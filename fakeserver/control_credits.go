@@ -6,6 +6,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/views"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
@@ -15,7 +16,7 @@ func (s *Server) handlePatchCredits(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cr, err := s.setCredits(httpmw.PathID(r, "id"), change)
-	respond(w, http.StatusOK, creditsJSON(cr), err)
+	respond(w, http.StatusOK, views.Credits(cr), err)
 }
 
 func (s *Server) handleAddTopup(w http.ResponseWriter, r *http.Request) {
@@ -40,5 +41,5 @@ func (s *Server) handleAddTopup(w http.ResponseWriter, r *http.Request) {
 		spec.ExpiresAt = at.Time
 	}
 	cr, err := s.addTopup(httpmw.PathID(r, "id"), spec)
-	respond(w, http.StatusCreated, creditsJSON(cr), err)
+	respond(w, http.StatusCreated, views.Credits(cr), err)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
 )
 
@@ -103,7 +104,7 @@ func (s *Server) observe(n core.Notice) {
 // a credential, why (unknown, disabled, malformed…) and the key's prefix; for a limit, the
 // bucket, whose it is and when it refills on the fake's clock.
 func (s *Server) enter(r *http.Request, door core.Door) (core.Principal, error) {
-	p, err := s.core.Enter(presented(r), door)
+	p, err := s.core.Enter(httpmw.Presented(r), door)
 	if err == nil {
 		if s.admitted != nil {
 			s.admitted(r)

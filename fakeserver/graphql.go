@@ -23,6 +23,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/views"
 	"github.com/podqa/podqa-go/internal/apitime"
 	"github.com/podqa/podqa-go/internal/ids"
 )
@@ -331,7 +332,7 @@ func (q *gqlQuery) series(sr core.SeenSeries) *model.SeriesType {
 		lastCheck = &stamp
 	}
 	out := &model.SeriesType{
-		ID: sr.ID.String(), Title: optString(sr.Title), Kind: model.SeriesKindPodcast,
+		ID: sr.ID.String(), Title: views.OptString(sr.Title), Kind: model.SeriesKindPodcast,
 		FeedURL:        &feed,
 		CoverImageURL:  sr.CoverImageURL,
 		LastCheck:      lastCheck,
@@ -441,11 +442,11 @@ func (q *gqlQuery) Report(ctx context.Context, id string) (*model.ReportType, er
 // report renders a report from the view REST's body is made of (report_view.go): its
 // JSON-string fields are the view's encoded parts, so both APIs carry identical content.
 func (q *gqlQuery) report(r core.Report) (*model.ReportType, error) {
-	view, err := q.s.viewReport(r)
+	view, err := q.s.views.Report(r)
 	if err != nil {
 		return nil, err
 	}
-	transcript, err := viewTranscript(r)
+	transcript, err := views.Transcript(r)
 	if err != nil {
 		return nil, err
 	}

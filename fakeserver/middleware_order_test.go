@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
 // TestMiddlewareOrder holds a REST route with an id to the chain of DESIGN.md, each step shown
@@ -18,7 +20,7 @@ func TestMiddlewareOrder(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
 	report := hostedReport(t, srv, seed, HostedEpisode{Title: "Order", Duration: time.Second, Format: "wav"})
-	upper := restBase + "/reports/" + strings.ToUpper(report)
+	upper := rest.Base + "/reports/" + strings.ToUpper(report)
 	key := bearer(seed.APIKey)
 	steps := []struct {
 		name         string
@@ -27,12 +29,12 @@ func TestMiddlewareOrder(t *testing.T) {
 		status       int
 		bodyContains string
 	}{
-		{"the table cleans no path itself: ServeMux redirects", restBase + "/me/../reports/" + report, key, http.StatusTemporaryRedirect, "/api/rest/v1/reports/"},
+		{"the table cleans no path itself: ServeMux redirects", rest.Base + "/me/../reports/" + report, key, http.StatusTemporaryRedirect, "/api/rest/v1/reports/"},
 		{"the door before the id rule", upper, nil, http.StatusUnauthorized, "invalid_api_key"},
-		{"the door before the contract", restBase + "/reports/not-a-uuid", nil, http.StatusUnauthorized, "invalid_api_key"},
-		{"the contract before the id rule", restBase + "/reports/not-a-uuid", key, http.StatusBadRequest, "validation_error"},
+		{"the door before the contract", rest.Base + "/reports/not-a-uuid", nil, http.StatusUnauthorized, "invalid_api_key"},
+		{"the contract before the id rule", rest.Base + "/reports/not-a-uuid", key, http.StatusBadRequest, "validation_error"},
 		{"the id rule before the handler", upper, key, http.StatusNotFound, `"Report not found."`},
-		{"the handler", restBase + "/reports/" + report, key, http.StatusOK, `"id":"` + report + `"`},
+		{"the handler", rest.Base + "/reports/" + report, key, http.StatusOK, `"id":"` + report + `"`},
 	}
 	for _, st := range steps {
 		client := &http.Client{Transport: srv.Client().Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -71,7 +73,7 @@ func TestMiddlewareOrder(t *testing.T) {
 	}
 
 	// Faults come before the door: an armed fault answers a request with no key at all.
-	if _, err := srv.InjectFault(Fault{Method: "GET", PathPrefix: restBase + "/reports/", Status: http.StatusServiceUnavailable}); err != nil {
+	if _, err := srv.InjectFault(Fault{Method: "GET", PathPrefix: rest.Base + "/reports/", Status: http.StatusServiceUnavailable}); err != nil {
 		t.Fatal(err)
 	}
 	if status, _, body := call(t, srv, "GET", upper, nil, ""); status != http.StatusServiceUnavailable {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
 // servedAnswer is all a client sees of one answer: its status, framing, headers (but Date) and
@@ -74,7 +76,7 @@ func TestCachedReportAnswersMatchTheFullPath(t *testing.T) {
 
 	get := func(method, key, id, query string) func() *http.Request {
 		return func() *http.Request {
-			r, err := http.NewRequest(method, srv.URL()+restBase+"/reports/"+id+query, nil)
+			r, err := http.NewRequest(method, srv.URL()+rest.Base+"/reports/"+id+query, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,22 +144,22 @@ func TestCachedReportAnswersMatchTheFullPath(t *testing.T) {
 		},
 		{
 			name:   "fault answering 503",
-			before: arm(Fault{PathPrefix: restBase + "/reports/", Status: 503}), after: disarm,
+			before: arm(Fault{PathPrefix: rest.Base + "/reports/", Status: 503}), after: disarm,
 			req: get("GET", seed.APIKey, hosted, ""), status: 503,
 		},
 		{
 			name:   "fault answering 429",
-			before: arm(Fault{Method: "GET", PathPrefix: restBase + "/reports", Status: 429}), after: disarm,
+			before: arm(Fault{Method: "GET", PathPrefix: rest.Base + "/reports", Status: 429}), after: disarm,
 			req: get("GET", seed.APIKey, hosted, ""), status: 429,
 		},
 		{
 			name:   "fault truncating the answer",
-			before: arm(Fault{PathPrefix: restBase + "/reports/", TruncateAfterBytes: &truncate}), after: disarm,
+			before: arm(Fault{PathPrefix: rest.Base + "/reports/", TruncateAfterBytes: &truncate}), after: disarm,
 			req: get("GET", seed.APIKey, hosted, ""), status: 200, cached: true, cut: true,
 		},
 		{
 			name:   "fault on another method",
-			before: arm(Fault{Method: "POST", PathPrefix: restBase + "/reports", Status: 500}), after: disarm,
+			before: arm(Fault{Method: "POST", PathPrefix: rest.Base + "/reports", Status: 500}), after: disarm,
 			req: get("GET", seed.APIKey, hosted, ""), status: 200, cached: true,
 		},
 		{
@@ -178,12 +180,12 @@ func TestCachedReportAnswersMatchTheFullPath(t *testing.T) {
 		if st.before != nil {
 			st.before(t)
 		}
-		srv.renderCache.probe.mode.Store(answerCacheOff)
+		srv.rest.CacheProbe().Mode.Store(rest.CacheOff)
 		full := serveOnce(t, srv, st.req())
-		srv.renderCache.probe.mode.Store(answerCacheCount)
-		hits := srv.renderCache.probe.hits.Load()
+		srv.rest.CacheProbe().Mode.Store(rest.CacheCount)
+		hits := srv.rest.CacheProbe().Hits.Load()
 		cached := serveOnce(t, srv, st.req())
-		if got := srv.renderCache.probe.hits.Load() - hits; got != map[bool]uint64{true: 1}[st.cached] {
+		if got := srv.rest.CacheProbe().Hits.Load() - hits; got != map[bool]uint64{true: 1}[st.cached] {
 			t.Errorf("%s: the cache answered %d times, want cached=%v", st.name, got, st.cached)
 		}
 		if full.status != st.status {
@@ -214,7 +216,7 @@ func TestCachedReportAnswersMatchTheFullPath(t *testing.T) {
 			st.after(t)
 		}
 	}
-	srv.renderCache.probe.mode.Store(0)
+	srv.rest.CacheProbe().Mode.Store(0)
 }
 
 func headersEqual(a, b http.Header) bool {

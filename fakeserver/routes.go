@@ -10,6 +10,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
 // This file is the fake's route table: every route it serves, and the middleware each passes
@@ -66,14 +67,14 @@ func (s *Server) routeRows() []route {
 
 		// REST API: every path of openapi.json under /api/rest/v1, and its public documents,
 		// which need no key and count against no limit.
-		{restBase + "/", api(s.restRoutes())},
-		{"GET " + restBase + "/openapi.json", http.HandlerFunc(s.handleRESTOpenAPI)},
-		{"GET " + restBase + "/docs", http.HandlerFunc(s.handleRESTExplorer)},
-		{"GET " + restBase + "/docs/assets/", restExplorerAssets()},
+		{rest.Base + "/", api(s.rest.Routes())},
+		{"GET " + rest.Base + "/openapi.json", http.HandlerFunc(s.rest.ServeOpenAPI)},
+		{"GET " + rest.Base + "/docs", http.HandlerFunc(s.rest.ServeExplorer)},
+		{"GET " + rest.Base + "/docs/assets/", rest.ExplorerAssets()},
 
 		// Webhook subscription calls, at the root as on the service.
-		{"/webhook/subscribe", api(http.HandlerFunc(s.handleSubscribeRoute))},
-		{"/webhook/subscribe/", api(http.HandlerFunc(s.handleUnsubscribeRoute))},
+		{"/webhook/subscribe", api(http.HandlerFunc(s.rest.ServeSubscribe))},
+		{"/webhook/subscribe/", api(http.HandlerFunc(s.rest.ServeUnsubscribe))},
 
 		// GraphQL, its offline explorer's assets and its schema.
 		{"/api/graphql", api(s.graphqlRoutes())},
@@ -81,11 +82,11 @@ func (s *Server) routeRows() []route {
 		{"GET /schema.graphql", http.HandlerFunc(handleGraphQLSchema)},
 
 		// Uploads: the PUT of a presigned upload URL.
-		{"PUT /_uploads/{id}", api(http.HandlerFunc(s.handleUploadPut))},
+		{"PUT /_uploads/{id}", api(http.HandlerFunc(s.rest.ServeUpload))},
 
 		// Hosted feeds and their audio; cover images of reports.
 		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(s.host.Handler().ServeHTTP))},
-		{"GET /_covers/{token}", httpmw.AssetHeaders(s.handleCover)},
+		{"GET /_covers/{token}", httpmw.AssetHeaders(s.rest.ServeCover)},
 
 		// Anything else.
 		{"/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
 // BenchmarkServeReportLoopback is GET /reports/{id} of a completed report from 16 keep-alive
@@ -55,7 +57,7 @@ func BenchmarkListFirstPageLoopback(b *testing.B) {
 			if _, err := srv.SeedReports(seed.WorkspaceID, make([]SeededReport, n)); err != nil {
 				b.Fatal(err)
 			}
-			path := restBase + "/reports"
+			path := rest.Base + "/reports"
 			body := loopbackBody(b, srv.URL()+path, seed.APIKey)
 			if got := bytes.Count(body, []byte(`"status":"COMPLETE"`)); got != DefaultReportPageSize {
 				b.Fatalf("first page holds %d completed reports, want %d: %s", got, DefaultReportPageSize, body)

@@ -1,16 +1,12 @@
-package fakeserver
+package views
 
 import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/sha256"
 	"encoding/hex"
-	"net/http"
-	"strconv"
 
 	"github.com/google/uuid"
-
-	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
 // coverTokens turns report ids into the cover URL's own token and back: the token is the id
@@ -46,39 +42,7 @@ func (c coverTokens) reportID(token string) (uuid.UUID, bool) {
 	return id, true
 }
 
-func (s *Server) coverURL(reportID uuid.UUID) string {
-	return s.url + "/_covers/" + s.covers.token(reportID)
-}
-
-// servableCover is the type a cover is served as: the one its bytes are sniffed to be, and only
-// PNG or JPEG; whatever the file declared is not trusted.
-func servableCover(data []byte) (string, bool) {
-	switch ct := http.DetectContentType(data); ct {
-	case "image/png", "image/jpeg":
-		return ct, true
-	}
-	return "", false
-}
-
-// handleCover serves a finished report's cover picture at its token URL, keyless like any CDN
-// URL, and only as a PNG or JPEG image.
-func (s *Server) handleCover(w http.ResponseWriter, r *http.Request) {
-	id, ok := s.covers.reportID(r.PathValue("token"))
-	if !ok {
-		writeError(w, core.ErrNotFound("Cover image"))
-		return
-	}
-	cv, ok := s.core.ReportCover(id)
-	if !ok {
-		writeError(w, core.ErrNotFound("Cover image"))
-		return
-	}
-	ct, ok := servableCover(cv.Data)
-	if !ok {
-		writeError(w, core.ErrNotFound("Cover image"))
-		return
-	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Length", strconv.Itoa(len(cv.Data)))
-	_, _ = w.Write(cv.Data)
+// CoverURL is where the fake serves the cover picture of report reportID, keyless.
+func (v *Views) CoverURL(reportID uuid.UUID) string {
+	return v.baseURL + "/_covers/" + v.covers.token(reportID)
 }

@@ -1,4 +1,4 @@
-package fakeserver
+package views
 
 import (
 	"encoding/json"
@@ -12,12 +12,12 @@ import (
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
-// reportView is one report as REST and GraphQL both show it, made once from the core's report.
+// Report is one report as REST and GraphQL both show it, made once from the core's report.
 // REST's GET /reports/{id} body is the view encoded whole (its fields are the Report schema's,
 // in its order); GraphQL's report fields are its parts, and GraphQL's JSON-text fields (stats,
 // file_info, metadata, results, cover_image) are the view's encoded parts as they are, so both
 // APIs carry the same content without either adapter going through the other.
-type reportView struct {
+type Report struct {
 	AudioURL         *string                   `json:"audio_url"`
 	CoverImage       json.RawMessage           `json:"cover_image"`
 	CreatedAt        *apitime.Time             `json:"created_at"`
@@ -38,13 +38,13 @@ type reportView struct {
 	UpdatedAt        *apitime.Time             `json:"updated_at"`
 }
 
-// viewReport makes the shared view of r. A nested object the report does not have stays nil
+// Report makes the shared view of r. A nested object the report does not have stays nil
 // (JSON null).
-func (s *Server) viewReport(r core.Report) (reportView, error) {
-	out := reportView{
-		ID: r.ID, Status: restserver.ReportStatus(r.Status), Name: optString(r.Name),
+func (v *Views) Report(r core.Report) (Report, error) {
+	out := Report{
+		ID: r.ID, Status: restserver.ReportStatus(r.Status), Name: OptString(r.Name),
 		CreatedAt: apitime.Ptr(r.CreatedAt), UpdatedAt: apitime.Ptr(r.UpdatedAt),
-		OriginalFilename: r.OriginalFilename, PersonalReport: r.Personal, AudioURL: optString(r.AudioURL),
+		OriginalFilename: r.OriginalFilename, PersonalReport: r.Personal, AudioURL: OptString(r.AudioURL),
 		Standard: &restserver.StandardRef{ID: r.Standard.ID, Name: r.Standard.Name, Builtin: r.Standard.Builtin},
 	}
 	if r.StartedAt != nil {
@@ -54,18 +54,18 @@ func (s *Server) viewReport(r core.Report) (reportView, error) {
 		charged := fmt.Sprintf("%d.00", *r.CreditsCharged)
 		out.CreditsCharged = &charged
 	}
-	if sr, e := s.reportShow(r); sr != nil {
+	if sr, e := v.Show(r); sr != nil {
 		feed := sr.FeedURL
 		guid := e.GUID
-		out.Series = &restserver.ReportSeries{ID: sr.ID, Title: optString(sr.Title), FeedURL: &feed}
-		out.Episode = &restserver.ReportEpisode{ID: e.ID, Title: optString(e.Title), GUID: &guid, AudioURL: e.AudioURL, PublishedOn: optDate(e.PublishedOn)}
+		out.Series = &restserver.ReportSeries{ID: sr.ID, Title: OptString(sr.Title), FeedURL: &feed}
+		out.Episode = &restserver.ReportEpisode{ID: e.ID, Title: OptString(e.Title), GUID: &guid, AudioURL: e.AudioURL, PublishedOn: OptDate(e.PublishedOn)}
 	}
-	var parts viewParts
+	var parts encoder
 	switch {
 	case r.Stats != nil:
 		parts.encode(&out.Stats, statsJSON(*r.Stats, 0))
 	case r.Status == core.StatusInProgress:
-		remaining := int(r.TimeRemaining(s.clock.Now()) / time.Millisecond)
+		remaining := int(r.TimeRemaining(v.clock.Now()) / time.Millisecond)
 		parts.encode(&out.Stats, &restserver.Stats{TimeRemaining: &remaining})
 	}
 	if r.Results != nil {
@@ -84,26 +84,26 @@ func (s *Server) viewReport(r core.Report) (reportView, error) {
 		if md := metadataJSON(m.Tags); md != nil {
 			parts.encode(&out.Metadata, md)
 		}
-		if cover := s.coverJSON(r.ID, m.Tags); cover != nil {
+		if cover := v.coverJSON(r.ID, m.Tags); cover != nil {
 			parts.encode(&out.CoverImage, cover)
 		}
 	}
 	return out, parts.err
 }
 
-// viewTranscript is the JSON text of a report's transcript as GraphQL carries it (REST serves it
+// Transcript is the JSON text of a report's transcript as GraphQL carries it (REST serves it
 // at /reports/{id}/transcript), or nil when the report's standard leaves it out or it has none.
-func viewTranscript(r core.Report) (json.RawMessage, error) {
+func Transcript(r core.Report) (json.RawMessage, error) {
 	if !core.TranscriptIncluded(r.Standard) || r.Transcript == nil {
 		return nil, nil
 	}
-	return json.Marshal(transcriptEntries(r.Transcript))
+	return json.Marshal(TranscriptEntries(r.Transcript))
 }
 
-// viewParts encodes a view's nested objects, keeping the first failure.
-type viewParts struct{ err error }
+// encoder encodes a view's nested objects, keeping the first failure.
+type encoder struct{ err error }
 
-func (p *viewParts) encode(dst *json.RawMessage, v any) {
+func (p *encoder) encode(dst *json.RawMessage, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		p.err = err
@@ -112,13 +112,13 @@ func (p *viewParts) encode(dst *json.RawMessage, v any) {
 	*dst = b
 }
 
-// reportShow returns the series and episode of a feed report, or nils for an upload.
-func (s *Server) reportShow(r core.Report) (*core.Series, *core.Episode) {
+// Show returns the series and episode of a feed report, or nils for an upload.
+func (v *Views) Show(r core.Report) (*core.Series, *core.Episode) {
 	if r.Series == nil || r.Episode == nil {
 		return nil, nil
 	}
-	sr, ok := s.core.SeriesByID(*r.Series)
-	e, ok2 := s.core.Episode(*r.Episode)
+	sr, ok := v.core.SeriesByID(*r.Series)
+	e, ok2 := v.core.Episode(*r.Episode)
 	if !ok || !ok2 {
 		return nil, nil
 	}

@@ -1,10 +1,8 @@
-package fakeserver
+package rest
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -16,33 +14,33 @@ import (
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
-// restBase is where the REST API lives; the webhook subscription calls live at the root.
-const restBase = "/api/rest/v1"
+// Base is where the REST API lives; the webhook subscription calls live at the root.
+const Base = "/api/rest/v1"
 
-// restRoutes serves the REST API under restBase (routes.go has the order of its front). Routing
+// Routes serves the REST API under Base (the facade's routes.go has the order of its front). Routing
 // comes from the code generated from openapi.json; in front of it sit, in this order: 404 and
 // 405 (with Allow) from the same generated routes, credentials and the per-key limits, the JSON
 // content type of writes, and openapi.json's checks.
-func (s *Server) restRoutes() http.Handler {
-	api := &restAPI{s: s}
+func (a *API) Routes() http.Handler {
+	api := &restAPI{API: a}
 	strict := restserver.NewStrictHandlerWithOptions(api, nil, restserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			writeError(w, core.ErrValidation("Request body is not valid JSON: %s.", jsonProblem(err)))
+			httpmw.WriteError(w, core.ErrValidation("Request body is not valid JSON: %s.", httpmw.JSONProblem(err)))
 		},
-		ResponseErrorHandlerFunc: s.restAnswerFailed,
+		ResponseErrorHandlerFunc: a.restAnswerFailed,
 	})
-	check, err := openapicheck.New(restBase)
+	check, err := openapicheck.New(Base)
 	if err != nil {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { httpmw.WriteError(w, err) })
 	}
 	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
-		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, canonicalIDs(path, h))))
+		return a.authenticate(a.requireJSONWrites(a.validate(check, method, path, canonicalIDs(path, h))))
 	})
 	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
-		BaseURL:    restBase,
+		BaseURL:    Base,
 		BaseRouter: routes,
 		ErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			writeError(w, core.ErrValidation("%s", err.Error()))
+			httpmw.WriteError(w, core.ErrValidation("%s", err.Error()))
 		},
 	})
 	return routes
@@ -81,62 +79,28 @@ func canonicalIDs(pattern string, next http.Handler) http.Handler {
 }
 
 // restAnswerFailed answers a REST handler's error, logging any that is not the service's own.
-func (s *Server) restAnswerFailed(w http.ResponseWriter, r *http.Request, err error) {
+func (a *API) restAnswerFailed(w http.ResponseWriter, r *http.Request, err error) {
 	if _, ok := err.(*core.Error); !ok {
-		s.log.Error("REST handler failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		a.log.Error("REST handler failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	writeError(w, err)
+	httpmw.WriteError(w, err)
 }
 
 // validate checks parameters and bodies against openapi.json before the handler sees them; the
 // route is method and path, the pattern it was registered with.
-func (s *Server) validate(check *openapicheck.Validator, method, path string, next http.Handler) http.Handler {
+func (a *API) validate(check *openapicheck.Validator, method, path string, next http.Handler) http.Handler {
 	key := check.RouteKey(method, path)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := httpmw.BufferJSONBody(r, httpmw.MaxAPIBody); err != nil {
-			writeError(w, err)
+			httpmw.WriteError(w, err)
 			return
 		}
 		if err := check.CheckRoute(r, key, path); err != nil {
-			writeError(w, err)
+			httpmw.WriteError(w, err)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// routeTable records the generated routes as they register, so that 404 and 405 answers come
-// from the same table as the routing.
-type routeTable struct {
-	mux     *http.ServeMux
-	paths   *http.ServeMux
-	methods map[string][]string // path pattern -> methods
-}
-
-// HandleFunc registers a route ("METHOD /path"): the generated REST routes, the control rows.
-func (t *routeTable) HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request)) {
-	method, path, _ := strings.Cut(pattern, " ")
-	if t.paths == nil {
-		t.paths = http.NewServeMux()
-	}
-	if _, seen := t.methods[path]; !seen {
-		t.paths.HandleFunc(path, func(http.ResponseWriter, *http.Request) {})
-	}
-	t.methods[path] = append(t.methods[path], method)
-	t.mux.HandleFunc(pattern, handler)
-}
-
-// ServeHTTP serves the recorded routes.
-func (t *routeTable) ServeHTTP(w http.ResponseWriter, r *http.Request) { t.mux.ServeHTTP(w, r) }
-
-// allowed returns the path pattern r matches and its methods, or nil methods when none does.
-func (t *routeTable) allowed(r *http.Request) (string, []string) {
-	_, pattern := t.paths.Handler(r)
-	methods := t.methods[pattern]
-	if slices.Contains(methods, http.MethodGet) && !slices.Contains(methods, http.MethodHead) {
-		methods = append(slices.Clone(methods), http.MethodHead)
-	}
-	return pattern, methods
 }
 
 func isSafeMethod(method string) bool {
@@ -146,46 +110,26 @@ func isSafeMethod(method string) bool {
 // authenticate lets a request in through the core's REST door (a bearer key, or for reads only
 // the sessionid cookie, under the per-key limits), writing the principal into the request's
 // call, and answers a refusal in REST's shape.
-func (s *Server) authenticate(next http.Handler) http.Handler {
+func (a *API) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		door := core.RESTWrite
 		if isSafeMethod(r.Method) {
 			door = core.RESTRead
 		}
-		p, err := s.enter(r, door)
+		p, err := a.enter(r, door)
 		if err != nil {
-			writeError(w, err)
+			httpmw.WriteError(w, err)
 			return
 		}
 		next.ServeHTTP(w, httpmw.Admit(r, p))
 	})
 }
 
-// presented reads what a request presents to the core's doors. The sessionid cookie is read only
-// without an Authorization header, which takes precedence over it.
-func presented(r *http.Request) core.Credentials {
-	cred := core.Credentials{Authorization: r.Header.Get("Authorization"), ClientIP: clientIP(r)}
-	if cred.Authorization == "" {
-		if cookie, err := r.Cookie("sessionid"); err == nil {
-			cred.Session, cred.SessionSent = cookie.Value, true
-		}
-	}
-	return cred
-}
-
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 // requireJSONWrites refuses a write whose body is not declared as JSON.
-func (s *Server) requireJSONWrites(next http.Handler) http.Handler {
+func (a *API) requireJSONWrites(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && !httpmw.IsJSON(r.Header.Get("Content-Type")) {
-			writeError(w, core.ErrValidation("Content-Type must be application/json."))
+			httpmw.WriteError(w, core.ErrValidation("Content-Type must be application/json."))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -194,7 +138,7 @@ func (s *Server) requireJSONWrites(next http.Handler) http.Handler {
 
 // restAPI implements the generated strict server over the domain core.
 type restAPI struct {
-	s *Server
+	*API
 }
 
 var _ restserver.StrictServerInterface = (*restAPI)(nil)

@@ -1,4 +1,4 @@
-package fakeserver
+package rest
 
 import (
 	"context"
@@ -25,25 +25,25 @@ func (a *restAPI) CreateUpload(ctx context.Context, req restserver.CreateUploadR
 	if err := checkFileType(b.FileType); err != nil {
 		return nil, err
 	}
-	res, err := a.s.core.Reserve(httpmw.Principal(ctx), b.FileName, b.FileType, int(b.DurationMs))
+	res, err := a.core.Reserve(httpmw.Principal(ctx), b.FileName, b.FileType, int(b.DurationMs))
 	if err != nil {
 		return nil, err
 	}
-	return restserver.CreateUpload201JSONResponse{ReportID: res.ID, UploadURL: a.s.uploadURL(res.ID, res.FileType, res.MintedAt.Add(core.UploadURLLifetime))}, nil
+	return restserver.CreateUpload201JSONResponse{ReportID: res.ID, UploadURL: a.uploadURL(res.ID, res.FileType, res.MintedAt.Add(core.UploadURLLifetime))}, nil
 }
 
-func (s *Server) uploadSignature(id uuid.UUID, fileType string, expires int64) string {
-	mac := hmac.New(sha256.New, s.uploadKey)
+func (a *API) uploadSignature(id uuid.UUID, fileType string, expires int64) string {
+	mac := hmac.New(sha256.New, a.uploadKey)
 	fmt.Fprintf(mac, "%s\n%s\n%d", id, fileType, expires)
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
-func (s *Server) uploadURL(id uuid.UUID, fileType string, expires time.Time) string {
+func (a *API) uploadURL(id uuid.UUID, fileType string, expires time.Time) string {
 	q := url.Values{}
 	q.Set("content_type", fileType)
 	q.Set("expires", strconv.FormatInt(expires.Unix(), 10))
-	q.Set("signature", s.uploadSignature(id, fileType, expires.Unix()))
-	return s.url + "/_uploads/" + id.String() + "?" + q.Encode()
+	q.Set("signature", a.uploadSignature(id, fileType, expires.Unix()))
+	return a.url + "/_uploads/" + id.String() + "?" + q.Encode()
 }
 
 // checkFileType refuses a file_type that cannot be sent back as a Content-Type header: a reservation
@@ -59,29 +59,29 @@ func checkFileType(ft string) error {
 
 // uploadRefusal answers the upload URL's refusals in the REST envelope.
 func uploadRefusal(status int, code, message string) error {
-	return &Error{Status: status, Code: code, Message: message}
+	return &httpmw.Error{Status: status, Code: code, Message: message}
 }
 
-// handleUploadPut takes the audio PUT to a signed upload URL.
-func (s *Server) handleUploadPut(w http.ResponseWriter, r *http.Request) {
-	if err := s.acceptUpload(r); err != nil {
-		writeError(w, err)
+// ServeUpload takes the audio PUT to a signed upload URL.
+func (a *API) ServeUpload(w http.ResponseWriter, r *http.Request) {
+	if err := a.acceptUpload(r); err != nil {
+		httpmw.WriteError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 }
 
-func (s *Server) acceptUpload(r *http.Request) error {
+func (a *API) acceptUpload(r *http.Request) error {
 	// By the id rule, an id in another spelling names no upload, and so fails the signature
 	// as any id the fake did not sign does.
 	id, err := uuid.Parse(httpmw.PathID(r, "id"))
 	q := r.URL.Query()
 	expires, convErr := strconv.ParseInt(q.Get("expires"), 10, 64)
-	want := s.uploadSignature(id, q.Get("content_type"), expires)
+	want := a.uploadSignature(id, q.Get("content_type"), expires)
 	if err != nil || convErr != nil || !hmac.Equal([]byte(want), []byte(q.Get("signature"))) {
 		return uploadRefusal(http.StatusForbidden, core.CodeForbidden, "The upload URL's signature does not match: use the upload_url exactly as POST /uploads returned it.")
 	}
-	if !s.clock.Now().Before(time.Unix(expires, 0)) {
+	if !a.clock.Now().Before(time.Unix(expires, 0)) {
 		return uploadRefusal(http.StatusForbidden, core.CodeForbidden, "The upload URL has expired (it is valid for 15 minutes); reserve a new upload.")
 	}
 	if r.Header.Get("Authorization") != "" {
@@ -92,14 +92,14 @@ func (s *Server) acceptUpload(r *http.Request) error {
 	}
 	switch n := r.ContentLength; {
 	case n > core.MaxUploadBytes:
-		return &Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
+		return &httpmw.Error{Status: http.StatusRequestEntityTooLarge, Code: core.CodeValidation,
 			Message: fmt.Sprintf("The file is larger than the %d-byte upload limit.", core.MaxUploadBytes)}
 	case n < 0:
-		return &Error{Status: http.StatusLengthRequired, Code: core.CodeValidation,
+		return &httpmw.Error{Status: http.StatusLengthRequired, Code: core.CodeValidation,
 			Message: "Send the file with a Content-Length header, as signed storage URLs require."}
 	case n == 0:
 		return core.ErrValidation("The upload is empty: PUT the audio file's bytes to the upload URL.")
 	}
 	// The budget and the workspace's share are taken as the bytes arrive, and a trickle is cut.
-	return s.core.ReceiveUpload(id, r.Body, r.ContentLength)
+	return a.core.ReceiveUpload(id, r.Body, r.ContentLength)
 }

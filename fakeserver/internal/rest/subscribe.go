@@ -1,11 +1,10 @@
-package fakeserver
+package rest
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 
@@ -15,21 +14,21 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
-// maxSubscribeBody bounds a subscription body.
-const maxSubscribeBody = 64 << 10
+// MaxSubscribeBody bounds a subscription body.
+const MaxSubscribeBody = 64 << 10
 
-// handleSubscribeRoute serves POST /webhook/subscribe.
-func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
+// ServeSubscribe serves POST /webhook/subscribe.
+func (a *API) ServeSubscribe(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		httpmw.WriteFlatError(w, httpmw.ErrMethodNotAllowed("Method not allowed"))
 		return
 	}
-	p, ok := s.subscriptionPrincipal(w, r)
+	p, ok := a.subscriptionPrincipal(w, r)
 	if !ok {
 		return
 	}
-	body, err := httpmw.ReadBody(r, maxSubscribeBody)
+	body, err := httpmw.ReadBody(r, MaxSubscribeBody)
 	if err != nil {
 		httpmw.WriteFlatError(w, err)
 		return
@@ -39,17 +38,17 @@ func (s *Server) handleSubscribeRoute(w http.ResponseWriter, r *http.Request) {
 		httpmw.WriteFlatError(w, err)
 		return
 	}
-	ep, secret, err := s.subscribe(r.Context(), p, in)
+	ep, secret, err := a.subscribe(r.Context(), p, in)
 	if err != nil {
 		httpmw.WriteFlatError(w, err)
 		return
 	}
-	s.events.raise(s.clock.Now(), slog.LevelInfo, EventEndpointSubscribed, "webhook endpoint subscribed", p.Workspace.ID.String(), "", slog.String("endpoint_id", ep.ID.String()))
-	writeJSON(w, http.StatusCreated, map[string]string{"id": ep.ID.String(), "secret": secret})
+	a.subscribed(p, ep)
+	httpmw.WriteJSON(w, http.StatusCreated, map[string]string{"id": ep.ID.String(), "secret": secret})
 }
 
-// handleUnsubscribeRoute serves DELETE /webhook/subscribe/{id}.
-func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) {
+// ServeUnsubscribe serves DELETE /webhook/subscribe/{id}.
+func (a *API) ServeUnsubscribe(w http.ResponseWriter, r *http.Request) {
 	// The id as sent (escaped): a percent-encoded id is not the id it decodes to.
 	rest := strings.TrimPrefix(r.URL.EscapedPath(), "/webhook/subscribe/")
 	if rest == "" || strings.Contains(rest, "/") {
@@ -61,7 +60,7 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 		httpmw.WriteFlatError(w, httpmw.ErrMethodNotAllowed("Method not allowed"))
 		return
 	}
-	p, ok := s.subscriptionPrincipal(w, r)
+	p, ok := a.subscriptionPrincipal(w, r)
 	if !ok {
 		return
 	}
@@ -70,7 +69,7 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 		httpmw.WriteFlatError(w, core.ErrEndpointNotFound())
 		return
 	}
-	if err := s.core.DeleteEndpointFor(p, id); err != nil {
+	if err := a.core.DeleteEndpointFor(p, id); err != nil {
 		httpmw.WriteFlatError(w, err)
 		return
 	}
@@ -79,21 +78,21 @@ func (s *Server) handleUnsubscribeRoute(w http.ResponseWriter, r *http.Request) 
 
 // subscribe is createEndpoint over REST for p: the core checks p against the state of the
 // moment, so that a reset since p was admitted answers as the new state would.
-func (s *Server) subscribe(ctx context.Context, p core.Principal, in core.NewEndpoint) (core.Endpoint, string, error) {
-	if err := s.core.CheckEndpointFor(p, in); err != nil {
+func (a *API) subscribe(ctx context.Context, p core.Principal, in core.NewEndpoint) (core.Endpoint, string, error) {
+	if err := a.core.CheckEndpointFor(p, in); err != nil {
 		return core.Endpoint{}, "", err
 	}
-	if err := s.checkWebhookURL(ctx, in.URL); err != nil {
+	if err := a.checkWebhookURL(ctx, in.URL); err != nil {
 		return core.Endpoint{}, "", err
 	}
-	return s.core.CreateEndpointFor(p, in)
+	return a.core.CreateEndpointFor(p, in)
 }
 
 // subscriptionPrincipal lets a call in through the core's subscription door (an API key only:
 // a browser session cannot subscribe; every call is a write) and answers a refusal in the flat
 // shape.
-func (s *Server) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (core.Principal, bool) {
-	p, err := s.enter(r, core.Subscription)
+func (a *API) subscriptionPrincipal(w http.ResponseWriter, r *http.Request) (core.Principal, bool) {
+	p, err := a.enter(r, core.Subscription)
 	if err != nil {
 		httpmw.WriteFlatError(w, err)
 		return core.Principal{}, false

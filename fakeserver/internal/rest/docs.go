@@ -1,4 +1,4 @@
-package fakeserver
+package rest
 
 import (
 	"io/fs"
@@ -9,23 +9,23 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
 )
 
-// handleRESTOpenAPI serves openapi.json, the REST API's contract.
-func (s *Server) handleRESTOpenAPI(w http.ResponseWriter, r *http.Request) {
+// ServeOpenAPI serves openapi.json, the REST API's contract.
+func (a *API) ServeOpenAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(contractfiles.OpenAPI())
 }
 
-// handleRESTExplorer serves the REST API's interactive explorer.
-func (s *Server) handleRESTExplorer(w http.ResponseWriter, r *http.Request) {
+// ServeExplorer serves the REST API's interactive explorer.
+func (a *API) ServeExplorer(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	_, _ = w.Write([]byte(explorerPage))
 }
 
-// restExplorerAssets serves Swagger UI's assets from the swaggo/files module, so that the
+// ExplorerAssets serves Swagger UI's assets from the swaggo/files module, so that the
 // explorer works with no internet.
-func restExplorerAssets() http.Handler {
+func ExplorerAssets() http.Handler {
 	assets, _ := fs.Sub(swaggerfiles.FS, ".")
-	return http.StripPrefix(restBase+"/docs/assets/", http.FileServerFS(assets))
+	return http.StripPrefix(Base+"/docs/assets/", http.FileServerFS(assets))
 }
 
 // explorerPage is the interactive explorer: Swagger UI on the fake's own openapi.json. The page

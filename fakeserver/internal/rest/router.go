@@ -1,4 +1,4 @@
-package fakeserver
+package rest
 
 import (
 	"net/http"
@@ -24,7 +24,7 @@ type restRouter struct {
 func newRESTRouter(front func(method, path string, h http.Handler) http.Handler) *restRouter {
 	t := &restRouter{mux: http.NewServeMux(), front: front, methods: map[string][]string{}}
 	t.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, core.ErrNotFound("Resource"))
+		httpmw.WriteError(w, core.ErrNotFound("Resource"))
 	})
 	return t
 }
@@ -36,7 +36,7 @@ func (t *restRouter) HandleFunc(pattern string, handler func(http.ResponseWriter
 		t.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			methods := t.allowed(path)
 			w.Header().Set("Allow", strings.Join(methods, ", "))
-			writeError(w, httpmw.ErrMethodNotAllowed("Method "+r.Method+" is not allowed here."))
+			httpmw.WriteError(w, httpmw.ErrMethodNotAllowed("Method "+r.Method+" is not allowed here."))
 		})
 	}
 	t.methods[path] = append(t.methods[path], method)
