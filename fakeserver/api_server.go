@@ -12,6 +12,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
@@ -64,6 +65,8 @@ type Server struct {
 	scripts transcriptScripts
 	// rest is the REST surface: the REST API, subscription calls, upload PUTs, covers.
 	rest *rest.API
+	// graphql is the GraphQL surface.
+	graphql *graphqlapi.API
 	// hooks is the webhook URL policy and sender.
 	hooks webhookWiring
 	// journal keeps the most recent API requests (see WithJournalSize).
@@ -243,6 +246,7 @@ func New(opts ...Option) (*Server, error) {
 	// no draw is added to the seeded sequence.
 	s.views = views.New(s.core, clk, s.url, s.uploadKey)
 	s.rest = s.newREST()
+	s.graphql = graphqlapi.New(graphqlapi.Deps{Core: s.core, Log: s.log, Views: s.views, Enter: s.enter})
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 )
 
 // TestGraphQLRequestErrorsFollowGraphQLOverHTTP: over HTTP, a GraphQL request error (a
@@ -21,7 +23,7 @@ func TestGraphQLRequestErrorsFollowGraphQLOverHTTP(t *testing.T) {
 		jsonMedia     = "application/json"
 		responseMedia = "application/graphql-response+json"
 	)
-	deep := strings.Repeat("{ a ", gqlMaxDepth+1) + strings.Repeat("}", gqlMaxDepth+1)
+	deep := strings.Repeat("{ a ", graphqlapi.MaxDepth+1) + strings.Repeat("}", graphqlapi.MaxDepth+1)
 	tests := []struct {
 		name        string
 		contentType string

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/contractfiles"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
@@ -77,9 +77,9 @@ func (s *Server) routeRows() []route {
 		{"/webhook/subscribe/", api(http.HandlerFunc(s.rest.ServeUnsubscribe))},
 
 		// GraphQL, its offline explorer's assets and its schema.
-		{"/api/graphql", api(s.graphqlRoutes())},
+		{"/api/graphql", api(s.graphql.Handler())},
 		{"GET " + graphiql.AssetsPrefix, graphiql.Assets()},
-		{"GET /schema.graphql", http.HandlerFunc(handleGraphQLSchema)},
+		{"GET /schema.graphql", http.HandlerFunc(graphqlapi.ServeSchema)},
 
 		// Uploads: the PUT of a presigned upload URL.
 		{"PUT /_uploads/{id}", api(http.HandlerFunc(s.rest.ServeUpload))},
@@ -224,10 +224,4 @@ func unrouted(routes *routeTable, what string, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		}
 	})
-}
-
-// handleGraphQLSchema serves the GraphQL schema as SDL.
-func handleGraphQLSchema(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_, _ = w.Write(contractfiles.SchemaGraphQL())
 }

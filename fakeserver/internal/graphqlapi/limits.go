@@ -1,6 +1,3 @@
-// Package graphqlapi holds the GraphQL surface's parts that stand on their own: the schema as
-// served (ServedSchema), the cost limits run before any resolver (CostLimits, Complexity) and
-// the cap on an answer's size (CapAnswer).
 package graphqlapi
 
 import (

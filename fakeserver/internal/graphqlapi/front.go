@@ -1,4 +1,4 @@
-package fakeserver
+package graphqlapi
 
 import (
 	"container/list"
@@ -26,9 +26,9 @@ const (
 	gqlMaxDocument = 128 << 10
 	// gqlMaxTokens bounds the query's lexical tokens, so that the parsed document stays small.
 	gqlMaxTokens = 15_000
-	// gqlMaxDepth bounds the nesting of brackets in the text and of selection sets with every
+	// MaxDepth bounds the nesting of brackets in the text and of selection sets with every
 	// fragment spread expanded.
-	gqlMaxDepth = 32
+	MaxDepth = 32
 	// gqlMaxSelections bounds the selections visited with every fragment spread expanded, over
 	// the operations and the fragment definitions (the validator walks each of them).
 	gqlMaxSelections = 5_000
@@ -37,8 +37,8 @@ const (
 	// gqlMaxComparisons bounds the field-merge comparisons: pairs of fields with the same
 	// response name in one selection set (merged sets included) and pairs of fragment spreads.
 	gqlMaxComparisons = 10_000
-	// gqlMaxErrors bounds the errors entries of an answer; the rest are counted in one more.
-	gqlMaxErrors = 20
+	// MaxErrors bounds the errors entries of an answer; the rest are counted in one more.
+	MaxErrors = 20
 	// gqlCacheBytes bounds the query text held by the cache of validated documents.
 	gqlCacheBytes = 512 << 10
 	// gqlCacheEntryBytes is the largest query the cache holds.
@@ -84,17 +84,17 @@ func (f *validationFront) MutateOperationParameters(ctx context.Context, params 
 	return checkDocument(ctx, params.Query)
 }
 
-// InterceptResponse keeps the first gqlMaxErrors errors entries and counts the rest in one more.
+// InterceptResponse keeps the first MaxErrors errors entries and counts the rest in one more.
 func (*validationFront) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 	resp := next(ctx)
-	if resp != nil && len(resp.Errors) > gqlMaxErrors {
-		more := len(resp.Errors) - gqlMaxErrors
-		last := gqlerror.Errorf("%d more errors are not shown; this API answers at most %d.", more, gqlMaxErrors)
+	if resp != nil && len(resp.Errors) > MaxErrors {
+		more := len(resp.Errors) - MaxErrors
+		last := gqlerror.Errorf("%d more errors are not shown; this API answers at most %d.", more, MaxErrors)
 		last.Extensions = map[string]any{"code": errcode.ValidationFailed}
 		if code, ok := resp.Errors[0].Extensions["code"]; ok {
 			last.Extensions = map[string]any{"code": code}
 		}
-		resp.Errors = append(resp.Errors[:gqlMaxErrors:gqlMaxErrors], last)
+		resp.Errors = append(resp.Errors[:MaxErrors:MaxErrors], last)
 	}
 	return resp
 }
@@ -108,8 +108,8 @@ func checkDocument(ctx context.Context, query string) *gqlerror.Error {
 	if len(query) > gqlMaxDocument {
 		return frontRefusal("The query is %d bytes, more than %d, the limit of this API.", len(query), gqlMaxDocument)
 	}
-	if depthOfBrackets(query) > gqlMaxDepth {
-		return frontRefusal("The query nests more than %d levels, the limit of this API.", gqlMaxDepth)
+	if depthOfBrackets(query) > MaxDepth {
+		return frontRefusal("The query nests more than %d levels, the limit of this API.", MaxDepth)
 	}
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, gqlMaxTokens)
 	if err != nil {
@@ -208,8 +208,8 @@ func (m *mergeMeter) level(sets []ast.SelectionSet, depth int) {
 	if m.refusal != nil {
 		return
 	}
-	if depth > gqlMaxDepth {
-		m.refusal = frontRefusal("The query nests more than %d levels with its fragments expanded, the limit of this API.", gqlMaxDepth)
+	if depth > MaxDepth {
+		m.refusal = frontRefusal("The query nests more than %d levels with its fragments expanded, the limit of this API.", MaxDepth)
 		return
 	}
 	var (

@@ -1,10 +1,9 @@
-package fakeserver
+package graphqlapi
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,128 +16,28 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
-	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi/hostile"
 )
-
-// repeatedWithArguments is D1 of issue 32: one field repeated with different arguments and no
-// aliases, which the field-merging rule compares pairwise.
-func repeatedWithArguments(n int) string {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range n {
-		fmt.Fprintf(&b, ` report(id:"a%d"){id}`, i)
-	}
-	b.WriteString(" }")
-	return b.String()
-}
-
-// doublingFragments is D2: a chain of fragments where each spreads the next twice.
-func doublingFragments(levels int) string {
-	var b strings.Builder
-	b.WriteString("query { ...F0 }")
-	for i := range levels {
-		fmt.Fprintf(&b, " fragment F%d on Query { ...F%d ...F%d }", i, i+1, i+1)
-	}
-	fmt.Fprintf(&b, " fragment F%d on Query { user { id } }", levels)
-	return b.String()
-}
-
-// repeatedField is D3: one field repeated n times under report(id).
-func repeatedField(n int) string {
-	return `{ report(id:"7f1d2c3b-0000-4000-8000-000000000001"){` + strings.Repeat(" id", n) + ` } }`
-}
-
-// hostileDocuments are D1 to D3 at the sizes issue 32 measured.
-var hostileDocuments = []struct {
-	name, query, refusal string
-}{
-	{"D1 1,000 fields", repeatedWithArguments(1_000), "comparisons"},
-	{"D1 4,000 fields", repeatedWithArguments(4_000), "tokens"},
-	{"D1 10,400 fields", repeatedWithArguments(10_400), "bytes"},
-	{"D2 40 levels", doublingFragments(40), "fragment spreads"},
-	{"D2 80 levels", doublingFragments(80), "fragment spreads"},
-	{"D3 2,000 fields", repeatedField(2_000), "comparisons"},
-	{"D3 10,000 fields", repeatedField(10_000), "selections"},
-	{"D3 100,000 fields", repeatedField(100_000), "bytes"},
-	{"a field list past the token limit", `{ user {` + strings.Repeat(" id", 20_000) + ` } }`, "tokens"},
-	{"nesting past the depth", strings.Repeat("{ a ", 40) + strings.Repeat("}", 40), "nests"},
-	{"nesting through fragments", deepFragments(40), "nests"},
-	{"many spreads of distinct fragments", distinctSpreads(200), "comparisons"},
-	{"selections past the bound", distinctFields(6_000), "selections"},
-}
-
-func deepFragments(n int) string {
-	var b strings.Builder
-	b.WriteString("query { ...F0 }")
-	for i := range n {
-		fmt.Fprintf(&b, " fragment F%d on Query { user { ...F%d } }", i, i+1)
-	}
-	fmt.Fprintf(&b, " fragment F%d on Query { user { id } }", n)
-	return b.String()
-}
-
-func distinctSpreads(n int) string {
-	var b strings.Builder
-	b.WriteString("query {")
-	for i := range n {
-		fmt.Fprintf(&b, " ...F%d", i)
-	}
-	b.WriteString(" }")
-	for i := range n {
-		fmt.Fprintf(&b, " fragment F%d on Query { f%d: user { id } }", i, i)
-	}
-	return b.String()
-}
-
-func distinctFields(n int) string {
-	var b strings.Builder
-	b.WriteString("{ user {")
-	for i := range n {
-		fmt.Fprintf(&b, " f%d", i)
-	}
-	b.WriteString(" } }")
-	return b.String()
-}
-
-// TestGraphQLFrontRefusesD1ToD3: each hostile document of issue 32 is refused over HTTP,
-// keyless, with one errors entry in a few hundred bytes (200 under application/json).
-func TestGraphQLFrontRefusesD1ToD3(t *testing.T) {
-	t.Parallel()
-	srv, _ := NewTest(t, WithoutRateLimits())
-	for _, tt := range hostileDocuments {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			status, a := gql(t, srv, "", tt.query, nil)
-			if status != http.StatusOK || len(a.Errors) != 1 || a.Data != nil ||
-				!strings.Contains(a.Errors[0].Message, tt.refusal) {
-				t.Fatalf("%d %+v, want 200 with one errors entry about %q", status, a.Errors, tt.refusal)
-			}
-			if n := len(a.Errors[0].Message); n > 300 {
-				t.Fatalf("a %d-byte message", n)
-			}
-		})
-	}
-}
 
 // TestGraphQLFrontWorkIsBounded: checking a hostile document visits at most gqlMaxSelections
 // selections and allocates a bounded number of bytes, whatever the document's own cost.
 func TestGraphQLFrontWorkIsBounded(t *testing.T) {
 	// Not parallel: it reads the process's allocation counter.
 	const maxAllocated = 16 << 20
-	for _, tt := range hostileDocuments {
+	for _, tt := range hostile.Documents() {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		err := checkDocument(context.Background(), tt.query)
+		err := checkDocument(context.Background(), tt.Query)
 		runtime.ReadMemStats(&after)
-		if err == nil || !strings.Contains(err.Message, tt.refusal) {
-			t.Fatalf("%s: %v, want a refusal about %q", tt.name, err, tt.refusal)
+		if err == nil || !strings.Contains(err.Message, tt.Refusal) {
+			t.Fatalf("%s: %v, want a refusal about %q", tt.Name, err, tt.Refusal)
 		}
 		got := after.TotalAlloc - before.TotalAlloc
 		if got > maxAllocated {
-			t.Errorf("%s: %d bytes allocated, want at most %d", tt.name, got, maxAllocated)
+			t.Errorf("%s: %d bytes allocated, want at most %d", tt.Name, got, maxAllocated)
 		}
-		t.Logf("%s (%d bytes): %d bytes allocated", tt.name, len(tt.query), got)
-		doc, perr := gqlparserParse(tt.query)
+		t.Logf("%s (%d bytes): %d bytes allocated", tt.Name, len(tt.Query), got)
+		doc, perr := gqlparserParse(tt.Query)
 		if perr != nil {
 			continue // refused before parsing (size, depth, tokens)
 		}
@@ -150,13 +49,13 @@ func TestGraphQLFrontWorkIsBounded(t *testing.T) {
 			m.level([]ast.SelectionSet{f.SelectionSet}, 1)
 		}
 		if m.refusal == nil || m.selections > gqlMaxSelections+1 || m.spreads > gqlMaxSpreads+1 {
-			t.Errorf("%s: %d selections, %d spreads visited, refusal %v", tt.name, m.selections, m.spreads, m.refusal)
+			t.Errorf("%s: %d selections, %d spreads visited, refusal %v", tt.Name, m.selections, m.spreads, m.refusal)
 		}
 	}
 }
 
 func gqlparserParse(q string) (*ast.QueryDocument, error) {
-	if len(q) > gqlMaxDocument || depthOfBrackets(q) > gqlMaxDepth {
+	if len(q) > gqlMaxDocument || depthOfBrackets(q) > MaxDepth {
 		return nil, errors.New("refused before parsing")
 	}
 	return parseOnly(q)
@@ -174,8 +73,8 @@ func parseOnly(q string) (*ast.QueryDocument, error) {
 // validates, and a query passes the front exactly when it is inside every bound.
 func TestGraphQLFrontPassesTheSDKOperations(t *testing.T) {
 	t.Parallel()
-	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: graphqlapi.Complexity()})
-	files, err := filepath.Glob("../graphqlclient/internal/operations/*.graphql")
+	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: Complexity()})
+	files, err := filepath.Glob("../../../graphqlclient/internal/operations/*.graphql")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no operations: %v", err)
 	}
@@ -195,39 +94,21 @@ func TestGraphQLFrontPassesTheSDKOperations(t *testing.T) {
 		name, query string
 		refused     bool
 	}{
-		{"a field 141 times (9,870 comparisons)", repeatedField(141), false},
-		{"a field 142 times (10,011 comparisons)", repeatedField(142), true},
+		{"a field 141 times (9,870 comparisons)", hostile.RepeatedField(141), false},
+		{"a field 142 times (10,011 comparisons)", hostile.RepeatedField(142), true},
 		{"32 levels", strings.Repeat("{ a ", 32) + strings.Repeat("}", 32), false},
 		{"33 levels", strings.Repeat("{ a ", 33) + strings.Repeat("}", 33), true},
 		{"brackets in strings and comments do not nest", `{ report(id: "{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{") { id } # {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{
  user { id } }`, false},
 		{"brackets in block strings do not nest", `{ report(id: """{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{ \""" {{{{""") { id } }`, false},
-		{"5,000 selections", distinctFields(gqlMaxSelections - 1), false},
-		{"5,001 selections", distinctFields(gqlMaxSelections), true},
+		{"5,000 selections", hostile.DistinctFields(gqlMaxSelections - 1), false},
+		{"5,001 selections", hostile.DistinctFields(gqlMaxSelections), true},
 		{"cyclic fragments are left to the validator", `query { ...A } fragment A on Query { ...B } fragment B on Query { ...A user { id } }`, false},
 	}
 	for _, tt := range tests {
 		if err := checkDocument(context.Background(), tt.query); (err != nil) != tt.refused {
 			t.Errorf("%s: %v, refused %v", tt.name, err, tt.refused)
 		}
-	}
-}
-
-// TestGraphQLErrorListCapped: a document with many validation errors answers gqlMaxErrors of
-// them and one entry counting the rest.
-func TestGraphQLErrorListCapped(t *testing.T) {
-	t.Parallel()
-	srv, _ := NewTest(t, WithoutRateLimits())
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range 500 {
-		fmt.Fprintf(&b, " unknown%d", i)
-	}
-	b.WriteString(" }")
-	status, a := gql(t, srv, "", b.String(), nil)
-	if status != http.StatusOK || len(a.Errors) != gqlMaxErrors+1 ||
-		!strings.Contains(a.Errors[gqlMaxErrors].Message, fmt.Sprintf("%d more errors", 500-gqlMaxErrors)) {
-		t.Fatalf("%d, %d errors entries, last %+v", status, len(a.Errors), a.Errors[len(a.Errors)-1])
 	}
 }
 
@@ -248,7 +129,7 @@ func (c *cancelAfter) Err() error {
 // request's end.
 func TestGraphQLFrontStopsWhenTheClientGoes(t *testing.T) {
 	t.Parallel()
-	doc, err := parseOnly(distinctFields(4_000))
+	doc, err := parseOnly(hostile.DistinctFields(4_000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,14 +176,14 @@ func TestDocumentCacheBoundedInBytes(t *testing.T) {
 // lets through is inside its textual bounds and validates against the schema without a panic.
 func FuzzGraphQLValidationFront(f *testing.F) {
 	for _, q := range []string{
-		"{ user { id } }", repeatedField(200), doublingFragments(12), deepFragments(5), distinctSpreads(20),
+		"{ user { id } }", hostile.RepeatedField(200), hostile.DoublingFragments(12), hostile.DeepFragments(5), hostile.DistinctSpreads(20),
 		`query Q($id: String!) { report(id: $id) { id ... on ReportType { name } } }`,
 		`{ a: report(id: "x") { id } a: report(id: "y") { id } } # "{`, `{ report(id: """a\"""b""") { id } }`,
 		`query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }`,
 	} {
 		f.Add(q)
 	}
-	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: graphqlapi.Complexity()})
+	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: Complexity()})
 	f.Fuzz(func(t *testing.T, q string) {
 		first := checkDocument(context.Background(), q)
 		second := checkDocument(context.Background(), q)
@@ -312,7 +193,7 @@ func FuzzGraphQLValidationFront(f *testing.F) {
 		if first != nil {
 			return
 		}
-		if len(q) > gqlMaxDocument || depthOfBrackets(q) > gqlMaxDepth {
+		if len(q) > gqlMaxDocument || depthOfBrackets(q) > MaxDepth {
 			t.Fatalf("let through past the textual bounds")
 		}
 		_, _ = gqlparser.LoadQueryWithRules(es.Schema(), q, nil)
@@ -322,11 +203,11 @@ func FuzzGraphQLValidationFront(f *testing.F) {
 // BenchmarkGraphQLValidationFront is the front's cost on the SDK's GetReport operation when the
 // document is not cached (the first time a query is seen), and on each hostile document.
 func BenchmarkGraphQLValidationFront(b *testing.B) {
-	src, err := os.ReadFile("../graphqlclient/internal/operations/reports.graphql")
+	src, err := os.ReadFile("../../../graphqlclient/internal/operations/reports.graphql")
 	if err != nil {
 		b.Fatal(err)
 	}
-	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: graphqlapi.Complexity()})
+	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: Complexity()})
 	// What the front saves on a query sent again: gqlgen's own parse and validation.
 	b.Run("gqlgen parse and validate of SDK reports.graphql", func(b *testing.B) {
 		b.ReportAllocs()
@@ -352,8 +233,8 @@ func BenchmarkGraphQLValidationFront(b *testing.B) {
 		}
 	})
 	docs := []struct{ name, query string }{{"SDK reports.graphql first seen", string(src)}}
-	for _, h := range hostileDocuments {
-		docs = append(docs, struct{ name, query string }{h.name, h.query})
+	for _, h := range hostile.Documents() {
+		docs = append(docs, struct{ name, query string }{h.Name, h.Query})
 	}
 	for _, d := range docs {
 		b.Run(d.name, func(b *testing.B) {

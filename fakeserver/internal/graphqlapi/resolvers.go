@@ -1,4 +1,4 @@
-package fakeserver
+package graphqlapi
 
 import (
 	"bytes"
@@ -21,29 +21,28 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/model"
-	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/views"
 	"github.com/podqa/podqa-go/internal/apitime"
 	"github.com/podqa/podqa-go/internal/ids"
 )
 
-// graphqlRoutes serves /api/graphql: POST runs a query through the gqlgen executor over the
+// Handler serves /api/graphql: POST runs a query through the gqlgen executor over the
 // domain core; GET serves the offline explorer (GraphiQL, package graphiql). The credentials, the per-key limit and
 // last_used_at stamping are REST's; a request without a working credential still runs, as the
 // anonymous caller that may only read reports by id.
-func (s *Server) graphqlRoutes() http.Handler {
-	srv := handler.New(exec.NewExecutableSchema(exec.Config{Schema: graphqlapi.ServedSchema(), Resolvers: &gqlResolver{s: s}, Complexity: graphqlapi.Complexity()}))
+func (a *API) Handler() http.Handler {
+	srv := handler.New(exec.NewExecutableSchema(exec.Config{Schema: ServedSchema(), Resolvers: &gqlResolver{a: a}, Complexity: Complexity()}))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
 	useValidationFront(srv)
-	srv.Use(&graphqlapi.CostLimits{})
-	srv.SetErrorPresenter(s.presentGraphQLError)
+	srv.Use(&CostLimits{})
+	srv.SetErrorPresenter(a.presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
-		s.log.Error("panic in a GraphQL resolver", "panic", v)
+		a.log.Error("panic in a GraphQL resolver", "panic", v)
 		return httpmw.ErrInternal()
 	})
-	api := s.graphqlCredentials(requireJSONQuery(srv))
+	api := a.graphqlCredentials(requireJSONQuery(srv))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:
@@ -58,12 +57,12 @@ func (s *Server) graphqlRoutes() http.Handler {
 				writeGraphQLRefusal(answer, err)
 			} else {
 				r.Body = io.NopCloser(bytes.NewReader(body))
-				api.ServeHTTP(&graphqlapi.CapAnswer{ResponseWriter: answer}, r)
+				api.ServeHTTP(&CapAnswer{ResponseWriter: answer}, r)
 			}
 			answer.Finish()
 		default:
 			w.Header().Set("Allow", "GET, HEAD, POST")
-			writeError(w, httpmw.ErrMethodNotAllowed("Method "+r.Method+" is not allowed here."))
+			httpmw.WriteError(w, httpmw.ErrMethodNotAllowed("Method "+r.Method+" is not allowed here."))
 		}
 	})
 }
@@ -82,7 +81,7 @@ func requireJSONQuery(next http.Handler) http.Handler {
 // writeGraphQLRefusal answers a request refused before execution in GraphQL's shape: one errors
 // entry whose extensions.code is the REST code, with the refusal's HTTP status.
 func writeGraphQLRefusal(w http.ResponseWriter, err error) {
-	e := asError(err)
+	e := httpmw.AsError(err)
 	body, _ := json.Marshal(map[string]any{
 		"errors": []map[string]any{{
 			"message":    e.Message,
@@ -99,12 +98,12 @@ func writeGraphQLRefusal(w http.ResponseWriter, err error) {
 // sessionid cookie, which the explorer uses, or nothing) and answers a limit's refusal. A refused
 // credential goes on without a principal: GraphQL reports such problems per field in its errors
 // array, and report(id) needs no key at all.
-func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
+func (a *API) graphqlCredentials(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.enter(r, core.GraphQL)
+		p, err := a.enter(r, core.GraphQL)
 		var limited *core.LimitRefusal
 		if errors.As(err, &limited) {
-			writeError(w, limited)
+			httpmw.WriteError(w, limited)
 			return
 		}
 		if err != nil {
@@ -117,7 +116,7 @@ func (s *Server) graphqlCredentials(next http.Handler) http.Handler {
 
 // presentGraphQLError writes a domain refusal as an errors entry whose extensions.code is the
 // REST error code; anything else from a resolver is an internal error, logged.
-func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.Error {
+func (a *API) presentGraphQLError(ctx context.Context, err error) *gqlerror.Error {
 	var ce *core.Error
 	if errors.As(err, &ce) {
 		out := gqlerror.WrapPath(graphql.GetPath(ctx), err)
@@ -129,7 +128,7 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 	if errors.As(err, &ge) {
 		return ge
 	}
-	s.log.Error("GraphQL resolver failed", "err", err)
+	a.log.Error("GraphQL resolver failed", "err", err)
 	internal := httpmw.ErrInternal()
 	out := gqlerror.WrapPath(graphql.GetPath(ctx), internal)
 	out.Message = internal.Message
@@ -138,15 +137,15 @@ func (s *Server) presentGraphQLError(ctx context.Context, err error) *gqlerror.E
 }
 
 // gqlResolver implements the generated executor's resolvers over the domain core.
-type gqlResolver struct{ s *Server }
+type gqlResolver struct{ a *API }
 
 var _ exec.ResolverRoot = (*gqlResolver)(nil)
 
 // Query returns the resolvers of the Query type.
-func (r *gqlResolver) Query() exec.QueryResolver { return &gqlQuery{s: r.s} }
+func (r *gqlResolver) Query() exec.QueryResolver { return &gqlQuery{a: r.a} }
 
 type gqlQuery struct {
-	s *Server
+	a *API
 }
 
 // caller is the principal of a request that needs a working credential.
@@ -169,7 +168,7 @@ func (q *gqlQuery) workspace(ctx context.Context, organisationID *string) (core.
 	if err != nil {
 		return core.Principal{}, err
 	}
-	return q.s.core.SelectWorkspace(p, org)
+	return q.a.core.SelectWorkspace(p, org)
 }
 
 // parseGraphQLID reads an id argument by the id rule (core.CanonicalID). A UUID's 36 characters
@@ -268,7 +267,7 @@ func (q *gqlQuery) Organisations(ctx context.Context) ([]*model.OrganisationType
 		return nil, err
 	}
 	out := []*model.OrganisationType{}
-	for _, ws := range q.s.core.Organisations(p.Account.ID) {
+	for _, ws := range q.a.core.Organisations(p.Account.ID) {
 		out = append(out, &model.OrganisationType{ID: ws.ID.String(), Name: nonEmpty(ws.Name)})
 	}
 	return out, nil
@@ -280,11 +279,11 @@ func (q *gqlQuery) SeriesList(ctx context.Context, limit, offset *int, organisat
 	if err != nil {
 		return nil, err
 	}
-	l, o, err := pageWindow(limit, offset, graphqlapi.SeriesLimit)
+	l, o, err := pageWindow(limit, offset, SeriesLimit)
 	if err != nil {
 		return nil, err
 	}
-	page := q.s.core.SeriesByTitleFor(p, l, o)
+	page := q.a.core.SeriesByTitleFor(p, l, o)
 	out := make([]*model.SeriesType, 0, len(page.Items))
 	for _, sr := range page.Items {
 		out = append(out, q.series(sr))
@@ -311,7 +310,7 @@ func (q *gqlQuery) Series(ctx context.Context, id string, organisationID *string
 			return nil, err
 		}
 	}
-	sr, ok := q.s.core.SeriesFor(p, sid)
+	sr, ok := q.a.core.SeriesFor(p, sid)
 	if !ok {
 		return nil, core.ErrNotFound("Series")
 	}
@@ -327,7 +326,7 @@ func (q *gqlQuery) Podcast(ctx context.Context, id string) (*model.SeriesType, e
 func (q *gqlQuery) series(sr core.SeenSeries) *model.SeriesType {
 	feed := sr.FeedURL
 	var lastCheck *string
-	if at, ok := q.s.core.FeedLastCheck(feed); ok {
+	if at, ok := q.a.core.FeedLastCheck(feed); ok {
 		stamp := apitime.Format(at)
 		lastCheck = &stamp
 	}
@@ -368,7 +367,7 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 	if err != nil {
 		return nil, err
 	}
-	l, o, err := pageWindow(limit, offset, graphqlapi.ReportsLimit)
+	l, o, err := pageWindow(limit, offset, ReportsLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +392,7 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 		if err != nil {
 			return nil, err
 		}
-		acting, visible, err := q.s.core.ActInSeriesWorkspace(p, sid)
+		acting, visible, err := q.a.core.ActInSeriesWorkspace(p, sid)
 		if err != nil {
 			return nil, err
 		}
@@ -411,7 +410,7 @@ func (q *gqlQuery) Reports(ctx context.Context, organisationID *string, limit, o
 		}
 		f.Status = stored
 	}
-	page, err := q.s.core.ListReports(p, f, l, o)
+	page, err := q.a.core.ListReports(p, f, l, o)
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +431,7 @@ func (q *gqlQuery) Report(ctx context.Context, id string) (*model.ReportType, er
 	if err != nil {
 		return nil, err
 	}
-	r, ok := q.s.core.ReportByID(rid)
+	r, ok := q.a.core.ReportByID(rid)
 	if !ok {
 		return nil, core.ErrNotFound("Report")
 	}
@@ -442,7 +441,7 @@ func (q *gqlQuery) Report(ctx context.Context, id string) (*model.ReportType, er
 // report renders a report from the view REST's body is made of (report_view.go): its
 // JSON-string fields are the view's encoded parts, so both APIs carry identical content.
 func (q *gqlQuery) report(r core.Report) (*model.ReportType, error) {
-	view, err := q.s.views.Report(r)
+	view, err := q.a.views.Report(r)
 	if err != nil {
 		return nil, err
 	}

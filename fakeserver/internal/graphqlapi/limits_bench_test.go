@@ -1,4 +1,4 @@
-package fakeserver
+package graphqlapi
 
 import (
 	"context"
@@ -9,23 +9,22 @@ import (
 	"github.com/vektah/gqlparser/v2"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/graphql/exec"
-	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 )
 
 // BenchmarkGraphQLCostGuard is what the cost and alias limits add to each GraphQL operation:
 // the guard run on the SDK's own GetReport and ListReports operations, parsed once, as gqlgen
 // runs it before executing. Compare with graphqlclient's BenchmarkGetReport, the whole request.
 func BenchmarkGraphQLCostGuard(b *testing.B) {
-	src, err := os.ReadFile("../graphqlclient/internal/operations/reports.graphql")
+	src, err := os.ReadFile("../../../graphqlclient/internal/operations/reports.graphql")
 	if err != nil {
 		b.Fatal(err)
 	}
-	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: graphqlapi.Complexity()})
+	es := exec.NewExecutableSchema(exec.Config{Resolvers: &gqlResolver{}, Complexity: Complexity()})
 	doc, gerr := gqlparser.LoadQueryWithRules(es.Schema(), string(src), nil)
 	if gerr != nil {
 		b.Fatal(gerr)
 	}
-	guard := &graphqlapi.CostLimits{}
+	guard := &CostLimits{}
 	if err := guard.Validate(es); err != nil {
 		b.Fatal(err)
 	}
