@@ -1,13 +1,10 @@
 package fakeserver
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
-	"github.com/podqa/podqa-go/internal/apitime"
+	"github.com/podqa/podqa-go/fakeserver/internal/journal"
 )
 
 // DefaultJournalSize is how many requests the request journal keeps unless WithJournalSize says
@@ -60,10 +57,6 @@ type JournalEntry struct {
 	WorkspaceID string `json:"-"`
 	APIKeyID    string `json:"-"`
 	MaskedKey   string `json:"-"`
-	// workspace and apiKey are WorkspaceID and APIKeyID as the journal keeps them for a request
-	// the REST front let in: the strings are made when the entry is listed (named), not on
-	// every request's path.
-	workspace, apiKey uuid.UUID
 	// RequestContentType is the Content-Type header as sent, at most MaxJournalLinePart bytes.
 	RequestContentType          string `json:"request_content_type"`
 	RequestContentTypeTruncated bool   `json:"request_content_type_truncated"`
@@ -80,27 +73,16 @@ type JournalEntry struct {
 }
 
 // MarshalJSON writes the entry in the control API's shape: nulls for what is absent.
-func (e JournalEntry) MarshalJSON() ([]byte, error) {
-	type plain JournalEntry
-	return json.Marshal(struct {
-		plain
-		At          string  `json:"at"`
-		WorkspaceID *string `json:"workspace_id"`
-		APIKeyID    *string `json:"api_key_id"`
-		MaskedKey   *string `json:"masked_key"`
-		ErrorCode   *string `json:"error_code"`
-		DurationMs  float64 `json:"duration_ms"`
-	}{
-		plain:       plain(e),
-		At:          apitime.Format(e.At),
-		WorkspaceID: nullable(e.WorkspaceID),
-		APIKeyID:    nullable(e.APIKeyID),
-		MaskedKey:   nullable(e.MaskedKey),
-		ErrorCode:   nullable(e.ErrorCode),
-		DurationMs:  float64(e.Duration.Microseconds()) / 1000,
-	})
+func (e JournalEntry) MarshalJSON() ([]byte, error) { return journal.Entry(e).MarshalJSON() }
+
+// journalLimits are the figures above, as the journal applies them.
+func journalLimits() journal.Limits {
+	return journal.Limits{
+		Bytes: MaxJournalBytes, Body: MaxJournalBody, Path: MaxJournalPath, Query: MaxJournalQuery, LinePart: MaxJournalLinePart,
+	}
 }
 
+// nullable is s, or nil (JSON null) when it is empty.
 func nullable(s string) *string {
 	if s == "" {
 		return nil
@@ -132,16 +114,16 @@ func (s *Server) Requests(f RequestFilter) []JournalEntry {
 		f.Limit = DefaultRequestLimit
 	}
 	f.Method = strings.ToUpper(f.Method)
-	return s.journal.list(f)
+	entries := s.journal.List(journal.Filter(f))
+	out := make([]JournalEntry, len(entries))
+	for i, e := range entries {
+		out[i] = JournalEntry(e)
+	}
+	return out
 }
 
 // ClearRequests empties the request journal.
-func (s *Server) ClearRequests() { s.journal.clear() }
+func (s *Server) ClearRequests() { s.journal.Clear() }
 
-func (f RequestFilter) matches(e *JournalEntry) bool {
-	return (f.WorkspaceID == "" || e.workspaceID() == f.WorkspaceID) &&
-		(f.Method == "" || e.Method == f.Method) &&
-		strings.HasPrefix(e.Path, f.PathPrefix) &&
-		(f.Status == 0 || e.Status == f.Status) &&
-		(f.Since.IsZero() || !e.At.Before(f.Since))
-}
+// cutText is journal.CutText: a copy of at most n bytes of s, cut at a character boundary.
+func cutText(s string, n int) (string, bool) { return journal.CutText(s, n) }

@@ -15,6 +15,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/journal"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 	"github.com/podqa/podqa-go/fakeserver/internal/views"
@@ -70,7 +71,7 @@ type Server struct {
 	// hooks is the webhook URL policy and sender.
 	hooks webhookWiring
 	// journal keeps the most recent API requests (see WithJournalSize).
-	journal *journal
+	journal *journal.Journal
 	// events is the one place events are raised: log lines and the event record (events.go).
 	events *eventRecord
 	// rand mints every id, key, token and secret (see WithSeed).
@@ -224,7 +225,7 @@ func New(opts ...Option) (*Server, error) {
 		url:       "http://" + ln.Addr().String(),
 		serveErr:  make(chan error, 1),
 		uploadKey: []byte(src.Hex(32)),
-		journal:   newJournal(o.journalSize, src.UUID()),
+		journal:   journal.New(o.journalSize, journalLimits(), src.UUID()),
 		events:    newEventRecord(o.logger, o.eventRecord),
 		rand:      src,
 		reports:   reports,

@@ -26,7 +26,7 @@ import (
 //
 // The service's APIs (REST, webhook subscription, GraphQL, uploads) then pass through
 //
-//	journaled        the request journal of GET /_fake/requests (server_journal.go)
+//	journal.Record   the request journal of GET /_fake/requests (internal/journal)
 //	injectFaults     armed faults (server_faults.go)
 //
 // and each API's own front:
@@ -55,7 +55,7 @@ type route struct {
 
 // routeRows is the fake's route table, one row per pattern.
 func (s *Server) routeRows() []route {
-	api := func(h http.Handler) http.Handler { return s.journaled(s.injectFaults(h)) }
+	api := func(h http.Handler) http.Handler { return s.journal.Record(s.clock, s.core, s.injectFaults(h)) }
 	ui := s.uiRoutes()
 	rows := []route{
 		// Control API: the admin token's calls (controlRows), and publicControlRows.

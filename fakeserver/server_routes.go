@@ -10,6 +10,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/journal"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
@@ -30,34 +31,13 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
-
 // logRequests logs each request at debug level (the control API's at info), without headers:
 // they carry keys. It opens the request's call (httpmw.Begin).
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
-		// A journalRecorder, which journaled takes over, so that a journaled request has one.
-		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
+		// A journal.Recorder, which the journal takes over, so that a journaled request has one.
+		rec := journal.NewRecorder(w)
 		// The request's call, where a door writes the principal it let the request in as.
 		r, _ = httpmw.Begin(r)
 		next.ServeHTTP(rec, r)
@@ -65,7 +45,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {
 			level = slog.LevelInfo
 		}
-		s.raiseRequest(r, level, rec.status, time.Since(began))
+		s.raiseRequest(r, level, rec.Status(), time.Since(began))
 		// What the request changed in the core is told before the next request is served.
 		s.core.FlushNotices()
 	})

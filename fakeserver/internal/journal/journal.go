@@ -1,4 +1,4 @@
-package fakeserver
+package journal
 
 import (
 	"bytes"
@@ -15,16 +15,18 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
-// journal is a ring of the most recent requests, bounded in entries and in bytes held.
-type journal struct {
+// Journal is a ring of the most recent requests, bounded in entries and in bytes held.
+type Journal struct {
 	mu sync.Mutex
 	// size is the most entries kept; entries grows to it as requests come.
 	size    int
-	entries []JournalEntry
+	limits  Limits
+	entries []record
 	head    int // index of the oldest entry
 	count   int
 	held    int // bytes the entries hold, as entryBytes counts them
@@ -39,28 +41,38 @@ type journal struct {
 	ns uuid.UUID
 }
 
-// journalStartEntries is the ring's first allocation; it doubles up to the journal's size.
-const journalStartEntries = 256
+// startEntries is the ring's first allocation; it doubles up to the journal's size.
+const startEntries = 256
 
-func newJournal(size int, ns uuid.UUID) *journal {
-	return &journal{size: size, entries: make([]JournalEntry, min(size, journalStartEntries)), budget: MaxJournalBytes, ns: ns}
+// New is a journal of at most size entries (0 keeps none) within limits, whose entry ids are
+// their sequence numbers hashed under ns.
+func New(size int, limits Limits, ns uuid.UUID) *Journal {
+	return &Journal{size: size, limits: limits, entries: make([]record, min(size, startEntries)), budget: limits.Bytes, ns: ns}
 }
 
-func (j *journal) enabled() bool { return j != nil && j.size > 0 }
+// Enabled reports whether j keeps entries at all.
+func (j *Journal) Enabled() bool { return j != nil && j.size > 0 }
+
+// Held is the bytes j's entries hold, as it counts them against Limits.Bytes.
+func (j *Journal) Held() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.held
+}
 
 // entryBytes is what an entry holds: its strings and a fixed part for the rest.
-func entryBytes(e *JournalEntry) int {
+func entryBytes(e *record) int {
 	const fixed = 256 // the struct, its id and the workspace and key ids
 	return fixed + len(e.Path) + len(e.Query) + len(e.RequestContentType) + len(e.RequestBody) + len(e.ErrorCode)
 }
 
 // began returns the epoch a request begins in, for add.
-func (j *journal) began() uint64 {
+func (j *Journal) began() uint64 {
 	return j.epoch.Load()
 }
 
 // add keeps e, of a request begun in epoch, unless the journal was cleared since.
-func (j *journal) add(epoch uint64, e JournalEntry) {
+func (j *Journal) add(epoch uint64, e record) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if epoch != j.epoch.Load() {
@@ -73,7 +85,7 @@ func (j *journal) add(epoch uint64, e JournalEntry) {
 		j.dropOldest()
 	}
 	if j.count == len(j.entries) {
-		grown := make([]JournalEntry, min(2*len(j.entries), j.size))
+		grown := make([]record, min(2*len(j.entries), j.size))
 		for i := range j.count {
 			grown[i] = j.entries[(j.head+i)%len(j.entries)]
 		}
@@ -84,15 +96,16 @@ func (j *journal) add(epoch uint64, e JournalEntry) {
 	j.held += n
 }
 
-func (j *journal) dropOldest() {
+func (j *Journal) dropOldest() {
 	j.held -= entryBytes(&j.entries[j.head])
-	j.entries[j.head] = JournalEntry{}
+	j.entries[j.head] = record{}
 	j.head = (j.head + 1) % len(j.entries)
 	j.count--
 }
 
-func (j *journal) clear() {
-	if !j.enabled() {
+// Clear empties j; a request begun before is not kept after it.
+func (j *Journal) Clear() {
+	if !j.Enabled() {
 		return
 	}
 	j.mu.Lock()
@@ -102,9 +115,10 @@ func (j *journal) clear() {
 	j.epoch.Add(1)
 }
 
-func (j *journal) list(f RequestFilter) []JournalEntry {
-	out := []JournalEntry{}
-	if !j.enabled() {
+// List returns the entries f selects, newest first, at most f.Limit.
+func (j *Journal) List(f Filter) []Entry {
+	out := []Entry{}
+	if !j.Enabled() {
 		return out
 	}
 	j.mu.Lock()
@@ -122,7 +136,7 @@ func (j *journal) list(f RequestFilter) []JournalEntry {
 
 // entryID is the id of the entry with sequence number seq: seq hashed under the journal's
 // namespace.
-func (j *journal) entryID(seq uint64) string {
+func (j *Journal) entryID(seq uint64) string {
 	return uuid.NewSHA1(j.ns, strconv.AppendUint(nil, seq, 10)).String()
 }
 
@@ -146,16 +160,17 @@ func maskSecrets(s string) string {
 	})
 }
 
-// journalBody keeps the first MaxJournalBody bytes the handler reads from a request body.
+// journalBody keeps the first Limits.Body bytes the handler reads from a request body.
 type journalBody struct {
 	io.ReadCloser
+	limit     int
 	buf       bytes.Buffer
 	truncated bool
 }
 
 func (b *journalBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if room := MaxJournalBody - b.buf.Len(); room > 0 {
+	if room := b.limit - b.buf.Len(); room > 0 {
 		b.buf.Write(p[:min(n, room)])
 		if n > room {
 			b.truncated = true
@@ -166,9 +181,10 @@ func (b *journalBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// journalRecorder keeps the status and, for an error answer, the start of the body (to read its
-// error code).
-type journalRecorder struct {
+// Recorder keeps the status of an answer and, for an error answer of a journaled request, the
+// start of the body (to read its error code). The chain's outermost logger makes one per request
+// (NewRecorder); the journal takes it over, so that a journaled request has one.
+type Recorder struct {
 	statusRecorder
 	// peekOK also keeps the start of a 200 answer (GraphQL reports errors in one).
 	peekOK  bool
@@ -179,7 +195,7 @@ type journalRecorder struct {
 
 const maxErrorPeek = 4 << 10
 
-func (r *journalRecorder) Write(b []byte) (int, error) {
+func (r *Recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
@@ -216,35 +232,37 @@ func answerErrorCode(status int, body []byte) string {
 	return ""
 }
 
-// journaled records every request to next in the journal.
-func (s *Server) journaled(next http.Handler) http.Handler {
-	if !s.journal.enabled() {
+// Record records every request to next in j: the fake-clock instant from clk, the credential
+// from the request's call (or, for a request no door let in, peeked at in c without touching
+// its last use or limits).
+func (j *Journal) Record(clk *clock.Clock, c *core.Core, next http.Handler) http.Handler {
+	if !j.Enabled() {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
-		epoch := s.journal.began()
-		at := s.clock.Now()
+		epoch := j.began()
+		at := clk.Now()
 		// As sent: a handler may rewrite the query it reads.
 		path, query := r.URL.Path, r.URL.RawQuery
 		var body *journalBody
 		if r.Body != nil && r.Body != http.NoBody {
-			body = &journalBody{ReadCloser: r.Body}
+			body = &journalBody{ReadCloser: r.Body, limit: j.limits.Body}
 			r.Body = body
 		}
 		// logRequests' recorder when nothing has used it yet, else one of the journal's own.
-		rec, fresh := w.(*journalRecorder)
+		rec, fresh := w.(*Recorder)
 		if !fresh || rec.status != 0 || rec.journaled {
-			rec = &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
+			rec = NewRecorder(w)
 		}
 		rec.journaled, rec.peekOK = true, r.URL.Path == "/api/graphql"
 		next.ServeHTTP(rec, r)
-		e := JournalEntry{
+		e := record{Entry: Entry{
 			At:       at,
-			Method:   journalMethod(r.Method),
+			Method:   j.method(r.Method),
 			Status:   rec.status,
 			Duration: time.Since(began),
-		}
+		}}
 		if e.Status == 0 {
 			e.Status = http.StatusOK
 		}
@@ -252,13 +270,13 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			// The principal a door let in is the credential identify would resolve.
 			identifyPrincipal(p, &e)
 		} else {
-			s.identify(r, &e)
+			identify(c, r, &e)
 		}
 		// A request without a working credential, or refused before it ran, keeps a line.
 		line := (e.WorkspaceID == "" && e.workspace == uuid.Nil && !strings.HasPrefix(r.URL.Path, "/_uploads/")) || refusedBeforeRunning(e.Status)
-		pathCap, queryCap := MaxJournalPath, MaxJournalQuery
+		pathCap, queryCap := j.limits.Path, j.limits.Query
 		if line {
-			pathCap, queryCap = MaxJournalLinePart, MaxJournalLinePart
+			pathCap, queryCap = j.limits.LinePart, j.limits.LinePart
 		}
 		if query == "" && path == r.RequestURI && len(path) <= pathCap && len(r.Method) <= len(http.MethodOptions) {
 			// The path is the whole request target, a part of the request line's string, whose
@@ -266,11 +284,11 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			// the path and at most 17 bytes more, instead of a copy.
 			e.Path = path
 		} else {
-			e.Path, e.PathTruncated = cutText(path, pathCap)
+			e.Path, e.PathTruncated = CutText(path, pathCap)
 		}
-		e.Query, e.QueryTruncated = cutText(query, queryCap)
+		e.Query, e.QueryTruncated = CutText(query, queryCap)
 		e.Query = maskSecrets(e.Query)
-		e.RequestContentType, e.RequestContentTypeTruncated = cutText(r.Header.Get("Content-Type"), MaxJournalLinePart)
+		e.RequestContentType, e.RequestContentTypeTruncated = CutText(r.Header.Get("Content-Type"), j.limits.LinePart)
 		if body != nil && line {
 			e.RequestBodyTruncated = body.buf.Len() > 0 || body.truncated || r.ContentLength > 0
 		} else if body != nil {
@@ -285,20 +303,20 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			}
 			e.RequestBodyTruncated = body.truncated
 		}
-		e.ErrorCode, _ = cutText(answerErrorCode(e.Status, rec.errBody), MaxJournalLinePart)
-		s.journal.add(epoch, e)
+		e.ErrorCode, _ = CutText(answerErrorCode(e.Status, rec.errBody), j.limits.LinePart)
+		j.add(epoch, e)
 	})
 }
 
-// journalMethod is a request's method as an entry keeps it: the constant of a standard method,
-// else a copy of at most MaxJournalLinePart bytes.
-func journalMethod(m string) string {
+// method is a request's method as an entry keeps it: the constant of a standard method, else a
+// copy of at most Limits.LinePart bytes.
+func (j *Journal) method(m string) string {
 	for _, std := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead, http.MethodOptions} {
 		if m == std {
 			return std
 		}
 	}
-	m, _ = cutText(m, MaxJournalLinePart)
+	m, _ = CutText(m, j.limits.LinePart)
 	return m
 }
 
@@ -313,11 +331,11 @@ func refusedBeforeRunning(status int) bool {
 	return false
 }
 
-// cutText is a copy of the first n bytes at most of s, cut at a character boundary, and whether
+// CutText is a copy of the first n bytes at most of s, cut at a character boundary, and whether
 // anything was cut. It is always a copy: a request's method, path and query are substrings of
 // its whole request line, which an entry must not keep alive (but for a short line, see
-// journaled).
-func cutText(s string, n int) (string, bool) {
+// Record).
+func CutText(s string, n int) (string, bool) {
 	if len(s) <= n {
 		return strings.Clone(s), false
 	}
@@ -330,7 +348,7 @@ func cutText(s string, n int) (string, bool) {
 
 // identify fills in the workspace and key a request's credential names, without touching the
 // key's last use or the rate limits: for a request no door let in (refused, or not passing one).
-func (s *Server) identify(r *http.Request, e *JournalEntry) {
+func identify(c *core.Core, r *http.Request, e *record) {
 	var cred core.Credential
 	var ok bool
 	if header := r.Header.Get("Authorization"); header != "" {
@@ -338,9 +356,9 @@ func (s *Server) identify(r *http.Request, e *JournalEntry) {
 		if !found {
 			return
 		}
-		cred, ok = s.core.PeekKey(token)
+		cred, ok = c.PeekKey(token)
 	} else if cookie, err := r.Cookie("sessionid"); err == nil {
-		cred, ok = s.core.PeekSession(cookie.Value)
+		cred, ok = c.PeekSession(cookie.Value)
 	}
 	if !ok {
 		return
@@ -353,7 +371,7 @@ func (s *Server) identify(r *http.Request, e *JournalEntry) {
 
 // identifyPrincipal fills in e's credential from the principal a request entered as, as
 // identify does from the credential it presents.
-func identifyPrincipal(p core.Principal, e *JournalEntry) {
+func identifyPrincipal(p core.Principal, e *record) {
 	e.workspace = p.Workspace.ID
 	if p.Key != nil && p.Key.ID != uuid.Nil {
 		e.apiKey, e.MaskedKey = p.Key.ID, p.Key.MaskedKey
@@ -361,7 +379,7 @@ func identifyPrincipal(p core.Principal, e *JournalEntry) {
 }
 
 // workspaceID is e's WorkspaceID, made from the id the journal keeps when it has one.
-func (e *JournalEntry) workspaceID() string {
+func (e *record) workspaceID() string {
 	if e.workspace != uuid.Nil {
 		return e.workspace.String()
 	}
@@ -369,11 +387,11 @@ func (e *JournalEntry) workspaceID() string {
 }
 
 // named is e as it is listed: WorkspaceID and APIKeyID made from the ids the journal keeps.
-func (e JournalEntry) named() JournalEntry {
-	e.WorkspaceID = e.workspaceID()
+func (e *record) named() Entry {
+	out := e.Entry
+	out.WorkspaceID = e.workspaceID()
 	if e.apiKey != uuid.Nil {
-		e.APIKeyID = e.apiKey.String()
+		out.APIKeyID = e.apiKey.String()
 	}
-	e.workspace, e.apiKey = uuid.Nil, uuid.Nil
-	return e
+	return out
 }

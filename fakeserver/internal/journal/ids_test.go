@@ -1,4 +1,4 @@
-package fakeserver
+package journal
 
 import (
 	"strconv"
@@ -24,13 +24,13 @@ func TestJournalIDsFollowTheSequence(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			j := newJournal(tt.size, ns)
+			j := New(tt.size, testLimits, ns)
 			for range 2 { // the second round after a clear numbers from 1 again
 				epoch := j.began()
 				for range tt.added {
-					j.add(epoch, JournalEntry{Method: "GET", Path: "/p"})
+					j.add(epoch, record{Entry: Entry{Method: "GET", Path: "/p"}})
 				}
-				got := j.list(RequestFilter{Limit: tt.size})
+				got := j.List(Filter{Limit: tt.size})
 				if n := min(tt.size, tt.added); len(got) != n {
 					t.Fatalf("listed %d entries, want %d", len(got), n)
 				}
@@ -39,7 +39,7 @@ func TestJournalIDsFollowTheSequence(t *testing.T) {
 						t.Fatalf("entry %d: id %s, want %s (sequence %d)", k, e.ID, w, tt.added-k)
 					}
 				}
-				j.clear()
+				j.Clear()
 			}
 		})
 	}
