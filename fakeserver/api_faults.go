@@ -6,7 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 )
 
 // Fault makes requests that match it fail the way networks and services really fail: slow
@@ -93,22 +96,43 @@ const maxFaultRetryAfter = 24 * time.Hour
 // (latency_ms for Latency, retry_after_s for RetryAfter), as POST /_fake/faults answers.
 func (s *Server) InjectFault(f Fault) (_ string, err error) {
 	defer apiError(&err)
-	return s.faults.add(f)
+	f, err = f.validate()
+	if err != nil {
+		return "", err
+	}
+	return s.faults.Add(faults.Fault(f)), nil
 }
 
 // Faults lists the armed faults in the order they were armed, with their counts of matches.
-func (s *Server) Faults() []ArmedFault { return s.faults.list() }
+func (s *Server) Faults() []ArmedFault {
+	armed := s.faults.List()
+	out := make([]ArmedFault, len(armed))
+	for i, a := range armed {
+		out[i] = ArmedFault{ID: a.ID, Fault: Fault(a.Fault), Matches: a.Matches, Fired: a.Fired}
+	}
+	return out
+}
 
 // RemoveFault disarms the fault with that id; a fault that is unknown or already spent is a
 // not_found *Error.
 func (s *Server) RemoveFault(id string) (err error) {
 	defer apiError(&err)
-	return s.faults.remove(id)
+	return s.faults.Remove(id)
 }
 
 // ClearFaults disarms every fault. The seeded patterns of faults armed after it start afresh,
 // as if on a new fake.
-func (s *Server) ClearFaults() { s.faults.clear() }
+func (s *Server) ClearFaults() { s.faults.Clear() }
+
+// newFaults is the fake's list of faults, seeded as o says, whose ids newID mints.
+func newFaults(o options, newID func() uuid.UUID) *faults.Faults {
+	return faults.New(o.seed, o.seeded, newID)
+}
+
+// injectFaults applies the armed faults to the requests next serves, raising each that fires.
+func (s *Server) injectFaults(next http.Handler) http.Handler {
+	return s.faults.Inject(next, s.raiseFault)
+}
 
 // wholeSeconds rounds d up to whole seconds, as a Retry-After header carries it, without
 // overflowing.

@@ -67,7 +67,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 		s.scripts.bySum = nil
 		s.scripts.mu.Unlock()
 		s.rest.ForgetRenderings()
-		s.faults.clear()
+		s.faults.Clear()
 		s.journal.Clear()
 		s.core.FlushNotices() // what the old state noticed goes before the record is emptied
 		s.events.clear()

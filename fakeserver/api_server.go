@@ -12,6 +12,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphqlapi"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
@@ -43,7 +44,7 @@ type Server struct {
 	admin  httpmw.Admin
 	clock  *clock.Clock
 	core   *core.Core
-	faults *faults
+	faults *faults.Faults
 	log    *slog.Logger
 
 	handler    http.Handler
@@ -285,7 +286,7 @@ func (s *Server) AdminToken() string { return s.opts.adminToken }
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s.faults.close()
+	s.faults.Close()
 	// Our own clients' idle connections go first: one that a transport dialled but never used
 	// looks new to the server, and Shutdown would wait five seconds for it.
 	s.transport.CloseIdleConnections()

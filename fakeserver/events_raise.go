@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
 )
@@ -157,19 +158,19 @@ func (s *Server) raiseRefusedURL(err error, msg, url string) {
 }
 
 // raiseFault raises a fault that fired on a request.
-func (s *Server) raiseFault(r *http.Request, fire *firing) {
+func (s *Server) raiseFault(r *http.Request, fire *faults.Firing) {
 	if s.events == nil {
 		return // a bare Server of the fault tests: no clock, no record
 	}
-	attrs := []slog.Attr{slog.String("fault_id", fire.id), slog.String("method", r.Method), slog.String("path", r.URL.Path)}
+	attrs := []slog.Attr{slog.String("fault_id", fire.ID), slog.String("method", r.Method), slog.String("path", r.URL.Path)}
 	if fire.Status != 0 {
 		attrs = append(attrs, slog.Int("answer_status", fire.Status))
 	}
 	if fire.Reset != "" {
 		attrs = append(attrs, slog.String("reset", fire.Reset))
 	}
-	if fire.delay > 0 {
-		attrs = append(attrs, slog.String("latency", fire.delay.String()))
+	if fire.Delay > 0 {
+		attrs = append(attrs, slog.String("latency", fire.Delay.String()))
 	}
 	if fire.TruncateAfterBytes != nil {
 		attrs = append(attrs, slog.Int64("truncate_after_bytes", *fire.TruncateAfterBytes))

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 )
 
 // withSeedFields sets the seed as WithSeed will, for the package's own determinism tests.
@@ -521,7 +523,7 @@ func TestTruncationModes(t *testing.T) {
 	}{
 		{"held across a flush", 200, false, 100, 200, false},
 		{"declared length streamed", 200, true, 0, 200, false},
-		{"too long to hold", maxTruncateBuffer + 10, false, 0, -1, false},
+		{"too long to hold", faults.MaxTruncateBuffer + 10, false, 0, -1, false},
 		{"shorter than the cut", 40, false, 0, 40, true},
 	}
 	for _, tt := range tests {

@@ -1,4 +1,4 @@
-package fakeserver
+package faults
 
 import (
 	"crypto/rand"
@@ -19,8 +19,9 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
+// armedFault is a fault in the list, with what decides and ends it.
 type armedFault struct {
-	ArmedFault
+	Armed
 	// seq is the fault's place among those armed since the last clear; with the seed it
 	// decides the fault's pattern.
 	seq uint64
@@ -29,9 +30,9 @@ type armedFault struct {
 	ended chan struct{}
 }
 
-// faults holds the armed faults. n mirrors len(armed) so that a fake with none armed pays one
+// Faults holds the armed faults. n mirrors len(armed) so that a fake with none armed pays one
 // atomic load per request.
-type faults struct {
+type Faults struct {
 	n     atomic.Int32
 	mu    sync.Mutex
 	armed []*armedFault
@@ -44,9 +45,11 @@ type faults struct {
 	stopOnce sync.Once
 }
 
-func newFaults(o options, newID func() uuid.UUID) *faults {
-	f := &faults{newID: newID, seed: o.seed, stop: make(chan struct{})}
-	if !o.seeded {
+// New is an empty list of faults whose ids newID mints and whose patterns follow from seed when
+// seeded (else from a random seed).
+func New(seed uint64, seeded bool, newID func() uuid.UUID) *Faults {
+	f := &Faults{newID: newID, seed: seed, stop: make(chan struct{})}
+	if !seeded {
 		var b [8]byte
 		_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+).
 		f.seed = binary.LittleEndian.Uint64(b[:])
@@ -54,31 +57,30 @@ func newFaults(o options, newID func() uuid.UUID) *faults {
 	return f
 }
 
-func (f *faults) add(fault Fault) (string, error) {
-	fault, err := fault.validate()
-	if err != nil {
-		return "", err
-	}
+// Add arms fault, which the caller has validated, and returns its id.
+func (f *Faults) Add(fault Fault) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
-	a := &armedFault{ArmedFault: ArmedFault{ID: f.newID().String(), Fault: fault}, seq: f.seq, ended: make(chan struct{})}
+	a := &armedFault{Armed: Armed{ID: f.newID().String(), Fault: fault}, seq: f.seq, ended: make(chan struct{})}
 	f.armed = append(f.armed, a)
 	f.n.Store(int32(len(f.armed)))
-	return a.ID, nil
+	return a.ID
 }
 
-func (f *faults) list() []ArmedFault {
+// List is the armed faults in the order they were armed, with their counts.
+func (f *Faults) List() []Armed {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make([]ArmedFault, len(f.armed))
+	out := make([]Armed, len(f.armed))
 	for i, a := range f.armed {
-		out[i] = a.ArmedFault
+		out[i] = a.Armed
 	}
 	return out
 }
 
-func (f *faults) remove(id string) error {
+// Remove disarms the fault with id; an unknown one is not_found.
+func (f *Faults) Remove(id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, a := range f.armed {
@@ -91,12 +93,13 @@ func (f *faults) remove(id string) error {
 	return core.ErrNotFound("Fault")
 }
 
-func (f *faults) removeLocked(i int) {
+func (f *Faults) removeLocked(i int) {
 	f.armed = append(f.armed[:i], f.armed[i+1:]...)
 	f.n.Store(int32(len(f.armed)))
 }
 
-func (f *faults) clear() {
+// Clear disarms every fault; the seeded patterns of faults armed after it start afresh.
+func (f *Faults) Clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, a := range f.armed {
@@ -107,20 +110,22 @@ func (f *faults) clear() {
 	f.n.Store(0)
 }
 
-// close ends every fault's waiting; the fake is closing.
-func (f *faults) close() { f.stopOnce.Do(func() { close(f.stop) }) }
+// Close ends every fault's waiting; the fake is closing.
+func (f *Faults) Close() { f.stopOnce.Do(func() { close(f.stop) }) }
 
-// firing is what a fault does to one request.
-type firing struct {
+// Firing is what a fault does to one request.
+type Firing struct {
 	Fault
-	id    string
-	delay time.Duration
+	// ID is the fault's.
+	ID string
+	// Delay is the latency this request gets, jitter drawn.
+	Delay time.Duration
 	ended <-chan struct{} // closed when the fault is removed
 }
 
 // take finds the first fault that fires on r, deciding from the seed, each fault's place and the
 // match's number; nil lets r through untouched.
-func (f *faults) take(r *http.Request) *firing {
+func (f *Faults) take(r *http.Request) *Firing {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, a := range f.armed {
@@ -145,7 +150,7 @@ func (f *faults) take(r *http.Request) *firing {
 		if jitter := int(a.Jitter / time.Millisecond); jitter > 0 {
 			delay += time.Duration(rng.IntN(2*jitter+1)-jitter) * time.Millisecond
 		}
-		return &firing{Fault: a.Fault, id: a.ID, delay: delay, ended: a.ended}
+		return &Firing{Fault: a.Fault, ID: a.ID, Delay: delay, ended: a.ended}
 	}
 	return nil
 }
@@ -160,7 +165,7 @@ func mix(x uint64) uint64 {
 
 // wait sleeps d of wall time, or until ended is closed (the fault was removed: the request goes
 // on); false when the request ended or the fake is closing first.
-func (f *faults) wait(r *http.Request, d time.Duration, ended <-chan struct{}) bool {
+func (f *Faults) wait(r *http.Request, d time.Duration, ended <-chan struct{}) bool {
 	if d <= 0 {
 		return true
 	}
@@ -178,16 +183,17 @@ func (f *faults) wait(r *http.Request, d time.Duration, ended <-chan struct{}) b
 	}
 }
 
-// injectFaults applies the armed faults to the requests next serves.
-func (s *Server) injectFaults(next http.Handler) http.Handler {
+// Inject applies the armed faults to the requests next serves, telling fired of each fault
+// that fires before it acts.
+func (f *Faults) Inject(next http.Handler, fired func(*http.Request, *Firing)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.faults.n.Load() == 0 {
+		if f.n.Load() == 0 {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if fire := s.faults.take(r); fire != nil {
-			s.raiseFault(r, fire)
-			s.faults.apply(w, r, fire, next)
+		if fire := f.take(r); fire != nil {
+			fired(r, fire)
+			f.apply(w, r, fire, next)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -195,8 +201,8 @@ func (s *Server) injectFaults(next http.Handler) http.Handler {
 }
 
 // apply does what fire says to one request.
-func (f *faults) apply(w http.ResponseWriter, r *http.Request, fire *firing, next http.Handler) {
-	if !f.wait(r, fire.delay, fire.ended) {
+func (f *Faults) apply(w http.ResponseWriter, r *http.Request, fire *Firing, next http.Handler) {
+	if !f.wait(r, fire.Delay, fire.ended) {
 		dropConnection(w, true)
 		return
 	}
@@ -277,7 +283,7 @@ func dropConnection(w http.ResponseWriter, reset bool) {
 // throttle paces bytes at rate a second until its fault ends.
 type throttle struct {
 	rate  int64
-	f     *faults
+	f     *Faults
 	r     *http.Request
 	ended <-chan struct{}
 }
@@ -354,15 +360,15 @@ func (tw *throttledWriter) Write(p []byte) (int, error) {
 	return done, nil
 }
 
-// maxTruncateBuffer bounds the body a truncating fault holds to learn its length when the
+// MaxTruncateBuffer bounds the body a truncating fault holds to learn its length when the
 // handler declares none; a longer body is cut in chunked encoding instead.
-const maxTruncateBuffer = 8 << 20
+const MaxTruncateBuffer = 8 << 20
 
 // errTruncated stops a handler whose answer has been cut.
 var errTruncated = errors.New("fakeserver: the answer was cut by a fault")
 
 // truncatingWriter passes the first limit bytes of a success answer's body and keeps the rest
-// back. A body without a declared Content-Length is held (up to maxTruncateBuffer) so that its
+// back. A body without a declared Content-Length is held (up to MaxTruncateBuffer) so that its
 // full length can be declared.
 type truncatingWriter struct {
 	w      http.ResponseWriter
@@ -417,7 +423,7 @@ func (t *truncatingWriter) Write(p []byte) (int, error) {
 		return t.w.Write(p)
 	case t.holding:
 		t.held = append(t.held, p...)
-		if len(t.held) > maxTruncateBuffer {
+		if len(t.held) > MaxTruncateBuffer {
 			// Too long to hold: cut it in chunked encoding.
 			t.holding = false
 			t.w.WriteHeader(t.status)
