@@ -107,8 +107,8 @@ type options struct {
 	// outbound replaces the transport of feed and audio fetches; only the package's own fuzz
 	// tests set it, to keep generated URLs off the network.
 	outbound http.RoundTripper
-	// timeouts are the connection timeouts (defaultTimeouts); the package's tests shorten them.
-	timeouts serverTimeouts
+	// timeouts are the connection timeouts (httpmw.DefaultTimeouts); the package's tests shorten them.
+	timeouts httpmw.Timeouts
 	// uploadBudget replaces core.DefaultUploadBudget when positive; the package's tests set it.
 	uploadBudget int64
 	// journalSize is how many requests the journal keeps; 0 turns it off.
@@ -171,7 +171,7 @@ func WithEventRecordSize(n int) Option { return func(o *options) { o.eventRecord
 // allows them. NewTest is New for a Go test with all three set: a manual clock at TestStart, the
 // Demo workspace and its key, and private URLs allowed.
 func New(opts ...Option) (*Server, error) {
-	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: defaultTimeouts, eventRecord: DefaultEventRecordSize}
+	o := options{addr: "127.0.0.1:0", analysisPace: DefaultAnalysisPace, audioCache: DefaultHostedAudioCache, journalSize: DefaultJournalSize, timeouts: httpmw.DefaultTimeouts(), eventRecord: DefaultEventRecordSize}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -252,9 +252,9 @@ func New(opts ...Option) (*Server, error) {
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{
-		Handler:           o.timeouts.deadlines(s.handler),
-		ReadHeaderTimeout: o.timeouts.header,
-		IdleTimeout:       o.timeouts.idle,
+		Handler:           o.timeouts.Deadlines(s.handler),
+		ReadHeaderTimeout: o.timeouts.Header,
+		IdleTimeout:       o.timeouts.Idle,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),
 	}
 	if err := s.loadStartFixtures(); err != nil {

@@ -9,13 +9,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // shortTimeouts makes the fake's connection timeouts tiny, so that a test sees them act without
 // sleeping: it only waits, bounded, for the server to close the connection.
 func shortTimeouts(o *options) {
-	o.timeouts = serverTimeouts{header: 200 * time.Millisecond, idle: 200 * time.Millisecond,
-		body: 200 * time.Millisecond, stall: 200 * time.Millisecond, write: 5 * time.Second}
+	o.timeouts = httpmw.Timeouts{Header: 200 * time.Millisecond, Idle: 200 * time.Millisecond,
+		Body: 200 * time.Millisecond, Stall: 200 * time.Millisecond, Write: 5 * time.Second}
 }
 
 // waitClosed reads from conn until the server closes it; it fails if that takes longer than

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // TestUploadMemoryBounded (not parallel: it reads the heap) PUTs 64 MiB uploads (16 MiB in
@@ -24,7 +26,7 @@ func TestUploadMemoryBounded(t *testing.T) {
 		o.uploadBudget = size * 100 / 64 // room for one upload, not two
 		// 64 MiB bodies on a loaded machine: the connection timeouts (wall clock, 30 s stalls,
 		// a minute idle) are not under test here and must not cut a slow PUT.
-		o.timeouts = serverTimeouts{header: 10 * time.Minute, idle: 10 * time.Minute, body: 10 * time.Minute, stall: 10 * time.Minute, write: 10 * time.Minute}
+		o.timeouts = httpmw.Timeouts{Header: 10 * time.Minute, Idle: 10 * time.Minute, Body: 10 * time.Minute, Stall: 10 * time.Minute, Write: 10 * time.Minute}
 	}, WithoutRateLimits())
 	body := strings.Repeat("a", int(size))
 	heap := func() uint64 {

@@ -1,4 +1,4 @@
-package fakeserver
+package httpmw
 
 import (
 	"io"
@@ -7,31 +7,33 @@ import (
 	"time"
 )
 
-// serverTimeouts are the fake's connection timeouts. http.Server's ReadTimeout and WriteTimeout
+// Timeouts are the fake's connection timeouts. http.Server's ReadTimeout and WriteTimeout
 // would apply one figure to every route, so the server sets only the header and idle timeouts
-// and each request gets deadlines suited to its route (see deadlines).
-type serverTimeouts struct {
-	// header bounds reading a request's headers.
-	header time.Duration
-	// idle closes a keep-alive connection that sends no new request for this long.
-	idle time.Duration
-	// body bounds reading the whole body of an API request (at most 1 MiB).
-	body time.Duration
-	// stall bounds each pause of a body or an answer that may be long (an upload PUT, hosted
+// and each request gets deadlines suited to its route (see Deadlines).
+type Timeouts struct {
+	// Header bounds reading a request's headers.
+	Header time.Duration
+	// Idle closes a keep-alive connection that sends no new request for this long.
+	Idle time.Duration
+	// Body bounds reading the whole body of an API request (at most 1 MiB).
+	Body time.Duration
+	// Stall bounds each pause of a body or an answer that may be long (an upload PUT, hosted
 	// audio): they may take any time but must keep moving.
-	stall time.Duration
-	// write bounds writing any other answer.
-	write time.Duration
+	Stall time.Duration
+	// Write bounds writing any other answer.
+	Write time.Duration
 }
 
-// defaultTimeouts are generous for any test on loopback and still close what a stalled or
+// DefaultTimeouts are generous for any test on loopback and still close what a stalled or
 // abandoned client leaves open.
-var defaultTimeouts = serverTimeouts{
-	header: 10 * time.Second,
-	idle:   60 * time.Second,
-	body:   30 * time.Second,
-	stall:  30 * time.Second,
-	write:  2 * time.Minute,
+func DefaultTimeouts() Timeouts {
+	return Timeouts{
+		Header: 10 * time.Second,
+		Idle:   60 * time.Second,
+		Body:   30 * time.Second,
+		Stall:  30 * time.Second,
+		Write:  2 * time.Minute,
+	}
 }
 
 // streams reports whether r is a request whose body or answer may be long: an audio upload or
@@ -40,13 +42,13 @@ func streams(r *http.Request) bool {
 	return strings.HasPrefix(r.URL.Path, "/_uploads/") || (strings.HasPrefix(r.URL.Path, "/_feeds/") && strings.Contains(r.URL.Path, "/audio/"))
 }
 
-// deadlines sets the read and write deadlines of each request's connection by route: an API
-// body must arrive within t.body, an upload's body may take as long as it keeps moving (no pause
-// longer than t.stall), an answer must be written within t.write, hosted audio as long as it
+// Deadlines sets the read and write deadlines of each request's connection by route: an API
+// body must arrive within t.Body, an upload's body may take as long as it keeps moving (no pause
+// longer than t.Stall), an answer must be written within t.Write, hosted audio as long as it
 // keeps moving; the control API has no write deadline (an Advance answers once the analyses it
 // runs are done). The read deadline is cleared once the body is read, so a long handler is never
 // cut by it.
-func (t serverTimeouts) deadlines(next http.Handler) http.Handler {
+func (t Timeouts) Deadlines(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		now := time.Now()
 		long := streams(r)
@@ -55,7 +57,7 @@ func (t serverTimeouts) deadlines(next http.Handler) http.Handler {
 			if strings.HasPrefix(r.URL.Path, "/_fake/") {
 				setWriteDeadline(w, time.Time{})
 			} else {
-				setWriteDeadline(w, now.Add(t.write))
+				setWriteDeadline(w, now.Add(t.Write))
 			}
 			next.ServeHTTP(w, r)
 			return
@@ -66,23 +68,23 @@ func (t serverTimeouts) deadlines(next http.Handler) http.Handler {
 			// try to drain a large unread one through the wrapper before answering.
 			r = r.WithContext(r.Context())
 			if long {
-				_ = rc.SetReadDeadline(now.Add(t.stall))
-				r.Body = &movingBody{ReadCloser: r.Body, rc: rc, stall: t.stall}
+				_ = rc.SetReadDeadline(now.Add(t.Stall))
+				r.Body = &movingBody{ReadCloser: r.Body, rc: rc, stall: t.Stall}
 			} else {
-				_ = rc.SetReadDeadline(now.Add(t.body))
+				_ = rc.SetReadDeadline(now.Add(t.Body))
 				r.Body = &movingBody{ReadCloser: r.Body, rc: rc}
 			}
 		}
 		switch {
 		case long:
-			_ = rc.SetWriteDeadline(now.Add(t.stall))
-			w = &movingWriter{ResponseWriter: w, rc: rc, stall: t.stall}
+			_ = rc.SetWriteDeadline(now.Add(t.Stall))
+			w = &movingWriter{ResponseWriter: w, rc: rc, stall: t.Stall}
 		case strings.HasPrefix(r.URL.Path, "/_fake/"):
 			// The control API answers when its work is done: an Advance on a manual clock runs
 			// the analyses due, each up to its own 10-minute limit.
 			_ = rc.SetWriteDeadline(time.Time{})
 		default:
-			_ = rc.SetWriteDeadline(now.Add(t.write))
+			_ = rc.SetWriteDeadline(now.Add(t.Write))
 		}
 		next.ServeHTTP(w, r)
 	})
