@@ -27,20 +27,20 @@ import (
 // The service's APIs (REST, webhook subscription, GraphQL, uploads) then pass through
 //
 //	journal.Record   the request journal of GET /_fake/requests (internal/journal)
-//	injectFaults     armed faults (server_faults.go)
+//	injectFaults     armed faults (internal/faults)
 //
 // and each API's own front:
 //
 //	REST           404, then 405 with Allow, from the routes generated from openapi.json;
 //	               credentials and limits (core.Enter, door RESTRead or RESTWrite); JSON
 //	               Content-Type of writes; openapi.json's parameter and body checks; the
-//	               generated handler (rest.go, rest_resources.go, rest_uploads.go), where
+//	               generated handler (internal/rest), where
 //	               GET /reports/{id} keeps the rendering of a finished report after its checks
 //	subscription   405 with Allow; credentials and limits (core.Enter, door Subscription); the
-//	               flat {error} shape (rest_subscribe.go)
+//	               flat {error} shape (internal/rest)
 //	GraphQL        GET/HEAD the explorer, POST the query, else 405; body cap; credentials and
 //	               limits (core.Enter, door GraphQL); JSON Content-Type; the executor with its
-//	               cost limits (graphql.go, internal/graphqlapi)
+//	               cost limits (internal/graphqlapi)
 //	control        the admin guard (httpmw.Admin); 404 for an unknown path, 405 with Allow for a known path
 //	               and another method; control.openapi.json's checks; the handler (control_*.go)
 //

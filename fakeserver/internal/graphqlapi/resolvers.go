@@ -438,7 +438,7 @@ func (q *gqlQuery) Report(ctx context.Context, id string) (*model.ReportType, er
 	return q.report(r)
 }
 
-// report renders a report from the view REST's body is made of (report_view.go): its
+// report renders a report from the view REST's body is made of (internal/views): its
 // JSON-string fields are the view's encoded parts, so both APIs carry identical content.
 func (q *gqlQuery) report(r core.Report) (*model.ReportType, error) {
 	view, err := q.a.views.Report(r)
