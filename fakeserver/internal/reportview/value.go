@@ -175,7 +175,12 @@ func label(key string) string {
 func objectFields(o ordered) []Field {
 	fields := make([]Field, 0, len(o.keys))
 	for i, k := range o.keys {
-		fields = append(fields, field(label(k), o.vals[i], fieldUnits[k]))
+		f := field(label(k), o.vals[i], fieldUnits[k])
+		if k == "present" { // whether there is a cover at all reads first
+			fields = append([]Field{f}, fields...)
+			continue
+		}
+		fields = append(fields, f)
 	}
 	return fields
 }
