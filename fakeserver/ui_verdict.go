@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
@@ -12,7 +13,10 @@ import (
 // status and, beside it, its verdict. A COMPLETE report that did not pass is not drawn as a
 // success: its status carries the class not-passed.
 type uiReportRow struct {
-	ReportSummary
+	// The summary's fields, copied rather than embedded: html/template looks a promoted field up
+	// by a search that allocates, for every field of every row.
+	ID, Source, Status, SeriesID string
+	CreatedAt, UpdatedAt         time.Time
 	// Shown is what names the report: its name, else "(no name)".
 	Shown string
 	// Named is false when the report has no name (Shown is then a placeholder).
@@ -24,7 +28,8 @@ type uiReportRow struct {
 }
 
 func uiRow(r ReportSummary) uiReportRow {
-	row := uiReportRow{ReportSummary: r, Shown: r.Name, Named: r.Name != "", StatusClass: "status " + r.Status}
+	row := uiReportRow{ID: r.ID, Source: r.Source, Status: r.Status, SeriesID: r.SeriesID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Shown: r.Name, Named: r.Name != "", StatusClass: "status " + r.Status}
 	if !row.Named {
 		row.Shown = "(no name)"
 	}
