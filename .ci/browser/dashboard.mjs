@@ -286,7 +286,15 @@ async function placeKept(page, start) {
   await page.locator("#live-toggle").click();
   await page.waitForFunction((c) => document.querySelector("#clock").textContent !== c, clockBefore);
   await page.setViewportSize(viewport);
-  console.log(`dashboard: a live update (timeline ${before} → ${after} entries) kept the open <details>, scroll ${scrollY} px and the selection "${stillSelected.trim()}"; paused, nothing moved; resumed, the clock caught up`);
+  // A page whose content did not change is left alone when the fake's version moves.
+  await page.goto(`${start.base_url}/_fake/ui/faults`);
+  await page.evaluate(() => (document.querySelector("#main").dataset.untouched = "yes"));
+  const checked = page.evaluate(() => new Promise((resolve) => document.addEventListener("dashboard:checked", (e) => resolve(e.detail.changed), { once: true })));
+  await call(start, start.admin_token, "POST", "/_fake/clock/advance", { seconds: 1 });
+  const changedFaults = await checked;
+  const untouched = await page.evaluate(() => document.querySelector("#main").dataset.untouched);
+  check(changedFaults === false && untouched === "yes", `an unchanged page was updated (changed ${changedFaults}, mark ${untouched})`);
+  console.log(`dashboard: a live update (timeline ${before} → ${after} entries) kept the open <details>, scroll ${scrollY} px and the selection "${stillSelected.trim()}"; paused, nothing moved; resumed, the clock caught up; an unchanged page fetched again was left alone`);
 }
 
 // frontDoor opens GET / (HTML and JSON), the favicon, and a report's /app/reports/{id} link in a
