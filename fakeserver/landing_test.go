@@ -143,3 +143,24 @@ func TestLoginReturnsOnlyWithinTheDashboard(t *testing.T) {
 		}
 	}
 }
+
+// The login form reached by the page's script after a session ended (?next=) returns to that
+// page, and only to a page of the dashboard.
+func TestLoginFormKeepsItsNext(t *testing.T) {
+	t.Parallel()
+	srv, _ := NewTest(t)
+	for next, want := range map[string]string{
+		"/_fake/ui/events?kind=fault.fired": "/_fake/ui/events?kind=fault.fired",
+		"//evil.example/_fake/ui/":          "/_fake/ui/",
+		"https://evil.example/":             "/_fake/ui/",
+	} {
+		w := uiDo(t, srv, uiReq{method: "GET", target: "/_fake/ui/login?next=" + url.QueryEscape(next), header: browser(nil)})
+		fields := find(page(t, w.Body.String()), func(n *html.Node) bool { v, _ := attr(n, "name"); return n.Data == "input" && v == "next" })
+		if len(fields) != 1 {
+			t.Fatalf("next %q: %d next fields", next, len(fields))
+		}
+		if got, _ := attr(fields[0], "value"); w.Code != http.StatusOK || got != want {
+			t.Errorf("next %q: %d, the form returns to %q, want %q", next, w.Code, got, want)
+		}
+	}
+}
