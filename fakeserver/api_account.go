@@ -2,13 +2,13 @@ package fakeserver
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
 )
 
 // ReportAccount is everything the fake knows about one report, for a test author who wants to
@@ -183,16 +183,15 @@ func checkAccount(res core.Result) CheckAccount {
 	if res.Limit != nil {
 		out.Limit = *res.Limit
 	}
-	switch {
-	case !out.Passed && res.WarningMessage != nil:
-		out.Why = *res.WarningMessage
-	case !out.Passed:
-		out.Why = fmt.Sprintf("%s is outside the limit %s.", out.Value, out.Limit)
-	case out.Limit != "":
-		out.Why = fmt.Sprintf("%s meets the limit %s.", out.Value, out.Limit)
-	default:
-		out.Why = res.Description
+	// Why reads as a person would say it: rounded, and digital silence rather than null.
+	unit, warning := "", ""
+	if res.MeasurementUnit != nil {
+		unit = *res.MeasurementUnit
 	}
+	if res.WarningMessage != nil {
+		warning = *res.WarningMessage
+	}
+	out.Why = reportview.Why(reportview.FormatValue(res.Value, unit), out.Limit, out.Passed, warning, res.Description)
 	return out
 }
 

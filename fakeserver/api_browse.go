@@ -64,6 +64,11 @@ type ReportSummary struct {
 	Status    string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// Name is the report's name: the name it was given, else its audio's title tag, else its
+	// episode's title, else its file name; "" when none is known.
+	Name string
+	// Verdict is its judgement: passed or not, once COMPLETE.
+	Verdict ReportVerdict
 }
 
 var reportStatuses = []string{core.StatusPending, core.StatusScheduled, core.StatusInProgress, core.StatusComplete, core.StatusFailed, core.StatusOutOfQuota}
@@ -110,7 +115,7 @@ func (s *Server) Reports(workspaceID string, f ReportFilter) (_ ReportPage, err 
 	for i, r := range page.Reports {
 		out.Reports[i] = ReportSummary{
 			ID: r.ID.String(), WorkspaceID: r.Workspace.String(), Source: r.Source, Status: r.Status,
-			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Name: r.Name, Verdict: verdictView(r.Verdict),
 		}
 		if r.Series != nil {
 			out.Reports[i].SeriesID = r.Series.String()
@@ -125,7 +130,10 @@ func (s *Server) Reports(workspaceID string, f ReportFilter) (_ ReportPage, err 
 func reportSummary(r core.Report) ReportSummary {
 	out := ReportSummary{
 		ID: r.ID.String(), WorkspaceID: r.Workspace.String(), Source: r.Source, Status: r.Status,
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Verdict: verdictView(core.VerdictOf(&r)),
+	}
+	if r.Name != nil {
+		out.Name = *r.Name
 	}
 	if r.Series != nil {
 		out.SeriesID = r.Series.String()

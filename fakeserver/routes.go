@@ -88,6 +88,12 @@ func (s *Server) routeRows() []route {
 		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(s.host.Handler().ServeHTTP))},
 		{"GET /_covers/{token}", httpmw.AssetHeaders(s.rest.ServeCover)},
 
+		// The front door (landing.go): GET / for a newcomer, the favicon, and the report link
+		// of events and REST answers, which leads to the dashboard's report page.
+		{"GET /{$}", s.landing()},
+		{"GET /favicon.ico", dashboard.Favicon()},
+		{"GET /app/reports/{id}", http.HandlerFunc(s.handleAppReport)},
+
 		// Anything else.
 		{"/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, core.ErrNotFound("Resource"))

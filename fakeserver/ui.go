@@ -117,7 +117,23 @@ func (ui *dashboardUI) refuse(w http.ResponseWriter, r *http.Request, failed boo
 		writeError(w, &Error{Status: http.StatusUnauthorized, Code: core.CodeInvalidAPIKey, Message: "The dashboard needs Authorization: Bearer <admin_token> or a login at " + uiPath + "/login."})
 		return
 	}
-	ui.render(w, r, http.StatusUnauthorized, "login", uiPage{Title: "Log in", Data: loginView{Failed: failed}})
+	ui.render(w, r, http.StatusUnauthorized, "login", uiPage{Title: "Log in", Data: loginView{Failed: failed, Next: loginNext(r)}})
+}
+
+// loginNext is where the login form returns to: the page asked for, or the one the form
+// carried, when it is a page of the dashboard (localUIPath); else the overview.
+func loginNext(r *http.Request) string {
+	var next string
+	switch {
+	case r.Method == http.MethodGet || r.Method == http.MethodHead:
+		next = r.URL.RequestURI()
+	case r.URL.Path == uiPath+"/login":
+		next = r.PostFormValue("next") // the body is bounded by handleLogin
+	}
+	if next = localUIPath(next); strings.HasPrefix(next, uiPath+"/login") || strings.HasPrefix(next, uiPath+"/state") {
+		return uiPath + "/"
+	}
+	return next
 }
 
 // wantsHTML reports whether the client asked for HTML, as a browser navigating does.
@@ -125,11 +141,14 @@ func wantsHTML(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
-// loginView is the login form's data.
-type loginView struct{ Failed bool }
+// loginView is the login form's data: whether a login failed, and the page to return to.
+type loginView struct {
+	Failed bool
+	Next   string
+}
 
 func (ui *dashboardUI) handleLoginForm(w http.ResponseWriter, r *http.Request) {
-	ui.render(w, r, http.StatusOK, "login", uiPage{Title: "Log in", Data: loginView{}})
+	ui.render(w, r, http.StatusOK, "login", uiPage{Title: "Log in", Data: loginView{Next: localUIPath(r.URL.Query().Get("next"))}})
 }
 
 // handleLogin takes the admin token from the form's body (never from the URL: PostFormValue
@@ -149,7 +168,7 @@ func (ui *dashboardUI) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	ui.mu.Unlock()
 	http.SetCookie(w, ui.cookie(r, session, 0))
-	http.Redirect(w, r, uiPath+"/", http.StatusSeeOther)
+	http.Redirect(w, r, loginNext(r), http.StatusSeeOther)
 }
 
 // handleLogout ends the session the cookie names and clears the cookie.

@@ -124,6 +124,17 @@ func TestDashboardRefusesWithoutTheAdminToken(t *testing.T) {
 			if w.Code != http.StatusUnauthorized || !strings.Contains(body, `id="login-form"`) {
 				t.Fatalf("%s, %s (browser): %d, want 401 and the login form: %s", page, tc.name, w.Code, body)
 			}
+			// The form carries the page asked for (the browser's own URL) back after the login;
+			// past that, nothing of the fake.
+			back := page
+			if back == uiPath {
+				back = uiPath + "/"
+			}
+			next := `<input type="hidden" name="next" value="` + back + `">`
+			if !strings.Contains(body, next) {
+				t.Fatalf("%s, %s: the login form does not return to the page asked for: %s", page, tc.name, body)
+			}
+			body = strings.Replace(body, next, "", 1)
 			for _, data := range []string{seed.WorkspaceID, "Fake clock", "127.0.0.1:1", "podqa_api_", "dashboard.js"} {
 				if strings.Contains(body, data) {
 					t.Fatalf("%s, %s: the login page shows %q", page, tc.name, data)

@@ -83,10 +83,14 @@ type ReportHead struct {
 	Series               *uuid.UUID
 	Source, Status       string
 	CreatedAt, UpdatedAt time.Time
+	// Name is the report's name (see NameOf); Verdict its judgement (see VerdictOf).
+	Name    string
+	Verdict Verdict
 }
 
-func headOf(r *Report) ReportHead {
-	h := ReportHead{ID: r.ID, Workspace: r.Workspace, Source: r.Source, Status: r.Status, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+func (c *Core) headOfLocked(r *Report) ReportHead {
+	h := ReportHead{ID: r.ID, Workspace: r.Workspace, Source: r.Source, Status: r.Status, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Name: c.nameLocked(r), Verdict: VerdictOf(r)}
 	if r.Series != nil {
 		s := *r.Series
 		h.Series = &s
@@ -136,7 +140,7 @@ func (c *Core) BrowseReports(q BrowseQuery) (BrowsePage, error) {
 			page.More = true
 			return
 		}
-		page.Reports = append(page.Reports, headOf(r))
+		page.Reports = append(page.Reports, c.headOfLocked(r))
 	})
 	c.listVisits.Add(uint64(visited))
 	return page, nil

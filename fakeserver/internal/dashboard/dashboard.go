@@ -15,12 +15,14 @@ import (
 	"path"
 	"strconv"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
 )
 
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-//go:embed static/dashboard.js static/dashboard.css
+//go:embed static/dashboard.js static/dashboard.css static/favicon.svg
 var staticFiles embed.FS
 
 // StaticPrefix is the path under which the pages load their script and style sheet.
@@ -29,7 +31,7 @@ const StaticPrefix = "/_fake/ui/static/"
 // pageNames are the templates that render a whole page; each is parsed with layout.html.
 var pageNames = []string{
 	"login", "message", "overview", "workspace", "report", "webhooks", "endpoint", "emails",
-	"feeds", "requests", "faults", "events",
+	"feeds", "requests", "faults", "events", "landing",
 }
 
 // Pages renders the dashboard's pages. It is safe for concurrent use.
@@ -46,14 +48,26 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02 15:04:05.000Z")
 	},
 	"dur": func(d time.Duration) string { return d.String() },
-	// f2 is a number, or the number a pointer holds, to two decimals.
-	"f2": func(v any) string {
+	// num is a number (or the number a pointer holds) to two decimals at most, U+2212 for a
+	// minus and ∞ for an infinity; full is it unrounded, for a title attribute.
+	"num": func(v any) string {
 		switch n := v.(type) {
 		case float64:
-			return strconv.FormatFloat(n, 'f', 2, 64)
+			return reportview.Number(n)
 		case *float64:
 			if n != nil {
-				return strconv.FormatFloat(*n, 'f', 2, 64)
+				return reportview.Number(*n)
+			}
+		}
+		return "—"
+	},
+	"full": func(v any) string {
+		switch n := v.(type) {
+		case float64:
+			return strconv.FormatFloat(n, 'g', -1, 64)
+		case *float64:
+			if n != nil {
+				return strconv.FormatFloat(*n, 'g', -1, 64)
 			}
 		}
 		return "—"
@@ -98,6 +112,7 @@ func (p *Pages) Render(w io.Writer, name string, data any) error {
 var staticTypes = map[string]string{
 	".js":  "text/javascript; charset=utf-8",
 	".css": "text/css; charset=utf-8",
+	".svg": "image/svg+xml",
 }
 
 // Static serves the script and style sheet under StaticPrefix. They hold no data, so they need
@@ -112,6 +127,23 @@ func Static() http.Handler {
 			return
 		}
 		w.Header().Set("Content-Type", ctype)
+		_, _ = w.Write(body)
+	})
+}
+
+// FaviconPath is where the pages link their icon.
+const FaviconPath = StaticPrefix + "favicon.svg"
+
+// Favicon serves the embedded icon, for the /favicon.ico a browser asks for on its own.
+func Favicon() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := staticFiles.ReadFile("static/favicon.svg")
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "public, max-age=86400")
 		_, _ = w.Write(body)
 	})
 }
