@@ -18,8 +18,8 @@ import (
 // file and one self-contained HTML page with the same content, named
 // podqa-fake-report-<run id>.json and .html. The run id is the wall-clock start of the fake
 // and random bytes, so runs sharing dir keep their own files; each write of one run replaces
-// that run's pair. A fake from NewTest puts its test's name in front of the run id. New makes dir if it is missing and returns an error naming it when files
-// cannot be made there.
+// that run's pair; a fake from NewTest puts its test's name in front of the run id. New makes
+// dir if it is missing and returns an error naming it when files cannot be made there.
 func WithReportDir(dir string) Option {
 	return func(o *options) { o.reportDir, o.reportDirSet = dir, true }
 }
