@@ -66,9 +66,15 @@ func newTestOutput(t TB, opts []Option) (*testOutput, []Option) {
 		out.failureDir = o.failureReport
 	}
 	name := tr.Name()
+	named := []Option{func(o *options) { o.testName = name }}
+	if _, fuzz := t.(interface{ Fuzz(any) }); fuzz {
+		// A *testing.F's Log panics while its fuzz target runs, which is where a fuzz test uses
+		// its fake: it gets the report of a failure, not the log.
+		return out, named
+	}
 	out.sink = &testSink{t: tr}
 	// Before opts, so that a WithLogger among them wins: the test asked for its log elsewhere.
-	return out, []Option{func(o *options) { o.testName = name }, WithLogger(out.sink.logger(o.testLogLevel))}
+	return out, append(named, WithLogger(out.sink.logger(o.testLogLevel)))
 }
 
 // beforeClose writes the report of a failed test before the fake stops, unless the fake writes
@@ -104,7 +110,7 @@ func (out *testOutput) afterClose(s *Server, closeErr error) {
 
 // end stops the fake's log from reaching the test.
 func (out *testOutput) end() {
-	if out != nil {
+	if out != nil && out.sink != nil {
 		out.sink.close()
 	}
 }

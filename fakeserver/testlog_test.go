@@ -323,3 +323,27 @@ func TestNewTestWithAPlainTB(t *testing.T) {
 		p.cleanups[i]()
 	}
 }
+
+// fuzzRecordTB is a recordTB that is a fuzz test, as *testing.F is (it has Fuzz).
+type fuzzRecordTB struct{ *recordTB }
+
+func (fuzzRecordTB) Fuzz(any) {}
+
+// TestNewTestOfAFuzzTest: a fuzz test's fake logs nothing into it (testing.F's Log panics while
+// the fuzz target runs, where the fake is used; FuzzFaultBodies does that), and its failure
+// still gets the run report.
+func TestNewTestOfAFuzzTest(t *testing.T) {
+	t.Parallel()
+	rec := newRecordTB(t, "FuzzThing")
+	dir := t.TempDir()
+	srv, _ := NewTest(fuzzRecordTB{rec}, WithTestLogLevel(slog.LevelDebug), WithFailureReport(dir))
+	mustAdvance(t, srv, time.Minute)
+	rec.fail()
+	rec.end()
+	if got := rec.lines("level="); len(got) != 0 {
+		t.Fatalf("a fuzz test got log lines: %q", got)
+	}
+	if named := rec.lines("the fake's run report: " + dir + string(filepath.Separator) + "podqa-fake-report-FuzzThing-"); len(named) != 1 {
+		t.Fatalf("log %q, want the report named", rec.lines(""))
+	}
+}
