@@ -18,8 +18,8 @@ import (
 // file and one self-contained HTML page with the same content, named
 // podqa-fake-report-<run id>.json and .html. The run id is the wall-clock start of the fake
 // and random bytes, so runs sharing dir keep their own files; each write of one run replaces
-// that run's pair. New makes dir if it is missing and returns an error naming it when files
-// cannot be made there.
+// that run's pair; a fake from NewTest puts its test's name in front of the run id. New makes
+// dir if it is missing and returns an error naming it when files cannot be made there.
 func WithReportDir(dir string) Option {
 	return func(o *options) { o.reportDir, o.reportDirSet = dir, true }
 }
@@ -54,7 +54,8 @@ func setupRunReports(o options) (*runReports, error) {
 	if err := runreport.PrepareDir(o.reportDir); err != nil {
 		return nil, fmt.Errorf("fakeserver: %w", err)
 	}
-	return &runReports{dir: o.reportDir, runID: runreport.NewRunID(time.Now())}, nil
+	// A NewTest fake's run id begins with its test's name (see NewTest).
+	return &runReports{dir: o.reportDir, runID: runreport.NewLabelledRunID(o.testName, time.Now())}, nil
 }
 
 // WriteRunReport writes the report of the run so far into the dir of WithReportDir and says
@@ -78,11 +79,16 @@ func (s *Server) writeRunReport(reason string) (RunReportFiles, error) {
 	}
 	s.reports.mu.Lock()
 	defer s.reports.mu.Unlock()
+	return s.writeRunReportAs(s.reports.dir, s.reports.runID, reason)
+}
+
+// writeRunReportAs writes the report of the run so far into dir as run id.
+func (s *Server) writeRunReportAs(dir, runID, reason string) (RunReportFiles, error) {
 	run := s.runReport()
-	run.Reason = reason
-	files, err := runreport.Write(s.reports.dir, run)
+	run.RunID, run.Reason = runID, reason
+	files, err := runreport.Write(dir, run)
 	if err != nil {
-		s.log.Error("run report not written", "dir", s.reports.dir, "err", err)
+		s.log.Error("run report not written", "dir", dir, "err", err)
 		return RunReportFiles{}, fmt.Errorf("fakeserver: run report: %w", err)
 	}
 	s.log.Info("run report written", "json", files.JSON, "html", files.HTML, "reason", reason,

@@ -63,14 +63,25 @@ type TB interface {
 // the test moves time with Advance instead of sleeping. It accepts loopback and private URLs
 // (WithPrivateURLs), so that the test's own feed servers and webhook receivers work; pass
 // WithPrivateURLs(false) to test the service's refusals. Setup failures end the test with Fatal.
+//
+// A t that also has Log, Failed and Name, as every testing.TB does, hears the fake: its log
+// lines go to t.Log from INFO up (WithTestLogLevel; WithLogger sends them elsewhere), which go
+// test shows for a failed test or with -v, and none after the test has ended. When the test
+// fails, the fake writes its run report (WithFailureReport; default in os.TempDir()) into files
+// named after the test and says where in the test's log.
 func NewTest(t TB, opts ...Option) (*Server, DemoWorkspace) {
 	t.Helper()
-	srv, err := New(append([]Option{WithManualClock(TestStart()), WithPrivateURLs(true)}, opts...)...)
+	out, outOpts := newTestOutput(t, opts)
+	t.Cleanup(out.end) // registered first, so it runs last: nothing reaches t after its end
+	srv, err := New(append(append([]Option{WithManualClock(TestStart()), WithPrivateURLs(true)}, outOpts...), opts...)...)
 	if err != nil {
 		t.Fatalf("fakeserver: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := srv.Close(); err != nil {
+		out.beforeClose(srv)
+		err := srv.Close()
+		out.afterClose(srv, err)
+		if err != nil {
 			t.Errorf("fakeserver: close: %v", err)
 		}
 	})

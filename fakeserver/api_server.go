@@ -100,6 +100,8 @@ type options struct {
 	resolver      Resolver
 	dialer        Dialer
 	webhookBudget time.Duration
+	// webhookClock is the clock of webhook-timestamp (see WithWebhookClock).
+	webhookClock WebhookClock
 	// audioCache is the byte budget of rendered hosted audio (see WithHostedAudioCache).
 	audioCache int64
 	// analyze replaces the analysis engine; only the package's own benchmarks set it.
@@ -121,6 +123,12 @@ type options struct {
 	// reportDir is where run reports go (see WithReportDir).
 	reportDir    string
 	reportDirSet bool
+	// testName, set by NewTest, begins the run id (see WithReportDir).
+	testName string
+	// testLogLevel and failureReport are NewTest's (see WithTestLogLevel, WithFailureReport).
+	testLogLevel     slog.Level
+	failureReport    string
+	failureReportSet bool
 }
 
 // Option configures New.
@@ -186,6 +194,9 @@ func New(opts ...Option) (*Server, error) {
 	}
 	if o.eventRecord < 0 || o.eventRecord > MaxEventRecordSize {
 		return nil, fmt.Errorf("fakeserver: the event record size must be from 0 to %d, not %d", MaxEventRecordSize, o.eventRecord)
+	}
+	if _, err := webhookStamping(o); err != nil {
+		return nil, err
 	}
 	reports, err := setupRunReports(o)
 	if err != nil {

@@ -50,7 +50,8 @@ type webhookWiring struct {
 
 func (s *Server) setupWebhooks() {
 	s.hooks.policy = s.urlPolicy(s.opts)
-	s.hooks.sender = webhooks.NewSender(s.hooks.policy, s.opts.webhookBudget)
+	stamping, _ := webhookStamping(s.opts) // New refused a bad value before the fake listened
+	s.hooks.sender = webhooks.NewSender(s.hooks.policy, s.opts.webhookBudget, webhooks.WithStamping(stamping))
 	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll})
 }
 

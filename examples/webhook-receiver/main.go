@@ -1,5 +1,7 @@
 // Command webhook-receiver is an HTTP server that receives podqa's webhooks: it verifies each
-// delivery's signature, drops redeliveries and prints the events.
+// delivery's signature, drops redeliveries and prints the events. A delivery it refuses is
+// logged on standard error with the reason (a bad signature, a timestamp off this machine's
+// clock and by how much).
 //
 // With an endpoint made in the web app's Settings, pass its signing secret:
 //
@@ -50,7 +52,7 @@ func main() {
 	publicURL := flag.String("public-url", "", "the URL the service posts to (default http://<listen address>/)")
 	dedupURL := flag.String("dedup-url", "", "a redis:// or postgres:// URL of the de-duplication store shared by every instance (default: in memory, this process only; needs -tags stores)")
 	flag.Parse()
-	if err := run(ctx, os.Stdout, *addr, *publicURL, *dedupURL, *subscribe); err != nil {
+	if err := run(ctx, os.Stdout, os.Stderr, *addr, *publicURL, *dedupURL, *subscribe); err != nil {
 		fmt.Fprintln(os.Stderr, "webhook-receiver:", err)
 		os.Exit(1)
 	}
@@ -80,8 +82,9 @@ func openDedup(ctx context.Context, url string) (webhook.DedupStore, func(), err
 	}, nil
 }
 
-func run(ctx context.Context, out io.Writer, addr, publicURL, dedupURL string, subscribe bool) error {
-	opts := []webhook.HandlerOption{webhook.WithTimeout(8 * time.Second)}
+func run(ctx context.Context, out, errOut io.Writer, addr, publicURL, dedupURL string, subscribe bool) error {
+	// Every refused delivery says why on errOut: the sender sees only the status.
+	opts := []webhook.HandlerOption{webhook.WithTimeout(8 * time.Second), webhook.WithErrorHook(logRefusals(errOut))}
 	if dedupURL != "" {
 		store, closeStore, err := openDedup(ctx, dedupURL)
 		if err != nil {

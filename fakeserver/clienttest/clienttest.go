@@ -8,7 +8,9 @@
 // client's by default; a webhook receiver takes it as
 // webhook.NewHandler(secret, fn, webhook.WithVerifierOptions(webhook.WithClock(srv.Clock())))
 // or webhook.NewVerifier(secret, webhook.WithClock(srv.Clock())), since the fake signs each
-// delivery with its own time (Example_webhookReceiver shows it).
+// delivery with its own time (Example_webhookReceiver shows it); or the fake stamps deliveries
+// with the wall clock (New(t, fakeserver.WithWebhookClock(fakeserver.WebhookClockWall))) and the
+// receiver keeps its own.
 package clienttest
 
 import (

@@ -21,6 +21,7 @@
 //	                            and enclosures (-allow-private-webhook-urls is its former name)
 //	-analysis-pace              fake-clock time one hour of audio takes to analyse (default 5m)
 //	-webhook-timeout            time a webhook receiver has to answer one attempt (default 10s)
+//	-webhook-clock              fake (the default) or wall: the clock of each delivery's webhook-timestamp
 //	-log-level                  debug, info, warn or error (default info)
 //	-log-format                 text (key=value, the default) or json (one object a line)
 //	-seed                       integer: every id, key, secret, token and webhook-id follows from it (env FAKESERVER_SEED)
@@ -82,6 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	logFormat := fs.String("log-format", "text", "text (key=value) or json (one object a line)")
 	envFile := fs.String("env-file", "", "also write the start line's values as shell exports (PODQA_BASE_URL, PODQA_API_KEY, PODQA_ADMIN_TOKEN, PODQA_WORKSPACE_ID) to this file, for `. file`; removed on stop")
 	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
+	webhookClock := fs.String("webhook-clock", string(fakeserver.WebhookClockFake), "clock of each delivery's webhook-timestamp: fake, or wall so that receivers verifying on their own clock accept deliveries after the manual clock moved")
 	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
 	fixturesFile := fs.String("fixtures", "", "JSON file of start state: workspaces, keys, webhook endpoints, standards, hosted feeds")
 	journalSize := fs.Int("journal-size", fakeserver.DefaultJournalSize, "requests the request journal keeps, oldest dropped; at most 100000; 0 turns it off")
@@ -94,6 +96,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if *webhookTimeout <= 0 {
 		return fmt.Errorf("-webhook-timeout must be more than 0, not %s", *webhookTimeout)
+	}
+	stamps, err := fakeserver.ParseWebhookClock(*webhookClock)
+	if err != nil {
+		return fmt.Errorf("-webhook-clock must be wall or fake, not %q", *webhookClock)
 	}
 	if *journalSize < 0 || *journalSize > fakeserver.MaxJournalSize {
 		return fmt.Errorf("-journal-size must be from 0 to %d, not %d", fakeserver.MaxJournalSize, *journalSize)
@@ -118,6 +124,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fakeserver.WithAnalysisPace(*pace),
 		fakeserver.WithLogger(logger),
 		fakeserver.WithWebhookTimeout(*webhookTimeout),
+		fakeserver.WithWebhookClock(stamps),
 		fakeserver.WithJournalSize(*journalSize),
 	}
 	if *reportDir != "" {

@@ -23,7 +23,8 @@ type Attempt struct {
 	Key []byte
 	// Body is the frozen event body, sent byte for byte on every attempt.
 	Body []byte
-	// At is the attempt's instant on the fake's clock: its webhook-timestamp.
+	// At is the attempt's instant on the fake's clock: its webhook-timestamp unless the sender
+	// stamps with the wall clock (StampWall).
 	At time.Time
 }
 
@@ -36,6 +37,9 @@ type Outcome struct {
 	// Latency is how long the attempt took on the real clock, from the request's start to the
 	// end of the answer read (zero for an attempt never made).
 	Latency time.Duration
+	// Stamp is the attempt's webhook-timestamp as sent, in whole seconds (zero for an attempt
+	// never made).
+	Stamp time.Time
 }
 
 // OK reports whether the attempt succeeded.
@@ -50,6 +54,9 @@ type Sender struct {
 	budget    time.Duration
 	// slots holds one token per attempt in flight, over every SendAll at once.
 	slots chan struct{}
+	// stamping is the clock of webhook-timestamp; wall is the wall clock (time.Now).
+	stamping Stamping
+	wall     func() time.Time
 }
 
 // maxParallel bounds how many receivers one SendAll serves at once.
@@ -66,7 +73,7 @@ const maxResponseRead = 64 << 10
 
 // NewSender returns a sender that connects according to policy and gives each receiver budget
 // (DefaultBudget when 0 or less) to answer.
-func NewSender(policy Policy, budget time.Duration) *Sender {
+func NewSender(policy Policy, budget time.Duration, opts ...SenderOption) *Sender {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
@@ -78,10 +85,11 @@ func NewSender(policy Policy, budget time.Duration) *Sender {
 		TLSHandshakeTimeout:   budget,
 		ResponseHeaderTimeout: budget,
 	}
-	return &Sender{
+	s := &Sender{
 		transport: tr,
 		budget:    budget,
 		slots:     make(chan struct{}, MaxInFlight),
+		wall:      time.Now,
 		client: &http.Client{
 			Transport: tr,
 			Timeout:   budget,
@@ -90,6 +98,10 @@ func NewSender(policy Policy, budget time.Duration) *Sender {
 			},
 		},
 	}
+	for _, opt := range opts {
+		opt(s)
+	}
+	return s
 }
 
 // Close drops the sender's idle connections.
@@ -109,11 +121,24 @@ func (s *Sender) send(ctx context.Context, a Attempt) Outcome {
 	if err != nil {
 		return Outcome{Err: "the URL cannot be requested"}
 	}
+	wall := s.wall()
+	stamp := a.At
+	if s.stamping == StampWall {
+		stamp = wall
+	}
+	stamp = time.Unix(stamp.Unix(), 0) // the header's whole seconds, which the signature covers
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("webhook-id", a.MessageID)
-	req.Header.Set("webhook-timestamp", strconv.FormatInt(a.At.Unix(), 10))
-	req.Header.Set("webhook-signature", Sign(a.Key, a.MessageID, a.At, a.Body))
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(stamp.Unix(), 10))
+	req.Header.Set("webhook-signature", Sign(a.Key, a.MessageID, stamp, a.Body))
+	out := s.answer(req, stamp, wall)
+	out.Stamp = stamp
+	return out
+}
+
+// answer sends req, stamped stamp at wall on the wall clock, and reads what it got.
+func (s *Sender) answer(req *http.Request, stamp, wall time.Time) Outcome {
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return Outcome{Err: s.describe(err)}
@@ -123,6 +148,13 @@ func (s *Sender) send(ctx context.Context, a Attempt) Outcome {
 	switch {
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		return Outcome{StatusCode: resp.StatusCode, Err: fmt.Sprintf("HTTP %d: redirects are not followed", resp.StatusCode)}
+	case resp.StatusCode >= 400 && resp.StatusCode < 500:
+		msg := fmt.Sprintf("HTTP %d", resp.StatusCode)
+		if advice := skewAdvice(stamp, wall); advice != "" {
+			// The likeliest 4xx of a receiver verifying on its own clock: say why and the way out.
+			msg += "; " + advice
+		}
+		return Outcome{StatusCode: resp.StatusCode, Err: msg}
 	case resp.StatusCode < 200 || resp.StatusCode >= 300:
 		return Outcome{StatusCode: resp.StatusCode, Err: fmt.Sprintf("HTTP %d", resp.StatusCode)}
 	case readErr != nil && isTimeout(readErr):
