@@ -39,6 +39,10 @@ type FixtureWorkspace struct {
 	Standards        []FixtureStandard
 	// DefaultStandard is the ref of one of Standards, or a built-in standard's name.
 	DefaultStandard string
+	// Series are shows the workspace holds as recorded (the program's import writes them),
+	// RecordedReports its reports as recorded, served as they are.
+	Series          []FixtureSeries
+	RecordedReports []FixtureReport
 }
 
 // FixtureAPIKey is an API key; Key, when given, is the key's text (podqa_api_ and at least
@@ -81,6 +85,9 @@ type FixtureIDs struct {
 	WebhookEndpoints map[string]string     `json:"webhook_endpoints"`
 	Standards        map[string]string     `json:"standards"`
 	Feeds            map[string]HostedFeed `json:"feeds"`
+	// Series and Episodes map the refs of recorded series and episodes to their ids.
+	Series   map[string]string `json:"series,omitempty"`
+	Episodes map[string]string `json:"episodes,omitempty"`
 }
 
 // FixtureError is a refused fixtures document: Path names the bad entry the way a JSON path
@@ -145,8 +152,8 @@ func checkShape(v any, t reflect.Type, path string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if v == nil {
-		return nil // null is the zero value, as encoding/json reads it
+	if v == nil || t == rawMessageType {
+		return nil // null is the zero value, as encoding/json reads it; a kept part is checked by validateRecorded
 	}
 	where := path
 	if where == "" {
@@ -252,6 +259,7 @@ func (f Fixtures) validate() error {
 		return nil
 	}
 	keys := map[string]string{}
+	recordedIDs := map[string]string{}
 	for i, ws := range f.Workspaces {
 		p := fmt.Sprintf("workspaces[%d]", i)
 		if err := ref("workspace", p, ws.Ref); err != nil {
@@ -311,6 +319,9 @@ func (f Fixtures) validate() error {
 			if err := ref("standard", fmt.Sprintf("%s.standards[%d]", p, j), s.Ref); err != nil {
 				return err
 			}
+		}
+		if err := validateRecorded(p, ws, ref, recordedIDs); err != nil {
+			return err
 		}
 	}
 	for i, feed := range f.Feeds {
@@ -438,6 +449,9 @@ func (s *Server) loadStartFixtures() error {
 			if _, err := s.SetDefaultStandard(ws.ID, stdID); err != nil {
 				return at(p+".default_standard", err)
 			}
+		}
+		if err := s.loadRecorded(p, wsID, w, w.Type == string(core.Personal), &ids); err != nil {
+			return err
 		}
 	}
 	s.start.fixtureIDs = ids

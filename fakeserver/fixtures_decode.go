@@ -145,6 +145,9 @@ func readFixtureValue(dec *json.Decoder, path *jsonPath) (any, error) {
 		}
 		return nil, fixtureErr(path.String(), "not JSON: unexpected %q", t)
 	case nil:
+		if inRecordedPart(*path) {
+			return nil, nil // the service's null, kept as recorded
+		}
 		where := path.String()
 		if where == "" {
 			return nil, fixtureErr("", "the document is null; it must be an object")

@@ -60,6 +60,9 @@ func (s *Server) viewReport(r core.Report) (reportView, error) {
 		out.Series = &restserver.ReportSeries{ID: sr.ID, Title: optString(sr.Title), FeedURL: &feed}
 		out.Episode = &restserver.ReportEpisode{ID: e.ID, Title: optString(e.Title), GUID: &guid, AudioURL: e.AudioURL, PublishedOn: optDate(e.PublishedOn)}
 	}
+	if r.Recorded != nil {
+		return recordedView(out, r.Recorded), nil
+	}
 	var parts viewParts
 	switch {
 	case r.Stats != nil:
