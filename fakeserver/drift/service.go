@@ -257,3 +257,5 @@ func compactJSON(b []byte) []byte {
 	}
 	return out.Bytes()
 }
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
