@@ -97,6 +97,14 @@ func readFixtureValue(dec *json.Decoder, path *jsonPath) (any, error) {
 	if len(*path) > maxFixturesDepth {
 		return nil, fixtureErr(path.String(), "nests more than %d levels", maxFixturesDepth)
 	}
+	if keptWhole(*path) {
+		// A recorded part is the service's JSON, kept as it is: read whole, not token by token.
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, notJSON(*path, dec, err)
+		}
+		return raw, nil
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, notJSON(*path, dec, err)

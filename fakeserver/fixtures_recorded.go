@@ -147,6 +147,12 @@ func inRecordedPart(path jsonPath) bool {
 		path[2].key == "recorded_reports" && path[4].isKey && recordedParts[path[4].key]
 }
 
+// keptWhole reports whether path is one of a recorded report's five kept parts itself, which
+// the decoder reads as one value.
+func keptWhole(path jsonPath) bool {
+	return len(path) == 5 && inRecordedPart(path) && path[4].key != "transcript"
+}
+
 // rawMessageType is json.RawMessage, whose value checkShape leaves to the fixture's own checks.
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
 
