@@ -126,7 +126,7 @@ func LoadFixtures(r io.Reader) (Fixtures, error) {
 	if len(data) > maxFixturesSize {
 		return Fixtures{}, fixtureErr("", "the document is larger than %d bytes", maxFixturesSize)
 	}
-	raw, err := decodeFixturesJSON(data)
+	raw, kept, err := decodeFixturesJSON(data)
 	if err != nil {
 		return Fixtures{}, err
 	}
@@ -134,12 +134,14 @@ func LoadFixtures(r io.Reader) (Fixtures, error) {
 		return Fixtures{}, err
 	}
 	var doc fixturesJSON
-	strict := json.NewDecoder(bytes.NewReader(data))
+	// The kept parts, read once already, are not decoded a second time (see keptPart).
+	strict := json.NewDecoder(bytes.NewReader(elideKept(data, kept)))
 	strict.DisallowUnknownFields()
 	if err := strict.Decode(&doc); err != nil {
 		// checkShape has already named anything the decoder refuses; this is a backstop.
 		return Fixtures{}, fixtureErr("", "%s", jsonProblem(err))
 	}
+	restoreKept(&doc, data, kept)
 	f, err := doc.fixtures()
 	if err != nil {
 		return Fixtures{}, err

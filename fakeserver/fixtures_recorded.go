@@ -143,8 +143,55 @@ var recordedParts = map[string]bool{"stats": true, "results": true, "file_info":
 // inRecordedPart reports whether path is inside one of a recorded report's kept parts
 // (workspaces[i].recorded_reports[j].stats and below), where null is a value like any other.
 func inRecordedPart(path jsonPath) bool {
-	return len(path) >= 5 && path[0].isKey && path[0].key == "workspaces" && path[2].isKey &&
-		path[2].key == "recorded_reports" && path[4].isKey && recordedParts[path[4].key]
+	return len(path) >= 5 && path[0].isKey && path[0].key == "workspaces" && !path[1].isKey && path[2].isKey &&
+		path[2].key == "recorded_reports" && !path[3].isKey && path[4].isKey && recordedParts[path[4].key]
+}
+
+// keptPart is where a recorded report's kept part is in a fixtures document: LoadFixtures
+// decodes the document a second time, strictly, with each kept part replaced by null, then
+// puts the parts back as they were written. The parts are most of an import's bytes.
+type keptPart struct {
+	ws, report int
+	name       string
+	start, end int64
+}
+
+// elideKept is data with each kept part replaced by null (data itself when there is none).
+func elideKept(data []byte, kept []keptPart) []byte {
+	if len(kept) == 0 {
+		return data
+	}
+	out := make([]byte, 0, len(data)/4)
+	at := int64(0)
+	for _, k := range kept {
+		out = append(out, data[at:k.start]...)
+		out = append(out, "null"...)
+		at = k.end
+	}
+	return append(out, data[at:]...)
+}
+
+// restoreKept puts the kept parts back into the decoded document.
+func restoreKept(doc *fixturesJSON, data []byte, kept []keptPart) {
+	for _, k := range kept {
+		if k.ws >= len(doc.Workspaces) || k.report >= len(doc.Workspaces[k.ws].RecordedReports) {
+			continue // cannot be: the two decodings read one document
+		}
+		r := &doc.Workspaces[k.ws].RecordedReports[k.report]
+		part := json.RawMessage(data[k.start:k.end:k.end])
+		switch k.name {
+		case "stats":
+			r.Stats = part
+		case "results":
+			r.Results = part
+		case "file_info":
+			r.FileInfo = part
+		case "metadata":
+			r.Metadata = part
+		case "cover_image":
+			r.CoverImage = part
+		}
+	}
 }
 
 // keptWhole reports whether path is one of a recorded report's five kept parts itself, which
@@ -345,32 +392,87 @@ func validateRecorded(p string, ws FixtureWorkspace, ref func(kind, path, r stri
 	return nil
 }
 
-// checkPart checks a kept part is a JSON object (or, for results, an array of objects).
+// checkPart checks a kept part is a JSON object (or, for results, an array of objects), without
+// decoding it: an import's parts are most of its document.
 func checkPart(path string, v json.RawMessage, object bool) error {
 	v = nullIsNil(v)
 	if v == nil {
 		return nil
 	}
-	var probe any
-	if err := json.Unmarshal(v, &probe); err != nil {
-		return fixtureErr(path, "not JSON: %s", jsonProblem(err))
+	// Whether it is JSON at all is New's check (loadRecorded): LoadFixtures has read it as JSON.
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return fixtureErr(path, "not JSON")
 	}
 	if object {
-		if _, ok := probe.(map[string]any); !ok {
+		if v[0] != '{' {
 			return fixtureErr(path, "must be an object")
 		}
 		return nil
 	}
-	list, ok := probe.([]any)
-	if !ok {
+	i := 0
+	bad := ""
+	arrayElements(v, func(el []byte) bool {
+		if len(el) == 0 || el[0] != '{' {
+			bad = fmt.Sprintf("%s[%d]", path, i)
+			return false
+		}
+		i++
+		return true
+	})
+	if v[0] != '[' {
 		return fixtureErr(path, "must be an array")
 	}
-	for i, el := range list {
-		if _, ok := el.(map[string]any); !ok {
-			return fixtureErr(fmt.Sprintf("%s[%d]", path, i), "must be an object")
-		}
+	if bad != "" {
+		return fixtureErr(bad, "must be an object")
 	}
 	return nil
+}
+
+// arrayElements calls fn with each element of v, valid JSON, when v is an array, until fn
+// returns false: one pass, no decoding.
+func arrayElements(v []byte, fn func(el []byte) bool) {
+	if len(v) == 0 || v[0] != '[' {
+		return
+	}
+	depth, start, inString := 0, -1, false
+	for i := 1; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}':
+			depth--
+		case c == ']':
+			if depth == 0 {
+				if start >= 0 {
+					fn(bytes.TrimSpace(v[start:i]))
+				}
+				return
+			}
+			depth--
+		case c == ',' && depth == 0:
+			if !fn(bytes.TrimSpace(v[start:i])) {
+				return
+			}
+			start = -1
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
 }
 
 // loadRecorded loads a workspace's series and recorded reports into the fake; p is its path.
@@ -429,6 +531,15 @@ func (s *Server) loadRecorded(p string, wsID uuid.UUID, ws FixtureWorkspace, per
 	podcast := core.BuiltinStandards()[0]
 	in := make([]core.ImportedReport, len(ws.RecordedReports))
 	for i, fr := range ws.RecordedReports {
+		rp := fmt.Sprintf("%s.recorded_reports[%d]", p, i)
+		for _, part := range []struct {
+			name string
+			v    json.RawMessage
+		}{{"stats", fr.Stats}, {"results", fr.Results}, {"file_info", fr.FileInfo}, {"metadata", fr.Metadata}, {"cover_image", fr.CoverImage}} {
+			if part.v != nil && !json.Valid(part.v) {
+				return fixtureErr(rp+"."+part.name, "not JSON")
+			}
+		}
 		ir := core.ImportedReport{
 			ID: parse(fr.ID), Status: fr.Status, Name: fr.Name, CreatedAt: fr.CreatedAt, UpdatedAt: fr.UpdatedAt, StartedAt: fr.StartedAt,
 			OriginalFilename: fr.OriginalFilename, Personal: personal, AudioURL: fr.AudioURL,

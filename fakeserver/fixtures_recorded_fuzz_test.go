@@ -17,6 +17,8 @@ func FuzzLoadRecordedFixtures(f *testing.F) {
 	f.Add(recordedDoc(`{"status":"COMPLETE","created_at":"2026-01-05T09:00:00Z","original_filename":"a","results":[{"value":{"profanities":[{"start":1}]}}]}`))
 	f.Add(`{"workspaces":[{"ref":"w","type":"personal","name":"W","recorded_reports":[{"stats":{"a":{"b":[[[[{"c":null}]]]]}}}]}]}`)
 	f.Add(`{"workspaces":[{"ref":"w","type":"organisation","name":"W","series":[{"ref":"s","feed_url":"https://a.example/f","created_at":"x"}]}]}`)
+	f.Add(`{"workspaces":{"w":{"recorded_reports":[{"stats":{}}]}}}`)
+	f.Add(`{"workspaces":[{"recorded_reports":[{"results":[ ,]}],"recorded_reports":[]}]}`)
 	f.Fuzz(func(t *testing.T, doc string) {
 		fx, err := LoadFixtures(strings.NewReader(doc))
 		var fe *FixtureError

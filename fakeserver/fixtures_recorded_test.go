@@ -57,6 +57,8 @@ func TestRecordedFixturesAreStrict(t *testing.T) {
 		{"two series of one feed", `{"workspaces":[{"ref":"w","type":"personal","name":"W","series":[{"ref":"s","feed_url":"https://a.example/f"},{"ref":"t","feed_url":"https://a.example/f"}]}]}`, "workspaces[0].series[1].feed_url: is already the feed of workspaces[0].series[0]"},
 		{"a series ref twice", `{"workspaces":[{"ref":"w","type":"personal","name":"W","series":[{"ref":"s","feed_url":"https://a.example/f"},{"ref":"s","feed_url":"https://a.example/g"}]}]}`, `workspaces[0].series[1].ref: "s" is already the ref of workspaces[0].series[0]`},
 		{"an episode without audio", `{"workspaces":[{"ref":"w","type":"personal","name":"W","series":[{"ref":"s","feed_url":"https://a.example/f","episodes":[{"ref":"e"}]}]}]}`, "workspaces[0].series[0].episodes[0].audio_url: is required"},
+		{"recorded reports in an object", `{"workspaces":[{"ref":"w","type":"personal","name":"W","recorded_reports":{"x":{"stats":{}}}}]}`, "workspaces[0].recorded_reports: must be an array"},
+		{"workspaces in an object", `{"workspaces":{"w":{"recorded_reports":[{"stats":{}}]}}}`, "workspaces: must be an array"},
 		{"an episode's day not a date", `{"workspaces":[{"ref":"w","type":"personal","name":"W","series":[{"ref":"s","feed_url":"https://a.example/f","episodes":[{"ref":"e","audio_url":"https://a.example/e","published_on":"5 Jan"}]}]}]}`, "workspaces[0].series[0].episodes[0].published_on: must be a date, YYYY-MM-DD"},
 	}
 	for _, tt := range tests {
