@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -89,8 +90,27 @@ func TestImportServesAsRecorded(t *testing.T) {
 		same("GET /series/"+id, rest(live, seed.APIKey, "/series/"+id), rest(third, fixtureKey, "/series/"+id))
 		path := fmt.Sprintf("/series/%s/episodes", id)
 		same("GET "+path, rest(live, seed.APIKey, path), rest(third, fixtureKey, path))
-		q := `query($id: UUID!) { series(id: $id) { id title kind feedUrl sources { feedUrl } } }`
+		q := `query($id: UUID!) { series(id: $id) { id title kind feedUrl sources { feedUrl } historicScores { reportId passed requiredFailures } } }`
 		same("GraphQL series "+id, gql(live, seed.APIKey, q, map[string]any{"id": id}), gql(third, fixtureKey, q, map[string]any{"id": id}))
+	}
+	// The fake's own pages of an imported report and its workspace work too.
+	wsID := third.Fixtures().Workspaces["imported"]
+	pages := []string{"/_fake/ui/workspaces/" + wsID, "/_fake/ui/state", "/_fake/ui/"}
+	for _, it := range items {
+		id := it.(map[string]any)["id"].(string)
+		pages = append(pages, "/_fake/ui/reports/"+id, "/_fake/reports/"+id)
+	}
+	for _, path := range pages {
+		req, _ := http.NewRequest(http.MethodGet, third.URL()+path, nil)
+		req.Header.Set("Authorization", "Bearer "+third.AdminToken())
+		resp, err := third.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %d", path, resp.StatusCode)
+		}
 	}
 	me := rest(third, fixtureKey, "/me").(map[string]any)["workspace"].(map[string]any)
 	if me["name"] != "Demo" || me["type"] != "personal" {

@@ -175,6 +175,7 @@ func (c *Core) ImportReports(ws uuid.UUID, in []ImportedReport) ([]Report, error
 		}
 		rec := ir.Recorded
 		r.Recorded = &rec
+		r.Stats = recordedStats(rec.Stats)
 		c.insertReportLocked(r)
 		r.Timeline = []StatusStep{{Status: r.Status, At: r.UpdatedAt}}
 		made = append(made, r)
@@ -188,4 +189,26 @@ func (c *Core) ImportReports(ws uuid.UUID, in []ImportedReport) ([]Report, error
 		}
 	}
 	return out, nil
+}
+
+// recordedStats reads the counts and verdict of a recorded stats part, for what the fake shows
+// of a report beside its answer (a series' score history); nil when it has none or they cannot
+// be read. The answer itself serves the part as recorded.
+func recordedStats(raw json.RawMessage) *Stats {
+	if raw == nil {
+		return nil
+	}
+	var st struct {
+		Passes, Failures, Total, Percent int
+		Passed                           *bool
+		RequiredFailures                 int `json:"required_failures"`
+		RequiredTotal                    int `json:"required_total"`
+		InfoFlagged                      int `json:"info_flagged"`
+		InfoTotal                        int `json:"info_total"`
+	}
+	if json.Unmarshal(raw, &st) != nil || st.Passed == nil {
+		return nil
+	}
+	return &Stats{Passes: st.Passes, Failures: st.Failures, Total: st.Total, Percent: st.Percent, Passed: *st.Passed,
+		RequiredFailures: st.RequiredFailures, RequiredTotal: st.RequiredTotal, InfoFlagged: st.InfoFlagged, InfoTotal: st.InfoTotal}
 }
