@@ -366,6 +366,9 @@ func (im *importer) transcriptIncluded(ctx context.Context, wsType, wsID string,
 	for _, r := range answer.Reports {
 		out[r.ID] = r.TranscriptIncluded
 	}
+	if len(out) < n {
+		im.sum.Warnings = append(im.sum.Warnings, fmt.Sprintf("GraphQL's reports listed %d of the %d newest reports REST listed: the others recorded as keeping their transcript", len(out), n))
+	}
 	return out
 }
 
