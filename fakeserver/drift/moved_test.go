@@ -217,6 +217,16 @@ func TestCheckWaitsOutLimitsAndRefusals(t *testing.T) {
 		}
 		return body
 	}, nil)
+	var elsewhereHits atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhereHits.Add(1) }))
+	t.Cleanup(elsewhere.Close)
+	redirecting := front(t, live, nil, func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == drift.OpenAPIPath || r.URL.Path == "/api/rest/v1/me" {
+			http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusFound)
+			return true
+		}
+		return false
+	})
 	fast := drift.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 2})
 	for _, tt := range []struct {
 		name, url string
@@ -227,6 +237,7 @@ func TestCheckWaitsOutLimitsAndRefusals(t *testing.T) {
 		{"unreachable", gone.URL, nil, drift.ErrUnreachable, "could not be reached"},
 		{"openapi.json not JSON", notJSON.URL, nil, drift.ErrNotJSON, "openapi.json is not JSON"},
 		{"schema.graphql not SDL", sdlHTML.URL, nil, drift.ErrNotJSON, "not GraphQL SDL"},
+		{"a redirect elsewhere", redirecting.URL, nil, drift.ErrUnreachable, "a redirect to another origin is not followed"},
 		{"refused key", live.URL(), []drift.Option{drift.WithAPIKey("podqa_api_not_a_key_of_this_service_0000"), drift.WithHTTPClient(live.Client())}, drift.ErrKeyRefused, "refused the API key"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,5 +250,8 @@ func TestCheckWaitsOutLimitsAndRefusals(t *testing.T) {
 				t.Fatalf("the key is in the error: %v", err)
 			}
 		})
+	}
+	if n := elsewhereHits.Load(); n != 0 {
+		t.Errorf("another origin was reached %d times", n)
 	}
 }

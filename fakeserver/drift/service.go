@@ -19,6 +19,9 @@ import (
 	"github.com/podqa/podqa-go/client"
 )
 
+// errOtherOrigin refuses a redirect away from the base URL's origin.
+var errOtherOrigin = errors.New("a redirect to another origin is not followed")
+
 // maxDocument bounds a contract document or an answer read.
 const maxDocument = 32 << 20
 
@@ -43,7 +46,7 @@ func newService(base string, s *settings) (*service, error) {
 	hc := *s.hc
 	hc.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
 		if req.URL.Scheme != u.Scheme || req.URL.Host != u.Host {
-			return fmt.Errorf("a redirect to another origin (%s) is not followed", req.URL.Host)
+			return fmt.Errorf("%w (%s)", errOtherOrigin, req.URL.Host)
 		}
 		return http.ErrUseLastResponse
 	}
@@ -109,7 +112,11 @@ func (sv *service) documentOnce(ctx context.Context, path string) (body []byte, 
 		if ctx.Err() != nil {
 			return nil, "", -1, ctx.Err()
 		}
-		return nil, "", 0, fmt.Errorf("%w: GET %s: %s", ErrUnreachable, path, transportReason(err))
+		wait := time.Duration(0)
+		if errors.Is(err, errOtherOrigin) {
+			wait = -1 // retrying cannot help
+		}
+		return nil, "", wait, fmt.Errorf("%w: GET %s: %s", ErrUnreachable, path, transportReason(err))
 	}
 	defer resp.Body.Close()
 	body, err = io.ReadAll(io.LimitReader(resp.Body, maxDocument+1))
