@@ -2,6 +2,8 @@ package fakeserver
 
 import (
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -100,5 +102,48 @@ func TestRecordedFixturesRefusedByTheFakeServeNothing(t *testing.T) {
 	var fe *FixtureError
 	if srv != nil || !errors.As(err, &fe) || !strings.HasPrefix(fe.Path, "workspaces[1].") {
 		t.Fatalf("srv %v, err %v", srv, err)
+	}
+}
+
+// TestRecordedFixturesAfterReset: a reset loads the recorded entries again, with their ids, and
+// the report answers as before.
+func TestRecordedFixturesAfterReset(t *testing.T) {
+	t.Parallel()
+	f, err := LoadFixtures(strings.NewReader(`{"workspaces":[{"ref":"w","type":"personal","name":"W",
+	  "api_keys":[{"ref":"k","key":"podqa_api_recorded_reset_key_0123456789"}],
+	  "series":[{"ref":"s","id":"4c9a3bd4-57d4-4e54-8b0c-53a1f0d8b001","feed_url":"https://feeds.example/show.xml",
+	    "episodes":[{"ref":"e","audio_url":"https://cdn.example/e.mp3"}]}],
+	  "recorded_reports":[` + goodRecorded + `]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(WithFixtures(f), WithManualClock(TestStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	get := func() string {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL()+"/api/rest/v1/reports/4c9a3bd4-57d4-4e54-8b0c-53a1f0d8b002", nil)
+		req.Header.Set("Authorization", "Bearer podqa_api_recorded_reset_key_0123456789")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%d %s", resp.StatusCode, b)
+		}
+		return string(b)
+	}
+	before := get()
+	if !strings.Contains(before, `"credits_charged":"100.00"`) || !strings.Contains(before, `"warning_message":null`) {
+		t.Fatalf("not as recorded: %s", before)
+	}
+	if _, err := srv.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if after := get(); after != before {
+		t.Fatalf("after a reset:\n%s\nbefore:\n%s", after, before)
 	}
 }
