@@ -39,6 +39,10 @@ type FixtureWorkspace struct {
 	Standards        []FixtureStandard
 	// DefaultStandard is the ref of one of Standards, or a built-in standard's name.
 	DefaultStandard string
+	// Series are shows the workspace holds as recorded (the program's import writes them),
+	// RecordedReports its reports as recorded, served as they are.
+	Series          []FixtureSeries
+	RecordedReports []FixtureReport
 }
 
 // FixtureAPIKey is an API key; Key, when given, is the key's text (podqa_api_ and at least
@@ -81,6 +85,9 @@ type FixtureIDs struct {
 	WebhookEndpoints map[string]string     `json:"webhook_endpoints"`
 	Standards        map[string]string     `json:"standards"`
 	Feeds            map[string]HostedFeed `json:"feeds"`
+	// Series and Episodes map the refs of recorded series and episodes to their ids.
+	Series   map[string]string `json:"series,omitempty"`
+	Episodes map[string]string `json:"episodes,omitempty"`
 }
 
 // FixtureError is a refused fixtures document: Path names the bad entry the way a JSON path
@@ -101,8 +108,9 @@ func fixtureErr(path, format string, args ...any) error {
 	return &FixtureError{Path: path, Reason: fmt.Sprintf(format, args...)}
 }
 
-// maxFixturesSize bounds a fixtures document.
-const maxFixturesSize = 16 << 20
+// maxFixturesSize bounds a fixtures document: 10,000 recorded reports of an import take about
+// 75 MiB.
+const maxFixturesSize = 256 << 20
 
 // LoadFixtures reads a fixtures document strictly, in time linear in its size: unknown fields,
 // a field twice in one object, null, values of the wrong type, credits that are not whole,
@@ -118,7 +126,7 @@ func LoadFixtures(r io.Reader) (Fixtures, error) {
 	if len(data) > maxFixturesSize {
 		return Fixtures{}, fixtureErr("", "the document is larger than %d bytes", maxFixturesSize)
 	}
-	raw, err := decodeFixturesJSON(data)
+	raw, kept, err := decodeFixturesJSON(data)
 	if err != nil {
 		return Fixtures{}, err
 	}
@@ -126,12 +134,14 @@ func LoadFixtures(r io.Reader) (Fixtures, error) {
 		return Fixtures{}, err
 	}
 	var doc fixturesJSON
-	strict := json.NewDecoder(bytes.NewReader(data))
+	// The kept parts, read once already, are not decoded a second time (see keptPart).
+	strict := json.NewDecoder(bytes.NewReader(elideKept(data, kept)))
 	strict.DisallowUnknownFields()
 	if err := strict.Decode(&doc); err != nil {
 		// checkShape has already named anything the decoder refuses; this is a backstop.
 		return Fixtures{}, fixtureErr("", "%s", jsonProblem(err))
 	}
+	restoreKept(&doc, data, kept)
 	f, err := doc.fixtures()
 	if err != nil {
 		return Fixtures{}, err
@@ -145,8 +155,8 @@ func checkShape(v any, t reflect.Type, path string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if v == nil {
-		return nil // null is the zero value, as encoding/json reads it
+	if v == nil || t == rawMessageType {
+		return nil // null is the zero value, as encoding/json reads it; a kept part is checked by validateRecorded
 	}
 	where := path
 	if where == "" {
@@ -252,6 +262,7 @@ func (f Fixtures) validate() error {
 		return nil
 	}
 	keys := map[string]string{}
+	recordedIDs := map[string]string{}
 	for i, ws := range f.Workspaces {
 		p := fmt.Sprintf("workspaces[%d]", i)
 		if err := ref("workspace", p, ws.Ref); err != nil {
@@ -311,6 +322,9 @@ func (f Fixtures) validate() error {
 			if err := ref("standard", fmt.Sprintf("%s.standards[%d]", p, j), s.Ref); err != nil {
 				return err
 			}
+		}
+		if err := validateRecorded(p, ws, ref, recordedIDs); err != nil {
+			return err
 		}
 	}
 	for i, feed := range f.Feeds {
@@ -438,6 +452,9 @@ func (s *Server) loadStartFixtures() error {
 			if _, err := s.SetDefaultStandard(ws.ID, stdID); err != nil {
 				return at(p+".default_standard", err)
 			}
+		}
+		if err := s.loadRecorded(p, wsID, w, w.Type == string(core.Personal), &ids); err != nil {
+			return err
 		}
 	}
 	s.start.fixtureIDs = ids

@@ -22,6 +22,8 @@ type fixtureWorkspaceJSON struct {
 	WebhookEndpoints []FixtureEndpoint     `json:"webhook_endpoints,omitempty"`
 	Standards        []fixtureStandardJSON `json:"standards,omitempty"`
 	DefaultStandard  string                `json:"default_standard,omitempty"`
+	Series           []fixtureSeriesJSON   `json:"series,omitempty"`
+	RecordedReports  []fixtureReportJSON   `json:"recorded_reports,omitempty"`
 }
 
 // fixtureStandardJSON is a FixtureStandard as written.
@@ -40,7 +42,7 @@ type fixtureFeedJSON struct {
 // naming it.
 func (d fixturesJSON) fixtures() (Fixtures, error) {
 	var f Fixtures
-	for _, w := range d.Workspaces {
+	for i, w := range d.Workspaces {
 		fw := FixtureWorkspace{
 			Ref: w.Ref, Type: w.Type, Name: w.Name, PlanAllowance: w.PlanAllowance, PlanUsed: w.PlanUsed,
 			PodcastLimit: w.PodcastLimit, ChargingEnabled: w.ChargingEnabled, APIKeys: w.APIKeys,
@@ -48,6 +50,9 @@ func (d fixturesJSON) fixtures() (Fixtures, error) {
 		}
 		for _, s := range w.Standards {
 			fw.Standards = append(fw.Standards, FixtureStandard{Ref: s.Ref, StandardSpec: s.spec()})
+		}
+		if err := recordedFromJSON(fmt.Sprintf("workspaces[%d]", i), w, &fw); err != nil {
+			return Fixtures{}, err
 		}
 		f.Workspaces = append(f.Workspaces, fw)
 	}

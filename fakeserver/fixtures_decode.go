@@ -79,23 +79,34 @@ func shownKey(key string) string {
 // (map[string]any, []any, string, bool, json.Number), in one pass: a key twice in one object,
 // a null, nesting past maxFixturesDepth or a syntax error is refused with the path where it
 // was met.
-func decodeFixturesJSON(data []byte) (any, error) {
+// The recorded reports' kept parts are read whole and listed in kept, where they are in data.
+func decodeFixturesJSON(data []byte) (_ any, kept []keptPart, _ error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var path jsonPath
-	v, err := readFixtureValue(dec, &path)
+	v, err := readFixtureValue(dec, &path, &kept)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fixtureErr("", "the file must hold one JSON object")
+		return nil, nil, fixtureErr("", "the file must hold one JSON object")
 	}
-	return v, nil
+	return v, kept, nil
 }
 
-func readFixtureValue(dec *json.Decoder, path *jsonPath) (any, error) {
+func readFixtureValue(dec *json.Decoder, path *jsonPath, kept *[]keptPart) (any, error) {
 	if len(*path) > maxFixturesDepth {
 		return nil, fixtureErr(path.String(), "nests more than %d levels", maxFixturesDepth)
+	}
+	if keptWhole(*path) {
+		// A recorded part is the service's JSON, kept as it is: read whole, not token by token.
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, notJSON(*path, dec, err)
+		}
+		end := dec.InputOffset()
+		*kept = append(*kept, keptPart{ws: (*path)[1].index, report: (*path)[3].index, name: (*path)[4].key, start: end - int64(len(raw)), end: end})
+		return raw, nil
 	}
 	tok, err := dec.Token()
 	if err != nil {
@@ -116,7 +127,7 @@ func readFixtureValue(dec *json.Decoder, path *jsonPath) (any, error) {
 				if _, dup := obj[key]; dup {
 					return nil, fixtureErr(path.String(), "appears twice in one object")
 				}
-				v, err := readFixtureValue(dec, path)
+				v, err := readFixtureValue(dec, path, kept)
 				if err != nil {
 					return nil, err
 				}
@@ -131,7 +142,7 @@ func readFixtureValue(dec *json.Decoder, path *jsonPath) (any, error) {
 			arr := []any{}
 			for i := 0; dec.More(); i++ {
 				*path = append(*path, pathSegment{index: i})
-				v, err := readFixtureValue(dec, path)
+				v, err := readFixtureValue(dec, path, kept)
 				if err != nil {
 					return nil, err
 				}
@@ -145,6 +156,9 @@ func readFixtureValue(dec *json.Decoder, path *jsonPath) (any, error) {
 		}
 		return nil, fixtureErr(path.String(), "not JSON: unexpected %q", t)
 	case nil:
+		if inRecordedPart(*path) {
+			return nil, nil // the service's null, kept as recorded
+		}
 		where := path.String()
 		if where == "" {
 			return nil, fixtureErr("", "the document is null; it must be an object")

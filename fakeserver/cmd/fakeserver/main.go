@@ -11,6 +11,13 @@
 //
 //	go run github.com/podqa/podqa-go/fakeserver/cmd/fakeserver [flags]
 //
+// Subcommands (each has -h; see the README's "Is the fake still the service?"):
+//
+//	fakeserver drift -base-url URL [-api-key KEY] [-json]
+//	    compares a live service with the fake's contracts; exit 0 nothing differs, 1 drift, 2 could not check
+//	fakeserver import -base-url URL -api-key KEY -o FILE [-fixture-key KEY2] [-limit N]
+//	    writes a fixtures file of a live workspace, its reports as recorded, for -fixtures
+//
 // Flags:
 //
 //	-addr                       listen address (default 127.0.0.1:8080; port 0 picks a free port)
@@ -52,7 +59,14 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv); err != nil {
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	var status exitStatus
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &status):
+		os.Exit(int(status))
+	default:
 		fmt.Fprintln(os.Stderr, "fakeserver:", err)
 		os.Exit(2)
 	}
@@ -69,8 +83,17 @@ type startLine struct {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "drift":
+			return runDrift(ctx, args[1:], stdout, stderr)
+		case "import":
+			return runImport(ctx, args[1:], stderr)
+		}
+	}
 	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { usage(fs) }
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address; port 0 picks a free port")
 	clockMode := fs.String("clock", "real", "real, or manual: time then moves only through the control API")
 	startAt := fs.String("start", "", "RFC 3339 start instant of a manual clock (default now)")

@@ -49,7 +49,7 @@ func (c *Core) ReportByID(id uuid.UUID) (Report, bool) {
 		return Report{}, false
 	}
 	out := *r
-	if out.Name == nil && out.Status != StatusComplete {
+	if out.Name == nil && out.Status != StatusComplete && out.Recorded == nil {
 		out.Name = c.reportNameLocked(r)
 	}
 	return out, true

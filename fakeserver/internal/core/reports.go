@@ -71,6 +71,9 @@ type Report struct {
 	Source string
 	// Timeline is every status the report took, in order, on the fake's clock.
 	Timeline []StatusStep
+	// Recorded is set on a report imported as recorded (SourceImported): its parts are served
+	// as they are, and it is never measured, judged or charged.
+	Recorded *Recorded
 
 	estimatedEnd time.Time
 	upload       uploadAudio
@@ -514,7 +517,7 @@ func (c *Core) GetReport(p Principal, id uuid.UUID) (Report, error) {
 		return Report{}, ErrNotFound("Report")
 	}
 	out := *r
-	if out.Name == nil && out.Status != StatusComplete {
+	if out.Name == nil && out.Status != StatusComplete && out.Recorded == nil {
 		out.Name = c.reportNameLocked(r)
 	}
 	return out, nil

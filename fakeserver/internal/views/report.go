@@ -60,6 +60,9 @@ func (v *Views) Report(r core.Report) (Report, error) {
 		out.Series = &restserver.ReportSeries{ID: sr.ID, Title: OptString(sr.Title), FeedURL: &feed}
 		out.Episode = &restserver.ReportEpisode{ID: e.ID, Title: OptString(e.Title), GUID: &guid, AudioURL: e.AudioURL, PublishedOn: OptDate(e.PublishedOn)}
 	}
+	if r.Recorded != nil {
+		return recordedView(out, r.Recorded), nil
+	}
 	var parts encoder
 	switch {
 	case r.Stats != nil:
