@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -36,6 +35,12 @@ type Outcome struct {
 	// Latency is how long the attempt took on the real clock, from the request's start to the
 	// end of the answer read (zero for an attempt never made).
 	Latency time.Duration
+	// Sent is the request's headers as sent (never the secret); nil for an attempt never made.
+	Sent []Header
+	// Answer is the first MaxAnswerKept bytes of the receiver's answer body; AnswerCut says
+	// the body was longer.
+	Answer    []byte
+	AnswerCut bool
 }
 
 // OK reports whether the attempt succeeded.
@@ -104,7 +109,7 @@ func (s *Sender) Send(ctx context.Context, a Attempt) Outcome {
 }
 
 // send makes one attempt; Send times it.
-func (s *Sender) send(ctx context.Context, a Attempt) Outcome {
+func (s *Sender) send(ctx context.Context, a Attempt) (out Outcome) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.URL, bytes.NewReader(a.Body))
 	if err != nil {
 		return Outcome{Err: "the URL cannot be requested"}
@@ -114,12 +119,15 @@ func (s *Sender) send(ctx context.Context, a Attempt) Outcome {
 	req.Header.Set("webhook-id", a.MessageID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(a.At.Unix(), 10))
 	req.Header.Set("webhook-signature", Sign(a.Key, a.MessageID, a.At, a.Body))
+	// Whatever the outcome, its record shows the headers as they went out.
+	defer func() { out.Sent = sentHeaders(req) }()
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return Outcome{Err: s.describe(err)}
 	}
-	_, readErr := io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseRead))
+	answer, cut, readErr := readAnswer(resp.Body)
 	resp.Body.Close()
+	defer func() { out.Answer, out.AnswerCut = answer, cut }()
 	switch {
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		return Outcome{StatusCode: resp.StatusCode, Err: fmt.Sprintf("HTTP %d: redirects are not followed", resp.StatusCode)}
