@@ -136,6 +136,7 @@ func (s *Server) controlRows() []route {
 		{"PATCH /_fake/webhook-endpoints/{id}", h(s.handlePatchEndpoint)},
 		{"DELETE /_fake/webhook-endpoints/{id}", h(s.handleDeleteEndpoint)},
 		{"POST /_fake/webhook-endpoints/{id}/test", h(s.handleTestEvent)},
+		{"POST /_fake/webhook-deliveries/{id}/resend", h(s.handleResendDelivery)},
 		{"GET /_fake/emails", h(s.handleListEmails)},
 		{"PUT /_fake/series/{id}/automated-reporting", h(s.handleAutomatedReporting)},
 		// Standards.
@@ -184,6 +185,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + uiPath + "/reports/{id}", page(ui.handleReport)},
 		{"GET " + uiPath + "/workspaces/{id}/webhooks", page(ui.handleWebhooks)},
 		{"GET " + uiPath + "/endpoints/{id}", page(ui.handleEndpoint)},
+		{"POST " + uiPath + "/deliveries/{id}/resend", page(ui.handleResend)},
 		{"GET " + uiPath + "/workspaces/{id}/emails", page(ui.handleEmails)},
 	}
 }

@@ -252,9 +252,14 @@ type uiEndpointPage struct {
 	Deliveries []uiDelivery
 }
 
-// uiDelivery is a delivery and the timeline of its attempts.
+// uiDelivery is a delivery, what it is about, its body for reading, and the timeline of its
+// attempts.
 type uiDelivery struct {
 	WebhookDelivery
+	Subject uiSubject
+	// Pretty is the body indented, cut at maxUIDeliveryBody; BodyCut counts the bytes cut.
+	Pretty   string
+	BodyCut  int
 	Timeline []uiAttempt
 }
 
@@ -262,6 +267,7 @@ type uiDelivery struct {
 type uiAttempt struct {
 	N       int
 	At      time.Time
+	Resend  bool
 	Status  string
 	Code    string
 	Latency string
@@ -289,9 +295,11 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 	v := uiEndpointPage{Endpoint: endpointView(ep, "")}
 	log := ui.s.attemptsOnEndpoint(id.String())
 	for _, d := range ds { // newest first, at most the endpoint's log of 20
-		v.Deliveries = append(v.Deliveries, uiDelivery{WebhookDelivery: d, Timeline: ui.s.attemptsOf(d, log)})
+		ud := uiDelivery{WebhookDelivery: d, Subject: ui.s.eventSubject(d.Body), Timeline: ui.s.attemptsOf(d, log)}
+		ud.Pretty, ud.BodyCut = prettyBody(d.Body)
+		v.Deliveries = append(v.Deliveries, ud)
 	}
-	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Data: v})
+	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Notice: resentNotice(v.Deliveries, r.URL.Query().Get("resent")), Data: v})
 }
 
 // emailsView is a workspace's simulated emails, newest first.
