@@ -77,6 +77,9 @@ type JournalEntry struct {
 	ErrorCode string `json:"-"`
 	// Duration is how long the fake took to answer, on the wall clock.
 	Duration time.Duration `json:"-"`
+	// FaultID is the armed fault that acted on the request (see Server.AddFault); empty when
+	// none did.
+	FaultID string `json:"-"`
 }
 
 // MarshalJSON writes the entry in the control API's shape: nulls for what is absent.
@@ -90,6 +93,7 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 		MaskedKey   *string `json:"masked_key"`
 		ErrorCode   *string `json:"error_code"`
 		DurationMs  float64 `json:"duration_ms"`
+		FaultID     *string `json:"fault_id"`
 	}{
 		plain:       plain(e),
 		At:          apitime.Format(e.At),
@@ -98,6 +102,7 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 		MaskedKey:   nullable(e.MaskedKey),
 		ErrorCode:   nullable(e.ErrorCode),
 		DurationMs:  float64(e.Duration.Microseconds()) / 1000,
+		FaultID:     nullable(e.FaultID),
 	})
 }
 

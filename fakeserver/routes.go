@@ -177,6 +177,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"POST " + uiPath + "/clock/advance", page(ui.handleAdvance)},
 		{"GET " + uiPath + "/feeds", page(ui.handleFeeds)},
 		{"GET " + uiPath + "/requests", page(ui.handleRequests)},
+		{"GET " + uiPath + "/requests/{id}", page(ui.handleRequest)},
 		{"GET " + uiPath + "/faults", page(ui.handleFaults)},
 		{"GET " + uiPath + "/events", page(ui.handleEvents)},
 		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,

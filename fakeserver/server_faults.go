@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 type armedFault struct {
@@ -185,6 +186,7 @@ func (s *Server) injectFaults(next http.Handler) http.Handler {
 			return
 		}
 		if fire := s.faults.take(r); fire != nil {
+			httpmw.CallOf(r.Context()).MarkFault(fire.id) // for the journal's entry
 			s.raiseFault(r, fire)
 			s.faults.apply(w, r, fire, next)
 			return

@@ -286,6 +286,7 @@ func (s *Server) journaled(next http.Handler) http.Handler {
 			e.RequestBodyTruncated = body.truncated
 		}
 		e.ErrorCode, _ = cutText(answerErrorCode(e.Status, rec.errBody), MaxJournalLinePart)
+		e.FaultID = httpmw.CallOf(r.Context()).Fault()
 		s.journal.add(epoch, e)
 	})
 }

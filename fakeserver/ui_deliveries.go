@@ -17,7 +17,7 @@ import (
 // past it the body is cut with a marker naming the control call that returns it whole. With
 // MaxWebhookAnswer of the receiver's answer and an endpoint's log of 20 deliveries, the page
 // stays under maxEndpointPageBytes however large the bodies are (see docs/fakeserver.md).
-const maxUIDeliveryBody = 8 << 10
+const maxUIDeliveryBody = 16 << 10
 
 // uiSubject is what a delivery is about, read from its body: a report (linked when the fake
 // holds it), or a series and an episode.
@@ -76,8 +76,18 @@ func (s *Server) eventSubject(body []byte) uiSubject {
 		// Named as the service's lists name a report: its episode's title, else its file's name.
 		out.ReportName = cmp.Or(out.EpisodeTitle, out.ReportName)
 	}
+	// Tenants choose these (file names, feed titles): the page shows a bounded part of each.
+	for _, f := range []*string{&out.ReportID, &out.ReportName, &out.SeriesID, &out.SeriesTitle, &out.EpisodeTitle} {
+		*f, _ = cutRunes(*f, maxUISubject)
+	}
 	return out
 }
+
+// maxUIAttemptError bounds the error an attempt's line shows, in characters.
+const maxUIAttemptError = 300
+
+// maxUISubject bounds each name a delivery's subject line shows, in characters.
+const maxUISubject = 160
 
 // prettyBody is a delivery's body indented for reading, cut at maxUIDeliveryBody bytes (at a
 // character boundary) with the count of what was cut.
@@ -107,6 +117,7 @@ func attemptLine(code, latency, errText string) (string, string, string) {
 	if d, err := time.ParseDuration(latency); err == nil {
 		latency = roundDuration(d)
 	}
+	errText, _ = cutRunes(errText, maxUIAttemptError)
 	return code, latency, errText
 }
 
