@@ -66,7 +66,7 @@ func TestJournalRowsFit(t *testing.T) {
 	}
 	for target, want := range map[string]int{
 		"/_fake/ui/requests/00000000-0000-4000-8000-000000000000": http.StatusNotFound,
-		"/_fake/ui/requests/x?at=yesterday":                         http.StatusBadRequest,
+		"/_fake/ui/requests/x?at=yesterday":                       http.StatusBadRequest,
 	} {
 		if w := uiDo(t, srv, uiReq{method: "GET", target: target, header: bearer(srv.AdminToken())}); w.Code != want {
 			t.Errorf("%s: %d, want %d", target, w.Code, want)
