@@ -27,7 +27,7 @@ func journalPage(t *testing.T, srv *Server, query string) string {
 func TestJournalRowsFit(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
-	long := strings.Repeat("a", 300)
+	long := strings.Repeat("a", 200)
 	body := `{"name":"` + strings.Repeat("b", 2000) + `END"}`
 	call(t, srv, "POST", "/api/rest/v1/reports?x="+long, jsonHeader(bearer(seed.APIKey)), body)
 	page := journalPage(t, srv, "")
@@ -43,7 +43,7 @@ func TestJournalRowsFit(t *testing.T) {
 	if whole != "/api/rest/v1/reports?x="+long || len([]rune(cut)) != maxUIPathShown+1 || !strings.HasSuffix(cut, "…") || !strings.HasPrefix(whole, strings.TrimSuffix(cut, "…")) {
 		t.Fatalf("path shown %q, title %q", cut, whole)
 	}
-	pre := regexp.MustCompile(`(?s)<pre>(.*?)</pre>`).FindStringSubmatch(row)
+	pre := regexp.MustCompile(`(?s)<pre tabindex="0">(.*?)</pre>`).FindStringSubmatch(row)
 	if pre == nil || len(html.UnescapeString(pre[1])) != maxUIBodyPreview || strings.Contains(row, "END") {
 		t.Fatalf("the row's body preview: %d bytes, the end shown %v", len(strings.Join(pre, "")), strings.Contains(row, "END"))
 	}
