@@ -70,6 +70,9 @@ type JournalEntry struct {
 	ErrorCode string `json:"-"`
 	// Duration is how long the fake took to answer, on the wall clock.
 	Duration time.Duration `json:"-"`
+	// FaultID is the armed fault that acted on the request (see Server.AddFault); empty when
+	// none did.
+	FaultID string `json:"-"`
 }
 
 // MarshalJSON writes the entry in the control API's shape: nulls for what is absent.

@@ -155,6 +155,17 @@ type WebhookDelivery struct {
 	NextAttemptAt time.Time
 	// Body is the event body, exactly as signed and sent.
 	Body json.RawMessage
+	// ReportID is the report whose event this is; empty for other events.
+	ReportID string
+	// Resends counts the attempts ResendDelivery made (among Attempts).
+	Resends int
+	// RequestHeaders are the last attempt's headers as sent (never the secret); nil before the
+	// first attempt.
+	RequestHeaders []WebhookHeader
+	// ResponseBody is the first MaxWebhookAnswer bytes of the receiver's answer to the last
+	// attempt, as text; ResponseBodyTruncated says the answer was longer.
+	ResponseBody          string
+	ResponseBodyTruncated bool
 }
 
 func deliveryView(d core.Delivery) WebhookDelivery {
@@ -169,6 +180,7 @@ func deliveryView(d core.Delivery) WebhookDelivery {
 	if d.NextAttemptAt != nil {
 		v.NextAttemptAt = *d.NextAttemptAt
 	}
+	deliveryExchange(&v, d)
 	return v
 }
 

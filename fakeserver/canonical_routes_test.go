@@ -93,9 +93,14 @@ func TestIDRuleOnEveryRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	delivery, err := srv.SendTestEvent(t.Context(), endpoint.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ids := map[string]string{
 		"workspaces": seed.WorkspaceID, "api-keys": seed.APIKeyID, "faults": fault, "feeds": feed.ID,
 		"webhook-endpoints": endpoint.ID, "series": series, "reports": report, "endpoints": endpoint.ID,
+		"webhook-deliveries": delivery.ID, "deliveries": delivery.ID, "requests": srv.Requests(RequestFilter{Limit: 1})[0].ID,
 	}
 	// idOf is the id a route's {id} names: the one of the collection before it.
 	idOf := func(pattern string) string {
@@ -165,8 +170,14 @@ func TestIDRuleOnEveryRoute(t *testing.T) {
 				continue
 			}
 			seen++
+			method, _, _ := strings.Cut(row.pattern, " ")
 			checkIDRule(t, idRoute{name: row.pattern, id: idOf(pattern), do: func(t *testing.T, spelling string) (int, string) {
-				w := uiDo(t, srv, uiReq{method: "GET", target: strings.Replace(pattern, "{id}", spelling, 1), header: bearer(srv.AdminToken())})
+				req := uiReq{method: method, target: strings.Replace(pattern, "{id}", spelling, 1), header: bearer(srv.AdminToken())}
+				if method == http.MethodPost { // a form of the dashboard's own page
+					req.header, req.form = sameOrigin(bearer(srv.AdminToken())), url.Values{}
+					req.header.Del("Accept")
+				}
+				w := uiDo(t, srv, req)
 				return w.Code, w.Body.String()
 			}}, http.StatusNotFound)
 		}

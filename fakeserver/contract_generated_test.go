@@ -815,6 +815,11 @@ func (w *contractWorld) idFor(method, path string) string {
 		return id
 	case strings.HasPrefix(path, "/_fake/webhook-endpoints/{id}"):
 		return w.controlEndpoint()
+	case strings.HasPrefix(path, "/_fake/webhook-deliveries/{id}"):
+		endpoint := w.controlEndpoint()
+		return w.once("delivery", func() string {
+			return w.post("/_fake/webhook-endpoints/"+endpoint+"/test", w.admin(), "", "id")
+		})
 	case strings.HasPrefix(path, "/_fake/series/{id}"), strings.HasPrefix(path, "/api/rest/v1/series/{series_id}"):
 		return w.series()
 	case strings.HasPrefix(path, "/api/rest/v1/reports/{report_id}"), path == "/_fake/reports/{id}":

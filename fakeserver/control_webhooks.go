@@ -45,6 +45,7 @@ type deliveryJSON struct {
 	LastAttemptAt  *string         `json:"last_attempt_at"`
 	NextAttemptAt  *string         `json:"next_attempt_at"`
 	Body           json.RawMessage `json:"body"`
+	exchangeJSON
 }
 
 func deliveryJSONOf(d WebhookDelivery) deliveryJSON {
@@ -53,6 +54,7 @@ func deliveryJSONOf(d WebhookDelivery) deliveryJSON {
 		Attempts: d.Attempts, FailedAttempts: d.FailedAttempts, Status: d.Status, ResponseCode: d.ResponseCode,
 		LastError: d.LastError, Test: d.Test, CreatedAt: apitime.Format(d.CreatedAt),
 		LastAttemptAt: optionalTime(d.LastAttemptAt), NextAttemptAt: optionalTime(d.NextAttemptAt), Body: d.Body,
+		exchangeJSON: exchangeJSONOf(d),
 	}
 }
 

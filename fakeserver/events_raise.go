@@ -76,6 +76,9 @@ func (s *Server) observe(n core.Notice) {
 		if n.ResponseCode != 0 {
 			attrs = append(attrs, slog.Int("response_status", n.ResponseCode))
 		}
+		if n.Resend {
+			attrs = append(attrs, slog.Bool("resend", true))
+		}
 		if n.NextAttempt.IsZero() {
 			attrs = append(attrs, slog.String("next_attempt", "none: abandoned"))
 		} else {
@@ -86,10 +89,13 @@ func (s *Server) observe(n core.Notice) {
 		if !s.events.keeps() && !s.events.enabled(slog.LevelDebug) {
 			return
 		}
-		s.events.raise(n.At, slog.LevelDebug, EventDeliverySucceeded, "webhook delivered", ws, report,
-			append([]slog.Attr{slog.String("endpoint_id", n.Endpoint.String()), slog.String("delivery_id", n.Delivery.String()),
-				slog.String("event", n.EventType), slog.Int("attempt", n.Attempt), slog.Int("response_status", n.ResponseCode)},
-				latencyAttrs(n.Latency)...)...)
+		attrs := append([]slog.Attr{slog.String("endpoint_id", n.Endpoint.String()), slog.String("delivery_id", n.Delivery.String()),
+			slog.String("event", n.EventType), slog.Int("attempt", n.Attempt), slog.Int("response_status", n.ResponseCode)},
+			latencyAttrs(n.Latency)...)
+		if n.Resend {
+			attrs = append(attrs, slog.Bool("resend", true))
+		}
+		s.events.raise(n.At, slog.LevelDebug, EventDeliverySucceeded, "webhook delivered", ws, report, attrs...)
 	case core.NoticeEndpointDisabled:
 		s.events.raise(n.At, slog.LevelWarn, EventEndpointDisabled, "webhook endpoint disabled", ws, "",
 			slog.String("endpoint_id", n.Endpoint.String()), slog.String("url", n.URL),

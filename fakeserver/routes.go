@@ -143,6 +143,7 @@ func (s *Server) controlRows() []route {
 		{"PATCH /_fake/webhook-endpoints/{id}", h(s.handlePatchEndpoint)},
 		{"DELETE /_fake/webhook-endpoints/{id}", h(s.handleDeleteEndpoint)},
 		{"POST /_fake/webhook-endpoints/{id}/test", h(s.handleTestEvent)},
+		{"POST /_fake/webhook-deliveries/{id}/resend", h(s.handleResendDelivery)},
 		{"GET /_fake/emails", h(s.handleListEmails)},
 		{"PUT /_fake/series/{id}/automated-reporting", h(s.handleAutomatedReporting)},
 		// Standards.
@@ -183,6 +184,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"POST " + uiPath + "/clock/advance", page(ui.handleAdvance)},
 		{"GET " + uiPath + "/feeds", page(ui.handleFeeds)},
 		{"GET " + uiPath + "/requests", page(ui.handleRequests)},
+		{"GET " + uiPath + "/requests/{id}", page(ui.handleRequest)},
 		{"GET " + uiPath + "/faults", page(ui.handleFaults)},
 		{"GET " + uiPath + "/events", page(ui.handleEvents)},
 		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
@@ -191,6 +193,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + uiPath + "/reports/{id}", page(ui.handleReport)},
 		{"GET " + uiPath + "/workspaces/{id}/webhooks", page(ui.handleWebhooks)},
 		{"GET " + uiPath + "/endpoints/{id}", page(ui.handleEndpoint)},
+		{"POST " + uiPath + "/deliveries/{id}/resend", page(ui.handleResend)},
 		{"GET " + uiPath + "/workspaces/{id}/emails", page(ui.handleEmails)},
 	}
 }

@@ -44,8 +44,8 @@ func (s *Server) attemptsOf(d WebhookDelivery, log attemptLog) []uiAttempt {
 	var out []uiAttempt
 	for _, e := range log[d.ID] {
 		n, _ := strconv.Atoi(eventAttr(e, "attempt"))
-		a := uiAttempt{N: n, At: e.At, Status: "failed", Code: eventAttr(e, "response_status"),
-			Error: eventAttr(e, "error"), Latency: eventAttr(e, "latency")}
+		a := uiAttempt{N: n, At: e.At, Status: "failed", Resend: eventAttr(e, "resend") == "true"}
+		a.Code, a.Latency, a.Error = attemptLine(eventAttr(e, "response_status"), eventAttr(e, "latency"), eventAttr(e, "error"))
 		if e.Kind == EventDeliverySucceeded {
 			a.Status = "succeeded"
 		}
@@ -67,6 +67,7 @@ func (s *Server) attemptsOf(d WebhookDelivery, log attemptLog) []uiAttempt {
 		if d.LastError != nil {
 			a.Error = *d.LastError
 		}
+		a.Code, a.Latency, a.Error = attemptLine(a.Code, a.Latency, a.Error)
 		out = append(out, a)
 	}
 	if !d.NextAttemptAt.IsZero() {

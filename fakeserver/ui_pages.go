@@ -25,9 +25,10 @@ type uiPage struct {
 	Authed      bool
 	Now         time.Time
 	ManualClock bool
-	// Version changes when the fake changes: the page's script polls /_fake/ui/state and
-	// reloads the page's main part when it differs.
-	Version string
+	// Version changes when what the page shows changes (pageStamp): the page's script polls
+	// StateURL and reloads the page's main part when it differs.
+	Version  string
+	StateURL string
 	// Back is the page's own path and query, where the clock's advance returns to.
 	Back   string
 	Notice string
@@ -38,27 +39,25 @@ type uiPage struct {
 func (s *Server) fillPage(r *http.Request, page *uiPage) {
 	page.Now = s.Now()
 	page.ManualClock = s.clock.Manual()
-	page.Version = s.uiVersion()
 	if strings.HasPrefix(r.URL.Path, uiPath+"/") && r.Method == http.MethodGet {
 		page.Back = r.URL.RequestURI()
 	}
+	page.Version, page.StateURL = s.pageStamp(r.URL.RequestURI()), stateURL(r.URL.RequestURI())
 }
 
 // maxUIList bounds every list a dashboard page shows that has no cursor of its own.
 const maxUIList = 200
 
-// uiVersion is a fingerprint of what the dashboard shows: the manual clock, the newest event
-// raised, the newest journal entry, and the deliveries and emails made. Its cost is that of one
-// journal read and one pass over the deliveries (at most 20 an endpoint), not of the reports.
+// uiVersion is a fingerprint of what the dashboard shows but the journal: the manual clock,
+// the newest event raised, and the deliveries and emails made. Its cost is that of one pass
+// over the deliveries (at most 20 an endpoint), not of the reports. No page but the journal's
+// shows requests, so a request changes it only through what it makes (see pageStamp).
 func (s *Server) uiVersion() string {
 	h := sha256.New()
 	if s.clock.Manual() {
 		fmt.Fprintln(h, s.Now().UnixNano())
 	}
 	fmt.Fprintln(h, s.events.lastSeq())
-	if newest := s.Requests(RequestFilter{Limit: 1}); len(newest) == 1 {
-		fmt.Fprintln(h, newest[0].ID)
-	}
 	if ds, err := s.core.Deliveries(nil); err == nil {
 		for _, d := range ds {
 			fmt.Fprintln(h, d.ID, d.Status, d.Attempts)
@@ -78,7 +77,7 @@ type stateAnswer struct {
 }
 
 func (ui *dashboardUI) handleState(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, stateAnswer{Version: ui.s.uiVersion(), Now: ui.s.Now().UTC().Format("2006-01-02 15:04:05.000Z")})
+	writeJSON(w, http.StatusOK, stateAnswer{Version: ui.s.pageStamp(r.URL.Query().Get("page")), Now: ui.s.Now().UTC().Format("2006-01-02 15:04:05.000Z")})
 }
 
 // localUIPath is back if it is a page of the dashboard, else the overview: the advance form
@@ -155,7 +154,10 @@ func (ui *dashboardUI) handleFeeds(w http.ResponseWriter, r *http.Request) {
 // requestsView is the request journal's page.
 type requestsView struct {
 	Method, Path, Status, KeyPrefix string
-	Entries                         []JournalEntry
+	// Follow makes the page live: it refreshes when a request it would list arrives (see
+	// uiStamp); otherwise it is a snapshot that no tenant's request re-renders.
+	Follow  bool
+	Entries []uiJournalRow
 	// Scanned counts the entries read to fill the page; Capped says the page stopped at its
 	// size.
 	Scanned int
@@ -164,7 +166,7 @@ type requestsView struct {
 
 func (ui *dashboardUI) handleRequests(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	v := requestsView{Method: q.Get("method"), Path: q.Get("path"), Status: q.Get("status"), KeyPrefix: q.Get("key")}
+	v := requestsView{Method: q.Get("method"), Path: q.Get("path"), Status: q.Get("status"), KeyPrefix: q.Get("key"), Follow: q.Get("follow") == "1"}
 	f := RequestFilter{Method: v.Method, PathPrefix: v.Path, Limit: maxJournalLimit}
 	if v.Status != "" {
 		n, err := strconv.Atoi(v.Status)
@@ -179,6 +181,7 @@ func (ui *dashboardUI) handleRequests(w http.ResponseWriter, r *http.Request) {
 	}
 	entries := ui.s.Requests(f)
 	v.Scanned = len(entries)
+	faults := ui.s.faultRefs()
 	for _, e := range entries {
 		if v.KeyPrefix != "" && !strings.HasPrefix(e.MaskedKey, v.KeyPrefix) {
 			continue
@@ -187,7 +190,7 @@ func (ui *dashboardUI) handleRequests(w http.ResponseWriter, r *http.Request) {
 			v.Capped = true
 			break
 		}
-		v.Entries = append(v.Entries, e)
+		v.Entries = append(v.Entries, journalRow(e, faults))
 	}
 	ui.render(w, r, http.StatusOK, "requests", uiPage{Title: "Request journal", Data: v})
 }
@@ -252,9 +255,14 @@ type uiEndpointPage struct {
 	Deliveries []uiDelivery
 }
 
-// uiDelivery is a delivery and the timeline of its attempts.
+// uiDelivery is a delivery, what it is about, its body for reading, and the timeline of its
+// attempts.
 type uiDelivery struct {
 	WebhookDelivery
+	Subject uiSubject
+	// Pretty is the body indented, cut at maxUIDeliveryBody; BodyCut counts the bytes cut.
+	Pretty   string
+	BodyCut  int
 	Timeline []uiAttempt
 }
 
@@ -262,6 +270,7 @@ type uiDelivery struct {
 type uiAttempt struct {
 	N       int
 	At      time.Time
+	Resend  bool
 	Status  string
 	Code    string
 	Latency string
@@ -289,9 +298,11 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 	v := uiEndpointPage{Endpoint: endpointView(ep, "")}
 	log := ui.s.attemptsOnEndpoint(id.String())
 	for _, d := range ds { // newest first, at most the endpoint's log of 20
-		v.Deliveries = append(v.Deliveries, uiDelivery{WebhookDelivery: d, Timeline: ui.s.attemptsOf(d, log)})
+		ud := uiDelivery{WebhookDelivery: d, Subject: ui.s.eventSubject(d.Body), Timeline: ui.s.attemptsOf(d, log)}
+		ud.Pretty, ud.BodyCut = prettyBody(d.Body)
+		v.Deliveries = append(v.Deliveries, ud)
 	}
-	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Data: v})
+	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Notice: resentNotice(v.Deliveries, r.URL.Query().Get("resent")), Data: v})
 }
 
 // emailsView is a workspace's simulated emails, newest first.

@@ -60,6 +60,8 @@ type Notice struct {
 	ResponseCode int
 	Err          string
 	NextAttempt  time.Time
+	// Resend marks an attempt made by ResendDelivery.
+	Resend bool
 }
 
 // notices holds what was noticed under the core's lock until FlushNotices tells the observer,

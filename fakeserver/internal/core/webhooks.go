@@ -93,6 +93,14 @@ type Delivery struct {
 	Body []byte
 	// Report is the report whose event this is; uuid.Nil for other events.
 	Report uuid.UUID
+	// Resends counts the attempts made by ResendDelivery, which are among Attempts but not on
+	// the retry ladder.
+	Resends int
+	// Sent is the last attempt's request headers as sent; Answer the first 2 KiB of the
+	// receiver's answer to it (AnswerCut: the answer was longer).
+	Sent      []webhooks.Header
+	Answer    []byte
+	AnswerCut bool
 
 	inFlight bool
 	seq      uint64
@@ -591,6 +599,7 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 		code := out.StatusCode
 		d.ResponseCode = &code
 	}
+	d.keepExchange(out)
 	ep := c.wh.endpoints[d.Endpoint]
 	if ep == nil {
 		delete(c.wh.retrying, d.ID)
@@ -608,7 +617,7 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 	msg := out.Err
 	d.LastError = &msg
 	n.Kind, n.Err = NoticeAttemptFailed, msg
-	if d.Attempts >= webhooks.MaxAttempts {
+	if d.Attempts-d.Resends >= webhooks.MaxAttempts {
 		c.noticeLocked(n) // no next attempt: abandoned
 		d.Status, d.NextAttemptAt = DeliveryAbandoned, nil
 		delete(c.wh.retrying, d.ID)
@@ -619,7 +628,7 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 		}
 		return
 	}
-	next := at.Add(webhooks.RetryDelay(d.Attempts))
+	next := at.Add(webhooks.RetryDelay(d.Attempts - d.Resends))
 	n.NextAttempt = next
 	c.noticeLocked(n)
 	d.Status, d.NextAttemptAt = DeliveryRetrying, &next

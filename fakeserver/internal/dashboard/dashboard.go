@@ -31,7 +31,7 @@ const StaticPrefix = "/_fake/ui/static/"
 // pageNames are the templates that render a whole page; each is parsed with layout.html.
 var pageNames = []string{
 	"login", "message", "overview", "workspace", "report", "webhooks", "endpoint", "emails",
-	"feeds", "requests", "faults", "events", "landing",
+	"feeds", "requests", "request", "faults", "events", "landing",
 }
 
 // Pages renders the dashboard's pages. It is safe for concurrent use.

@@ -192,6 +192,7 @@ func (f *Faults) Inject(next http.Handler, fired func(*http.Request, *Firing)) h
 			return
 		}
 		if fire := f.take(r); fire != nil {
+			httpmw.CallOf(r.Context()).MarkFault(fire.ID) // for the journal's entry
 			fired(r, fire)
 			f.apply(w, r, fire, next)
 			return

@@ -12,11 +12,12 @@ import (
 )
 
 // Call is what the fake learns of one request on its way through the chain: the principal a
-// door (REST, GraphQL, the subscription calls) let it in as. The journal reads it instead of
-// resolving the credential again.
+// door (REST, GraphQL, the subscription calls) let it in as, and the armed fault that acted on
+// it. The journal reads it instead of resolving the credential again.
 type Call struct {
 	principal core.Principal
 	entered   bool
+	fault     string
 }
 
 type callKey struct{}

@@ -50,6 +50,7 @@ type Entry struct {
 	RequestBodyTruncated        bool          `json:"request_body_truncated"`
 	ErrorCode                   string        `json:"-"`
 	Duration                    time.Duration `json:"-"`
+	FaultID                     string        `json:"-"`
 }
 
 // record is an entry in the ring: for a request the REST front let in, WorkspaceID and APIKeyID
@@ -71,6 +72,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		MaskedKey   *string `json:"masked_key"`
 		ErrorCode   *string `json:"error_code"`
 		DurationMs  float64 `json:"duration_ms"`
+		FaultID     *string `json:"fault_id"`
 	}{
 		plain:       plain(e),
 		At:          apitime.Format(e.At),
@@ -79,6 +81,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		MaskedKey:   nullable(e.MaskedKey),
 		ErrorCode:   nullable(e.ErrorCode),
 		DurationMs:  float64(e.Duration.Microseconds()) / 1000,
+		FaultID:     nullable(e.FaultID),
 	})
 }
 

@@ -304,6 +304,7 @@ func (j *Journal) Record(clk *clock.Clock, c *core.Core, next http.Handler) http
 			e.RequestBodyTruncated = body.truncated
 		}
 		e.ErrorCode, _ = CutText(answerErrorCode(e.Status, rec.errBody), j.limits.LinePart)
+		e.FaultID = httpmw.CallOf(r.Context()).Fault()
 		j.add(epoch, e)
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -40,6 +39,12 @@ type Outcome struct {
 	// Stamp is the attempt's webhook-timestamp as sent, in whole seconds (zero for an attempt
 	// never made).
 	Stamp time.Time
+	// Sent is the request's headers as sent (never the secret); nil for an attempt never made.
+	Sent []Header
+	// Answer is the first MaxAnswerKept bytes of the receiver's answer body; AnswerCut says
+	// the body was longer.
+	Answer    []byte
+	AnswerCut bool
 }
 
 // OK reports whether the attempt succeeded.
@@ -116,7 +121,7 @@ func (s *Sender) Send(ctx context.Context, a Attempt) Outcome {
 }
 
 // send makes one attempt; Send times it.
-func (s *Sender) send(ctx context.Context, a Attempt) Outcome {
+func (s *Sender) send(ctx context.Context, a Attempt) (out Outcome) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.URL, bytes.NewReader(a.Body))
 	if err != nil {
 		return Outcome{Err: "the URL cannot be requested"}
@@ -132,19 +137,22 @@ func (s *Sender) send(ctx context.Context, a Attempt) Outcome {
 	req.Header.Set("webhook-id", a.MessageID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(stamp.Unix(), 10))
 	req.Header.Set("webhook-signature", Sign(a.Key, a.MessageID, stamp, a.Body))
-	out := s.answer(req, stamp, wall)
+	out = s.answer(req, stamp, wall)
 	out.Stamp = stamp
+	// Whatever the outcome, its record shows the headers as they went out.
+	out.Sent = sentHeaders(req)
 	return out
 }
 
 // answer sends req, stamped stamp at wall on the wall clock, and reads what it got.
-func (s *Sender) answer(req *http.Request, stamp, wall time.Time) Outcome {
+func (s *Sender) answer(req *http.Request, stamp, wall time.Time) (out Outcome) {
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return Outcome{Err: s.describe(err)}
 	}
-	_, readErr := io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseRead))
+	answer, cut, readErr := readAnswer(resp.Body)
 	resp.Body.Close()
+	defer func() { out.Answer, out.AnswerCut = answer, cut }()
 	switch {
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		return Outcome{StatusCode: resp.StatusCode, Err: fmt.Sprintf("HTTP %d: redirects are not followed", resp.StatusCode)}

@@ -133,7 +133,8 @@
     if (busy || paused) return;
     busy = true;
     try {
-      const res = await fetch("/_fake/ui/state", { credentials: "same-origin", headers: { Accept: "application/json" } });
+      // The page's own state URL: its stamp covers only what this page shows.
+      const res = await fetch(body.dataset.state || "/_fake/ui/state", { credentials: "same-origin", headers: { Accept: "application/json" } });
       if (res.status === 401) {
         location.assign("/_fake/ui/login?next=" + encodeURIComponent(location.pathname + location.search));
         return;
