@@ -39,11 +39,12 @@ type journal struct {
 	ns uuid.UUID
 }
 
-// journalStartEntries is the ring's first allocation; it doubles up to the journal's size.
-const journalStartEntries = 256
+// journalStartEntries is the ring's first allocation, made by the first entry; it doubles up
+// to the journal's size. A fake whose API is never called holds no ring.
+const journalStartEntries = 8
 
 func newJournal(size int, ns uuid.UUID) *journal {
-	return &journal{size: size, entries: make([]JournalEntry, min(size, journalStartEntries)), budget: MaxJournalBytes, ns: ns}
+	return &journal{size: size, budget: MaxJournalBytes, ns: ns}
 }
 
 func (j *journal) enabled() bool { return j != nil && j.size > 0 }
@@ -73,7 +74,7 @@ func (j *journal) add(epoch uint64, e JournalEntry) {
 		j.dropOldest()
 	}
 	if j.count == len(j.entries) {
-		grown := make([]JournalEntry, min(2*len(j.entries), j.size))
+		grown := make([]JournalEntry, min(max(2*len(j.entries), journalStartEntries), j.size))
 		for i := range j.count {
 			grown[i] = j.entries[(j.head+i)%len(j.entries)]
 		}
