@@ -74,6 +74,8 @@ type Server struct {
 	start startState
 	// reports writes the run report (see WithReportDir); nil without a report dir.
 	reports *runReports
+	// built is the fake's rows of the shared route tables, made on first use (shared_routes.go).
+	built builtRoutes
 	// admitted, nil but in the package's tests, runs once a request is let in (an API's door
 	// or the control API's token) and before its operation: the tests put a reset there.
 	admitted func(*http.Request)
@@ -244,6 +246,7 @@ func New(opts ...Option) (*Server, error) {
 	s.handler = s.routes()
 	s.httpServer = &http.Server{
 		Handler:           o.timeouts.deadlines(s.handler),
+		BaseContext:       s.baseContext,
 		ReadHeaderTimeout: o.timeouts.header,
 		IdleTimeout:       o.timeouts.idle,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),

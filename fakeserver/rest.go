@@ -19,35 +19,6 @@ import (
 // restBase is where the REST API lives; the webhook subscription calls live at the root.
 const restBase = "/api/rest/v1"
 
-// restRoutes serves the REST API under restBase (routes.go has the order of its front). Routing
-// comes from the code generated from openapi.json; in front of it sit, in this order: 404 and
-// 405 (with Allow) from the same generated routes, credentials and the per-key limits, the JSON
-// content type of writes, and openapi.json's checks.
-func (s *Server) restRoutes() http.Handler {
-	api := &restAPI{s: s}
-	strict := restserver.NewStrictHandlerWithOptions(api, nil, restserver.StrictHTTPServerOptions{
-		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			writeError(w, core.ErrValidation("Request body is not valid JSON: %s.", jsonProblem(err)))
-		},
-		ResponseErrorHandlerFunc: s.restAnswerFailed,
-	})
-	check, err := openapicheck.New(restBase)
-	if err != nil {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
-	}
-	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
-		return s.authenticate(s.requireJSONWrites(s.validate(check, method, path, canonicalIDs(path, h))))
-	})
-	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
-		BaseURL:    restBase,
-		BaseRouter: routes,
-		ErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			writeError(w, core.ErrValidation("%s", err.Error()))
-		},
-	})
-	return routes
-}
-
 // canonicalIDs applies the id rule (httpmw.PathID) to each path parameter of pattern once the
 // contract's checks have passed: an id in another spelling, upper-case, percent-encoded or any
 // other form the generated binding would read, reaches the handler as core.NoID, so it is

@@ -52,13 +52,14 @@ type route struct {
 	handler http.Handler
 }
 
-// routeRows is the fake's route table, one row per pattern.
+// routeRows is the fake's route table, one row per pattern. It is shared by every fake in the
+// process (shared_routes.go): a fake binds its rows on its first request.
 func (s *Server) routeRows() []route {
 	api := func(h http.Handler) http.Handler { return s.journaled(s.injectFaults(h)) }
-	ui := s.uiRoutes()
+	ui := sharedUI()
 	rows := []route{
 		// Control API: the admin token's calls (controlRows), and publicControlRows.
-		{"/_fake/", s.controlRoutes()},
+		{"/_fake/", s.requireAdmin(sharedControl())},
 
 		// The dashboard (uiRows): pages on the admin token or its login's cookie.
 		{uiPath, ui},
@@ -66,25 +67,25 @@ func (s *Server) routeRows() []route {
 
 		// REST API: every path of openapi.json under /api/rest/v1, and its public documents,
 		// which need no key and count against no limit.
-		{restBase + "/", api(s.restRoutes())},
+		{restBase + "/", api(sharedREST())},
 		{"GET " + restBase + "/openapi.json", http.HandlerFunc(s.handleRESTOpenAPI)},
 		{"GET " + restBase + "/docs", http.HandlerFunc(s.handleRESTExplorer)},
-		{"GET " + restBase + "/docs/assets/", restExplorerAssets()},
+		{"GET " + restBase + "/docs/assets/", sharedExplorerAssets()},
 
 		// Webhook subscription calls, at the root as on the service.
 		{"/webhook/subscribe", api(http.HandlerFunc(s.handleSubscribeRoute))},
 		{"/webhook/subscribe/", api(http.HandlerFunc(s.handleUnsubscribeRoute))},
 
 		// GraphQL, its offline explorer's assets and its schema.
-		{"/api/graphql", api(s.graphqlRoutes())},
-		{"GET " + graphiql.AssetsPrefix, graphiql.Assets()},
+		{"/api/graphql", api(lazy(s.graphqlRoutes))},
+		{"GET " + graphiql.AssetsPrefix, sharedGraphiQLAssets()},
 		{"GET /schema.graphql", http.HandlerFunc(handleGraphQLSchema)},
 
 		// Uploads: the PUT of a presigned upload URL.
 		{"PUT /_uploads/{id}", api(http.HandlerFunc(s.handleUploadPut))},
 
 		// Hosted feeds and their audio; cover images of reports.
-		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(s.host.Handler().ServeHTTP))},
+		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(lazy(s.feedRoutes).ServeHTTP))},
 		{"GET /_covers/{token}", httpmw.AssetHeaders(s.handleCover)},
 
 		// Anything else.
@@ -188,24 +189,9 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 	}
 }
 
-// routes assembles the fake's handler from routeRows.
+// routes is the fake's handler: the chain of routes.go's comment around the shared route table.
 func (s *Server) routes() http.Handler {
-	mux := http.NewServeMux()
-	for _, r := range s.routeRows() {
-		mux.Handle(r.pattern, r.handler)
-	}
-	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(mux)))
-}
-
-// controlRoutes serves the control API from controlRows: the admin token, then 404 for an
-// unknown path and 405 with Allow for a known path and another method, then the contract's
-// checks.
-func (s *Server) controlRoutes() http.Handler {
-	table := &routeTable{mux: http.NewServeMux(), methods: map[string][]string{}}
-	for _, r := range append(s.controlRows(), s.publicControlRows()...) {
-		table.HandleFunc(r.pattern, r.handler.ServeHTTP)
-	}
-	return s.requireAdmin(unrouted(table, "Control call", s.validateControl(table.mux)))
+	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(s.own(sharedTop()))))
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no
