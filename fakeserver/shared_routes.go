@@ -43,31 +43,16 @@ func (s *Server) own(next http.Handler) http.Handler {
 	})
 }
 
-// tableID names one of the shared route tables.
+// tableID names one of the shared route tables: where a fake keeps its rows of the table.
 type tableID int
 
 const (
 	topTable     tableID = iota // routeRows: every path the fake serves
-	controlTable                // controlRows and publicControlRows, under /_fake
-	uiTable                     // uiRows, under /_fake/ui
+	controlTable                // allControlRows, under /_fake
+	uiTable                     // dashboardRows (uiRows), under /_fake/ui
 	restTable                   // restRows, the generated REST routes under /api/rest/v1
 	tableCount
 )
-
-// rowsFor is what s serves on table t, row by row, in the order of the table's patterns.
-func (s *Server) rowsFor(t tableID) []route {
-	switch t {
-	case topTable:
-		return s.routeRows()
-	case controlTable:
-		return s.allControlRows()
-	case uiTable:
-		return s.dashboardRows()
-	case restTable:
-		return s.restRows()
-	}
-	return nil
-}
 
 // allControlRows are the control table's rows: controlRows, then publicControlRows, whose other
 // methods the control API answers with 405.
@@ -92,8 +77,8 @@ type builtRoutes struct {
 	rows [tableCount]atomic.Pointer[[]route]
 }
 
-// rows is s's rows of table t, made on first use. The fast path is one atomic load.
-func (s *Server) rows(t tableID) []route {
+// rows is s's rows of table t, made by rowsOf on first use. The fast path is one atomic load.
+func (s *Server) rows(t tableID, rowsOf func(*Server) []route) []route {
 	if rows := s.built.rows[t].Load(); rows != nil {
 		return *rows
 	}
@@ -102,16 +87,17 @@ func (s *Server) rows(t tableID) []route {
 	if rows := s.built.rows[t].Load(); rows != nil {
 		return *rows
 	}
-	rows := s.rowsFor(t)
+	rows := rowsOf(s)
 	s.built.rows[t].Store(&rows)
 	return rows
 }
 
-// sharedRow is row of table as a shared table registers it: it serves each request with the
-// handler of that row of the request's fake.
+// sharedRow is a row of a table as its shared table registers it: it serves each request with
+// the handler of that row of the request's fake, whose rows of the table rowsOf makes.
 type sharedRow struct {
-	table tableID
-	row   int
+	table  tableID
+	rowsOf func(*Server) []route
+	row    int
 }
 
 func (sr sharedRow) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -122,16 +108,15 @@ func (sr sharedRow) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errInternal())
 		return
 	}
-	s.rows(sr.table)[sr.row].handler.ServeHTTP(w, r)
+	s.rows(sr.table, sr.rowsOf)[sr.row].handler.ServeHTTP(w, r)
 }
 
-// sharedRows is table t's rows as its shared table registers them, with the patterns of the
-// rows rowsOf makes (rowsFor's for t).
+// sharedRows is table t's rows, which rowsOf makes, as its shared table registers them.
 func sharedRows(t tableID, rowsOf func(*Server) []route) []route {
 	patterns := patternsOf(rowsOf)
 	rows := make([]route, len(patterns))
 	for i, p := range patterns {
-		rows[i] = route{pattern: p, handler: sharedRow{table: t, row: i}}
+		rows[i] = route{pattern: p, handler: sharedRow{table: t, rowsOf: rowsOf, row: i}}
 	}
 	return rows
 }
@@ -167,4 +152,12 @@ func newSharedTable(t tableID, rowsOf func(*Server) []route) *routeTable {
 func lazy(build func() http.Handler) http.Handler {
 	h := sync.OnceValue(build)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h().ServeHTTP(w, r) })
+}
+
+// plainHTTP1 is the protocols of the fake's listener and of its own client: HTTP/1 without TLS,
+// all the fake serves, so that neither sets up an HTTP/2 implementation it would never use.
+func plainHTTP1() *http.Protocols {
+	p := new(http.Protocols)
+	p.SetHTTP1(true)
+	return p
 }
