@@ -243,10 +243,12 @@ func New(opts ...Option) (*Server, error) {
 	}
 	s.setupWebhooks()
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
+	s.transport.Protocols = plainHTTP1()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{
 		Handler:           o.timeouts.deadlines(s.handler),
 		BaseContext:       s.baseContext,
+		Protocols:         plainHTTP1(),
 		ReadHeaderTimeout: o.timeouts.header,
 		IdleTimeout:       o.timeouts.idle,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),
