@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -254,4 +255,42 @@ func (x *isolationSide) checkReset(t *testing.T) {
 		t.Errorf("%s after reset: its fault's path answers %d, want 200", x.name, got)
 	}
 	x.checkJournal(t)
+}
+
+// TestSeededFakesMintTheirOwnSequences: two fakes on the same seed, minting at the same time,
+// each mint the ids a lone fake on that seed mints, so no part of the random source is shared.
+func TestSeededFakesMintTheirOwnSequences(t *testing.T) {
+	t.Parallel()
+	const seed, n = 43, 20
+	mint := func(srv *Server) []string {
+		var ids []string
+		for i := range n {
+			ws, err := srv.CreateWorkspace(WorkspaceSpec{Type: "personal", Name: fmt.Sprint("w", i)})
+			if err != nil {
+				t.Error(err)
+				return nil
+			}
+			key, err := srv.CreateAPIKey(ws.ID, "k")
+			if err != nil {
+				t.Error(err)
+				return nil
+			}
+			ids = append(ids, ws.ID, key.Key)
+		}
+		return ids
+	}
+	lone, _ := NewTest(t, WithSeed(seed))
+	want := mint(lone)
+	var got [2][]string
+	var wg sync.WaitGroup
+	for i := range got {
+		srv, _ := NewTest(t, WithSeed(seed))
+		wg.Go(func() { got[i] = mint(srv) })
+	}
+	wg.Wait()
+	for i, ids := range got {
+		if !slices.Equal(ids, want) {
+			t.Errorf("fake %d minted %q, want the lone fake's %q", i, ids, want)
+		}
+	}
 }
