@@ -21,7 +21,8 @@ import (
 //	recoverPanics    a panic becomes 500 internal_error (server_routes.go)
 //	logRequests      one log line per request; opens the request's call, where a door
 //	                 writes the principal it let in (server_routes.go, internal/httpmw)
-//	the table below  by method and path (http.ServeMux patterns), one lookup
+//	the table below  by method and path (http.ServeMux patterns), one lookup; each table is
+//	                 built once per process and shared by every fake (shared_routes.go)
 //
 // The service's APIs (REST, webhook subscription, GraphQL, uploads) then pass through
 //
