@@ -12,12 +12,14 @@ import (
 )
 
 // BenchmarkNewTestInterleaved is BenchmarkNewTestAndGetMe against BenchmarkHTTPTestServerAndGet
-// made robust to a busy machine: the two alternate in rounds of 20, so that both see the same
-// load, and each one's wall time and CPU time (the process's user and system time) are
-// reported per iteration, with the fake's cost as a multiple of the baseline's (fake-x, cpu-x).
+// (GetMe), and BenchmarkNewAndClose against BenchmarkHTTPTestServerNewAndClose (NewAndClose),
+// made robust to a busy machine: the fake and the httptest server alternate in rounds of 20, so
+// that both see the same load, and each one's wall time and CPU time (the process's user and
+// system time) are reported per iteration, with the fake's cost as a multiple of the
+// baseline's (fake-x, cpu-x).
 func BenchmarkNewTestInterleaved(b *testing.B) {
 	body := []byte(`{"workspace":{"type":"personal","id":"x","name":"Demo"},"key":null}`)
-	get := func(c *http.Client, url, key string) {
+	get := func(b *testing.B, c *http.Client, url, key string) {
 		req, _ := http.NewRequest("GET", url, nil)
 		if key != "" {
 			req.Header.Set("Authorization", "Bearer "+key)
@@ -29,33 +31,53 @@ func BenchmarkNewTestInterleaved(b *testing.B) {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 	}
-	runs := [2]func(){
-		func() {
-			srv, err := New(WithManualClock(TestStart()))
-			if err != nil {
-				b.Fatal(err)
-			}
-			seed, err := srv.SeedDemo()
-			if err != nil {
-				b.Fatal(err)
-			}
-			get(srv.Client(), srv.URL()+restBase+"/me", seed.APIKey)
-			if err := srv.Close(); err != nil {
-				b.Fatal(err)
-			}
-		},
-		func() {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "application/json")
-				_, _ = w.Write(body)
-			}))
-			get(srv.Client(), srv.URL+restBase+"/me", "")
-			srv.Close()
-		},
+	start := func(b *testing.B) *Server {
+		srv, err := New(WithManualClock(TestStart()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return srv
 	}
+	stop := func(b *testing.B, srv *Server) {
+		if err := srv.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("GetMe", func(b *testing.B) {
+		interleave(b, [2]func(*testing.B){
+			func(b *testing.B) {
+				srv := start(b)
+				seed, err := srv.SeedDemo()
+				if err != nil {
+					b.Fatal(err)
+				}
+				get(b, srv.Client(), srv.URL()+restBase+"/me", seed.APIKey)
+				stop(b, srv)
+			},
+			func(b *testing.B) {
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", "application/json")
+					_, _ = w.Write(body)
+				}))
+				get(b, srv.Client(), srv.URL+restBase+"/me", "")
+				srv.Close()
+			},
+		})
+	})
+	b.Run("NewAndClose", func(b *testing.B) {
+		interleave(b, [2]func(*testing.B){
+			func(b *testing.B) { stop(b, start(b)) },
+			func(*testing.B) { httptest.NewServer(http.NotFoundHandler()).Close() },
+		})
+	})
+}
+
+// interleave runs runs[0] (the fake) and runs[1] (the baseline) b.N times each, in alternating
+// rounds, and reports their wall and CPU time per iteration.
+func interleave(b *testing.B, runs [2]func(*testing.B)) {
 	// The process's first fake builds what every fake shares; it is not a test's cost.
-	runs[0]()
-	runs[1]()
+	runs[0](b)
+	runs[1](b)
 	const round = 20
 	b.ReportAllocs()
 	runtime.GC()
@@ -66,7 +88,7 @@ func BenchmarkNewTestInterleaved(b *testing.B) {
 		for i, run := range runs {
 			c0, w0 := processCPU(b), time.Now()
 			for range n {
-				run()
+				run(b)
 			}
 			cpu[i] += processCPU(b) - c0
 			wall[i] += time.Since(w0)
