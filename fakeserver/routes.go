@@ -162,7 +162,7 @@ func (s *Server) controlRows() []route {
 // uiRows is the dashboard's route table under /_fake/ui: HTML pages for a browser (or any
 // client with the admin token as a bearer header), the state its script polls, and the forms
 // it posts. Every row but the login form and the static files needs the admin token; every
-// POST passes the same-origin check first (uiRoutes in ui.go).
+// POST passes the same-origin check first (sharedUI in shared_surfaces.go).
 func (s *Server) uiRows(ui *dashboardUI) []route {
 	page := ui.guard
 	return []route{
