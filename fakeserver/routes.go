@@ -57,10 +57,10 @@ type route struct {
 // process (shared_routes.go): a fake binds its rows on its first request.
 func (s *Server) routeRows() []route {
 	api := func(h http.Handler) http.Handler { return s.journaled(s.injectFaults(h)) }
-	ui := sharedUI()
+	ui := onFirstUse(sharedUI)
 	rows := []route{
 		// Control API: the admin token's calls (controlRows), and publicControlRows.
-		{"/_fake/", s.requireAdmin(sharedControl())},
+		{"/_fake/", s.requireAdmin(onFirstUse(sharedControl))},
 
 		// The dashboard (uiRows): pages on the admin token or its login's cookie.
 		{uiPath, ui},
@@ -68,7 +68,7 @@ func (s *Server) routeRows() []route {
 
 		// REST API: every path of openapi.json under /api/rest/v1, and its public documents,
 		// which need no key and count against no limit.
-		{restBase + "/", api(sharedREST())},
+		{restBase + "/", api(onFirstUse(sharedREST))},
 		{"GET " + restBase + "/openapi.json", http.HandlerFunc(s.handleRESTOpenAPI)},
 		{"GET " + restBase + "/docs", http.HandlerFunc(s.handleRESTExplorer)},
 		{"GET " + restBase + "/docs/assets/", sharedExplorerAssets()},
@@ -192,7 +192,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 
 // routes is the fake's handler: the chain of routes.go's comment around the shared route table.
 func (s *Server) routes() http.Handler {
-	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(s.own(sharedTop()))))
+	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(s.own(onFirstUse(sharedTop)))))
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

@@ -121,6 +121,12 @@ func sharedRows(t tableID, rowsOf func(*Server) []route) []route {
 	return rows
 }
 
+// onFirstUse serves with the handler table returns, so that a shared table is built on the
+// process's first request to it rather than by the first fake that starts.
+type onFirstUse func() http.Handler
+
+func (table onFirstUse) ServeHTTP(w http.ResponseWriter, r *http.Request) { table().ServeHTTP(w, r) }
+
 // sharedTop is the fake's whole route table (routeRows), one ServeMux for the process.
 var sharedTop = sync.OnceValue(func() http.Handler {
 	mux := http.NewServeMux()
