@@ -81,6 +81,8 @@ type Server struct {
 	start startState
 	// reports writes the run report (see WithReportDir); nil without a report dir.
 	reports *runReports
+	// built is the fake's rows of the shared route tables, made on first use (shared_routes.go).
+	built builtRoutes
 	// admitted, nil but in the package's tests, runs once a request is let in (an API's door
 	// or the control API's token) and before its operation: the tests put a reset there.
 	admitted func(*http.Request)
@@ -261,9 +263,12 @@ func New(opts ...Option) (*Server, error) {
 	s.rest = s.newREST()
 	s.graphql = graphqlapi.New(graphqlapi.Deps{Core: s.core, Log: s.log, Views: s.views, Enter: s.enter})
 	s.transport = http.DefaultTransport.(*http.Transport).Clone()
+	s.transport.Protocols = plainHTTP1()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{
 		Handler:           o.timeouts.Deadlines(s.handler),
+		BaseContext:       s.baseContext,
+		Protocols:         plainHTTP1(),
 		ReadHeaderTimeout: o.timeouts.Header,
 		IdleTimeout:       o.timeouts.Idle,
 		ErrorLog:          slog.NewLogLogger(o.logger.Handler(), slog.LevelWarn),

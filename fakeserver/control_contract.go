@@ -61,13 +61,17 @@ func (s *Server) handleControlOpenAPI(w http.ResponseWriter, r *http.Request) {
 // validateControl checks each control request against control.openapi.json before mux serves
 // it, as REST requests are checked against openapi.json: parameters and bodies are refused
 // with 400 validation_error naming the field.
-func (s *Server) validateControl(mux *http.ServeMux) http.Handler {
+func validateControl(mux *http.ServeMux) http.Handler {
 	doc, err := controlContract()
 	if err != nil {
 		// The embedded document is part of the build; a test loads it, so this cannot happen
 		// in a released fake. Refuse rather than serve unchecked.
-		s.log.Error("control API contract", "err", err)
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeError(w, err) })
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if s := serverOf(r); s != nil {
+				s.log.Error("control API contract", "err", err)
+			}
+			writeError(w, err)
+		})
 	}
 	v := openapicheck.For(doc, "")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

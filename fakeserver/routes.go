@@ -22,7 +22,8 @@ import (
 //	recoverPanics    a panic becomes 500 internal_error (server_routes.go)
 //	logRequests      one log line per request; opens the request's call, where a door
 //	                 writes the principal it let in (server_routes.go, internal/httpmw)
-//	the table below  by method and path (http.ServeMux patterns), one lookup
+//	the table below  by method and path (http.ServeMux patterns), one lookup; each table is
+//	                 built once per process and shared by every fake (shared_routes.go)
 //
 // The service's APIs (REST, webhook subscription, GraphQL, uploads) then pass through
 //
@@ -53,13 +54,14 @@ type route struct {
 	handler http.Handler
 }
 
-// routeRows is the fake's route table, one row per pattern.
+// routeRows is the fake's route table, one row per pattern. It is shared by every fake in the
+// process (shared_routes.go): a fake binds its rows on its first request.
 func (s *Server) routeRows() []route {
 	api := func(h http.Handler) http.Handler { return s.journal.Record(s.clock, s.core, s.injectFaults(h)) }
-	ui := s.uiRoutes()
+	ui := onFirstUse(sharedUI)
 	rows := []route{
 		// Control API: the admin token's calls (controlRows), and publicControlRows.
-		{"/_fake/", s.controlRoutes()},
+		{"/_fake/", s.requireAdmin(onFirstUse(sharedControl))},
 
 		// The dashboard (uiRows): pages on the admin token or its login's cookie.
 		{uiPath, ui},
@@ -67,25 +69,25 @@ func (s *Server) routeRows() []route {
 
 		// REST API: every path of openapi.json under /api/rest/v1, and its public documents,
 		// which need no key and count against no limit.
-		{rest.Base + "/", api(s.rest.Routes())},
+		{rest.Base + "/", api(onFirstUse(sharedREST))},
 		{"GET " + rest.Base + "/openapi.json", http.HandlerFunc(s.rest.ServeOpenAPI)},
 		{"GET " + rest.Base + "/docs", http.HandlerFunc(s.rest.ServeExplorer)},
-		{"GET " + rest.Base + "/docs/assets/", rest.ExplorerAssets()},
+		{"GET " + rest.Base + "/docs/assets/", sharedExplorerAssets()},
 
 		// Webhook subscription calls, at the root as on the service.
 		{"/webhook/subscribe", api(http.HandlerFunc(s.rest.ServeSubscribe))},
 		{"/webhook/subscribe/", api(http.HandlerFunc(s.rest.ServeUnsubscribe))},
 
 		// GraphQL, its offline explorer's assets and its schema.
-		{"/api/graphql", api(s.graphql.Handler())},
-		{"GET " + graphiql.AssetsPrefix, graphiql.Assets()},
+		{"/api/graphql", api(lazy(s.graphql.Handler))},
+		{"GET " + graphiql.AssetsPrefix, sharedGraphiQLAssets()},
 		{"GET /schema.graphql", http.HandlerFunc(graphqlapi.ServeSchema)},
 
 		// Uploads: the PUT of a presigned upload URL.
 		{"PUT /_uploads/{id}", api(http.HandlerFunc(s.rest.ServeUpload))},
 
 		// Hosted feeds and their audio; cover images of reports.
-		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(s.host.Handler().ServeHTTP))},
+		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(lazy(s.feedRoutes).ServeHTTP))},
 		{"GET /_covers/{token}", httpmw.AssetHeaders(s.rest.ServeCover)},
 
 		// The front door (landing.go): GET / for a newcomer, the favicon, and the report link
@@ -168,7 +170,7 @@ func (s *Server) controlRows() []route {
 // uiRows is the dashboard's route table under /_fake/ui: HTML pages for a browser (or any
 // client with the admin token as a bearer header), the state its script polls, and the forms
 // it posts. Every row but the login form and the static files needs the admin token; every
-// POST passes the same-origin check first (uiRoutes in ui.go).
+// POST passes the same-origin check first (sharedUI in shared_surfaces.go).
 func (s *Server) uiRows(ui *dashboardUI) []route {
 	page := ui.guard
 	return []route{
@@ -198,24 +200,9 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 	}
 }
 
-// routes assembles the fake's handler from routeRows.
+// routes is the fake's handler: the chain of routes.go's comment around the shared route table.
 func (s *Server) routes() http.Handler {
-	mux := http.NewServeMux()
-	for _, r := range s.routeRows() {
-		mux.Handle(r.pattern, r.handler)
-	}
-	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(mux)))
-}
-
-// controlRoutes serves the control API from controlRows: the admin token, then 404 for an
-// unknown path and 405 with Allow for a known path and another method, then the contract's
-// checks.
-func (s *Server) controlRoutes() http.Handler {
-	table := &routeTable{mux: http.NewServeMux(), methods: map[string][]string{}}
-	for _, r := range append(s.controlRows(), s.publicControlRows()...) {
-		table.HandleFunc(r.pattern, r.handler.ServeHTTP)
-	}
-	return s.requireAdmin(unrouted(table, "Control call", s.validateControl(table.mux)))
+	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(s.own(onFirstUse(sharedTop)))))
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

@@ -58,29 +58,6 @@ func uiHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// uiRoutes serves uiRows: the headers, then the same-origin check on every unsafe method,
-// then 404 or 405 with Allow from the rows, then the token for every row but the login form
-// and the static files.
-func (s *Server) uiRoutes() http.Handler {
-	pages, err := dashboard.New()
-	if err != nil {
-		// The templates are embedded and parsed by the tests: a failure here is a build error.
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, &Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "The dashboard's templates do not parse: " + err.Error()})
-		})
-	}
-	ui := &dashboardUI{s: s, pages: pages}
-	table := &routeTable{mux: http.NewServeMux(), methods: map[string][]string{}}
-	for _, row := range s.uiRows(ui) {
-		table.HandleFunc(row.pattern, row.handler.ServeHTTP)
-	}
-	origin := http.NewCrossOriginProtection()
-	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "The dashboard takes forms only from its own pages (cross-origin request refused)."})
-	}))
-	return uiHeaders(origin.Handler(unrouted(table, "Dashboard page", table)))
-}
-
 // authorized reports whether r carries the admin token as a bearer header or a live session
 // cookie. A wrong bearer header is refused even with a good cookie.
 func (ui *dashboardUI) authorized(r *http.Request) bool {

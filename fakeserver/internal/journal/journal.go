@@ -41,13 +41,14 @@ type Journal struct {
 	ns uuid.UUID
 }
 
-// startEntries is the ring's first allocation; it doubles up to the journal's size.
-const startEntries = 256
+// startEntries is the ring's first allocation, made by the first entry; it doubles up to the
+// journal's size. A fake whose API is never called holds no ring.
+const startEntries = 8
 
 // New is a journal of at most size entries (0 keeps none) within limits, whose entry ids are
 // their sequence numbers hashed under ns.
 func New(size int, limits Limits, ns uuid.UUID) *Journal {
-	return &Journal{size: size, limits: limits, entries: make([]record, min(size, startEntries)), budget: limits.Bytes, ns: ns}
+	return &Journal{size: size, limits: limits, budget: limits.Bytes, ns: ns}
 }
 
 // Enabled reports whether j keeps entries at all.
@@ -85,7 +86,7 @@ func (j *Journal) add(epoch uint64, e record) {
 		j.dropOldest()
 	}
 	if j.count == len(j.entries) {
-		grown := make([]record, min(2*len(j.entries), j.size))
+		grown := make([]record, min(max(2*len(j.entries), startEntries), j.size))
 		for i := range j.count {
 			grown[i] = j.entries[(j.head+i)%len(j.entries)]
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/google/uuid"
 
@@ -17,33 +18,70 @@ import (
 // Base is where the REST API lives; the webhook subscription calls live at the root.
 const Base = "/api/rest/v1"
 
-// Routes serves the REST API under Base (the facade's routes.go has the order of its front). Routing
-// comes from the code generated from openapi.json; in front of it sit, in this order: 404 and
-// 405 (with Allow) from the same generated routes, credentials and the per-key limits, the JSON
-// content type of writes, and openapi.json's checks.
-func (a *API) Routes() http.Handler {
-	api := &restAPI{API: a}
-	strict := restserver.NewStrictHandlerWithOptions(api, nil, restserver.StrictHTTPServerOptions{
+// Route is one generated REST route ("METHOD /path") and the handler an API serves it with.
+type Route struct {
+	Pattern string
+	Handler http.Handler
+}
+
+// check is openapi.json's checks, made once per process: the Validator is immutable.
+var check = sync.OnceValues(func() (*openapicheck.Validator, error) { return openapicheck.New(Base) })
+
+// Rows are the generated REST routes as a serves them, in the order the generated code
+// registers them, each behind the REST front in this order: credentials and the per-key limits,
+// the JSON content type of writes, openapi.json's checks, the id rule, then the generated
+// handler. Making them only binds handlers to a, so the rows of a nil API give the patterns
+// every API's rows have.
+func (a *API) Rows() []Route {
+	strict := restserver.NewStrictHandlerWithOptions(&restAPI{API: a}, nil, restserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			httpmw.WriteError(w, core.ErrValidation("Request body is not valid JSON: %s.", httpmw.JSONProblem(err)))
 		},
 		ResponseErrorHandlerFunc: a.restAnswerFailed,
 	})
-	check, err := openapicheck.New(Base)
-	if err != nil {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { httpmw.WriteError(w, err) })
-	}
-	routes := newRESTRouter(func(method, path string, h http.Handler) http.Handler {
-		return a.authenticate(a.requireJSONWrites(a.validate(check, method, path, canonicalIDs(path, h))))
-	})
+	var rows routeRecorder
 	restserver.HandlerWithOptions(strict, restserver.StdHTTPServerOptions{
 		BaseURL:    Base,
-		BaseRouter: routes,
+		BaseRouter: &rows,
 		ErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			httpmw.WriteError(w, core.ErrValidation("%s", err.Error()))
 		},
 	})
+	check, err := check()
+	for i, row := range rows {
+		if err != nil {
+			rows[i].Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { httpmw.WriteError(w, err) })
+			continue
+		}
+		method, path, _ := strings.Cut(row.Pattern, " ")
+		rows[i].Handler = a.authenticate(a.requireJSONWrites(a.validate(check, method, path, canonicalIDs(path, row.Handler))))
+	}
+	return rows
+}
+
+// Table routes the REST API under Base in one ServeMux lookup: 404, then 405 with Allow, from
+// the generated routes, then each route's row (Rows). The facade builds it once per process
+// over rows that serve each request with its own fake's API.
+func Table(rows []Route) http.Handler {
+	routes := newRESTRouter(func(_, _ string, h http.Handler) http.Handler { return h })
+	for _, r := range rows {
+		routes.HandleFunc(r.Pattern, r.Handler.ServeHTTP)
+	}
 	return routes
+}
+
+// routeRecorder takes the generated routes as rows, in the order they register, without routing
+// them: Table routes.
+type routeRecorder []Route
+
+// HandleFunc records the route.
+func (rec *routeRecorder) HandleFunc(pattern string, handler func(http.ResponseWriter, *http.Request)) {
+	*rec = append(*rec, Route{Pattern: pattern, Handler: http.HandlerFunc(handler)})
+}
+
+// ServeHTTP is never called: the recorder only records.
+func (rec *routeRecorder) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	httpmw.WriteError(w, httpmw.ErrInternal())
 }
 
 // canonicalIDs applies the id rule (httpmw.PathID) to each path parameter of pattern once the

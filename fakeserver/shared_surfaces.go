@@ -1,0 +1,73 @@
+package fakeserver
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
+	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
+	"github.com/podqa/podqa-go/fakeserver/internal/rest"
+)
+
+// The surfaces' shared tables (shared_routes.go) and the rows each fake binds on them.
+
+// sharedREST serves the REST API under rest.Base (routes.go has the order of its front): 404,
+// then 405 with Allow, from the routes generated from openapi.json, in one ServeMux lookup; a
+// routed request goes on through its fake's row of restRows.
+var sharedREST = sync.OnceValue(func() http.Handler {
+	shared := sharedRows(restTable, (*Server).restRows)
+	rows := make([]rest.Route, len(shared))
+	for i, r := range shared {
+		rows[i] = rest.Route{Pattern: r.pattern, Handler: r.handler}
+	}
+	return rest.Table(rows)
+})
+
+// restRows are the generated REST routes as s's REST surface serves them (rest.API.Rows).
+func (s *Server) restRows() []route {
+	served := s.rest.Rows()
+	rows := make([]route, len(served))
+	for i, r := range served {
+		rows[i] = route{pattern: r.Pattern, handler: r.Handler}
+	}
+	return rows
+}
+
+// sharedUI serves uiRows: the headers, then the same-origin check on every unsafe method, then
+// 404 or 405 with Allow from the rows, then the request's fake's row, where the token is checked
+// for every row but the login form and the static files.
+var sharedUI = sync.OnceValue(func() http.Handler {
+	table := newSharedTable(uiTable, (*Server).dashboardRows)
+	origin := http.NewCrossOriginProtection()
+	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, &Error{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "The dashboard takes forms only from its own pages (cross-origin request refused)."})
+	}))
+	return uiHeaders(origin.Handler(unrouted(table, "Dashboard page", table)))
+})
+
+// dashboardRows are uiRows over s's dashboard, made on its first dashboard request: its sessions
+// are its own, its pages the process's (dashboard.Shared).
+func (s *Server) dashboardRows() []route {
+	pages, err := dashboard.Shared()
+	rows := s.uiRows(&dashboardUI{s: s, pages: pages})
+	if err != nil {
+		// The templates are embedded and parsed by the tests: a failure here is a build error.
+		for i := range rows {
+			rows[i].handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				writeError(w, &Error{Status: http.StatusInternalServerError, Code: core.CodeInternal, Message: "The dashboard's templates do not parse: " + err.Error()})
+			})
+		}
+	}
+	return rows
+}
+
+// sharedExplorerAssets and sharedGraphiQLAssets serve the explorers' files, which are the same
+// for every fake; the GraphiQL files are compressed once, on their first request.
+var (
+	sharedExplorerAssets = sync.OnceValue(rest.ExplorerAssets)
+	sharedGraphiQLAssets = sync.OnceValue(graphiql.Assets)
+)
+
+// feedRoutes serves the hosted feeds, made on the first request to them.
+func (s *Server) feedRoutes() http.Handler { return s.host.Handler() }
