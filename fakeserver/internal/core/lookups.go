@@ -48,11 +48,7 @@ func (c *Core) ReportByID(id uuid.UUID) (Report, bool) {
 	if !ok {
 		return Report{}, false
 	}
-	out := *r
-	if out.Name == nil && out.Status != StatusComplete && out.Recorded == nil {
-		out.Name = c.reportNameLocked(r)
-	}
-	return out, true
+	return c.shownLocked(r), true
 }
 
 // SeriesReports lists the reports of one show, oldest first: the show's score history.

@@ -516,11 +516,18 @@ func (c *Core) GetReport(p Principal, id uuid.UUID) (Report, error) {
 	if !ok || r.Workspace != p.Workspace.ID {
 		return Report{}, ErrNotFound("Report")
 	}
+	return c.shownLocked(r), nil
+}
+
+// shownLocked is r as the APIs show it: a report not yet complete (or failed) carries the name
+// its audio and episode give it, which completion settles (reportNameLocked). Every read of a
+// report, one or a list, goes through it, so a list item and its own GET agree.
+func (c *Core) shownLocked(r *Report) Report {
 	out := *r
 	if out.Name == nil && out.Status != StatusComplete && out.Recorded == nil {
 		out.Name = c.reportNameLocked(r)
 	}
-	return out, nil
+	return out
 }
 
 // ReportFilter narrows ListReports.
@@ -568,7 +575,7 @@ func (c *Core) ListReports(p Principal, f ReportFilter, limit, offset int) (Page
 			page.HasMore = true
 			return
 		}
-		page.Items = append(page.Items, *r)
+		page.Items = append(page.Items, c.shownLocked(r))
 		last = pos
 	})
 	c.listVisits.Add(uint64(visited))

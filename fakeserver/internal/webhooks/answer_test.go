@@ -47,6 +47,8 @@ func TestOutcomeKeepsHeadersAndAnswer(t *testing.T) {
 			defer rc.Close()
 			s := NewSender(Policy{AllowPrivate: true}, time.Second)
 			defer s.Close()
+			// The wall clock agrees with the attempt's stamp: no skew advice in the error.
+			s.wall = func() time.Time { return time.Unix(1_700_000_000, 0) }
 			a := Attempt{URL: rc.URL, MessageID: NewMessageID(rand.Reader), Key: key, Body: []byte(`{"type":"x"}`), At: time.Unix(1_700_000_000, 0)}
 			out := s.Send(context.Background(), a)
 			if out.Err != tc.wantErr || out.StatusCode != tc.status {
