@@ -67,10 +67,12 @@ func TestResetAfterAdmissionOnTheOtherWrites(t *testing.T) {
 		check   func(rs *raceServer, s side, body []byte) string
 	}{
 		{
-			name:    "POST /api/graphql user",
-			request: func(*raceServer, string, string) (string, string, string) { return "POST", "/api/graphql", `{"query":"{ user { id } }"}` },
-			want:    map[side]int{old: 200, demo: 200},
-			check:   graphqlData("user"),
+			name: "POST /api/graphql user",
+			request: func(*raceServer, string, string) (string, string, string) {
+				return "POST", "/api/graphql", `{"query":"{ user { id } }"}`
+			},
+			want:  map[side]int{old: 200, demo: 200},
+			check: graphqlData("user"),
 		},
 		{
 			name: "POST /api/graphql currentApiKey",
