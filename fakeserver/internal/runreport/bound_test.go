@@ -169,12 +169,25 @@ func checkCut(t *testing.T, s string, limit int, got string, cut bool) {
 	if i < 0 || !strings.HasPrefix(s, got[:i]) {
 		t.Fatalf("a cut without its marker or not a prefix: %q", got)
 	}
-	if i < len(s) && !utf8.RuneStart(s[i]) {
+	if !decodeBoundary(s, i) {
 		t.Fatalf("cut inside a character at %d", i)
 	}
 	if want := fmt.Sprintf("%d more bytes]", len(s)-i); !strings.HasSuffix(got, want) {
 		t.Fatalf("the marker %q does not say %q", got[i:], want)
 	}
+}
+
+// decodeBoundary says whether i is where a character of s begins as UTF-8 decoding reads it
+// (an invalid byte is a character of its own).
+func decodeBoundary(s string, i int) bool {
+	for j := 0; j < i; {
+		_, size := utf8.DecodeRuneInString(s[j:])
+		j += size
+		if j > i {
+			return false
+		}
+	}
+	return true
 }
 
 // FuzzCutText: whatever the text and the share, a cut text fits its share as encoding/json
