@@ -288,6 +288,7 @@ func TestNotPassedAmongFailures(t *testing.T) {
 		`<span class="verdict bad">not passed: 4 of 8 required checks failed (Podcast x)</span> · <span class="report-name">Episode 4 x</span>`,
 		`<span class="verdict ok">passed (Podcast x)</span> · <span class="report-name">Episode 0 x</span>`,
 		`<td class="bad">COMPLETE, not passed</td>`,
+		`<tr id="not-passed"><td class="bad">of them COMPLETE, not passed</td><td class="n">1</td></tr>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page does not show %s", want)

@@ -87,6 +87,8 @@ type pageView struct {
 	Journal  section
 	Requests []statusCount
 	ByReport []statusCount
+	// NotPassed counts the COMPLETE reports that did not pass their standard.
+	NotPassed int
 	ByDeliv  []statusCount
 }
 
@@ -131,6 +133,11 @@ func WriteHTML(w io.Writer, r *Run) error {
 	}
 	v.Requests = counts(r.Summary.RequestsByStatus, func(s string) bool { return s >= "500" })
 	v.ByReport = counts(r.Summary.ReportsByStatus, func(s string) bool { return failedReport[s] })
+	for i := range r.Reports {
+		if NotPassed(&r.Reports[i]) {
+			v.NotPassed++
+		}
+	}
 	v.ByDeliv = counts(r.Summary.DeliveriesByStatus, func(s string) bool { return failedDelivery[s] })
 	return page.ExecuteTemplate(w, "page", v)
 }
