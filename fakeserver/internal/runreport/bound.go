@@ -300,7 +300,7 @@ func WriteJSON(w io.Writer, r *Run) error {
 	section(&failures, &om.Failures, func() ([][]byte, int, error) {
 		return rows(r.Summary.Failures, jsonFailures, inOrder(len(r.Summary.Failures)), c.failure)
 	})
-	section(&endpointSums, &om.Endpoints, func() ([][]byte, int, error) {
+	section(&endpointSums, &om.EndpointSums, func() ([][]byte, int, error) {
 		return rows(r.Summary.Endpoints, jsonEndpointsS, inOrder(len(r.Summary.Endpoints)), func(e EndpointSummary) EndpointSummary {
 			c.text(&e.URL, textPath)
 			c.text(&e.CommonError, textLine)

@@ -89,7 +89,7 @@ type pageView struct {
 	ByReport []statusCount
 	// NotPassed counts the COMPLETE reports that did not pass their standard.
 	NotPassed int
-	ByDeliv  []statusCount
+	ByDeliv   []statusCount
 }
 
 // section is rows rendered by their own template, and how many rows did not fit.

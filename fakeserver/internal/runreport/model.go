@@ -352,10 +352,12 @@ type Bounds struct {
 
 // Omitted counts the rows of each section the JSON document left out.
 type Omitted struct {
-	Failures   int `json:"failures"`
-	Endpoints  int `json:"webhook_endpoints"`
-	Workspaces int `json:"workspaces"`
-	Reports    int `json:"reports"`
+	Failures int `json:"failures"`
+	// EndpointSums are rows of summary.webhook_endpoints left out.
+	EndpointSums int `json:"summary_webhook_endpoints"`
+	Endpoints    int `json:"webhook_endpoints"`
+	Workspaces   int `json:"workspaces"`
+	Reports      int `json:"reports"`
 	// Deliveries are webhook deliveries left out of their endpoints.
 	Deliveries  int `json:"deliveries"`
 	Emails      int `json:"emails"`
