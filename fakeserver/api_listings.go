@@ -61,8 +61,8 @@ type WorkspaceListPage struct {
 
 // WorkspacePage returns a page of every workspace of the fake, oldest first, from cursor (""
 // for the first page, else the Next of the page before). A page costs what it holds, however
-// many workspaces there are. A malformed or unknown cursor, or a limit out of range, is a 400
-// *Error.
+// many workspaces there are. A malformed cursor or a limit out of range is a 400 *Error; a
+// cursor naming no workspace of this state (a reset ends every cursor) a 404.
 func (s *Server) WorkspacePage(cursor string, limit int) (_ WorkspaceListPage, err error) {
 	defer apiError(&err)
 	if limit, err = listLimit(limit); err != nil {
@@ -104,7 +104,7 @@ type FeedListPage struct {
 
 // FeedPage returns a page of the hosted feeds in the order they were hosted, from cursor (""
 // for the first page, else the Next of the page before), at a cost that follows the page. A
-// malformed or unknown cursor, or a limit out of range, is a 400 *Error.
+// malformed cursor or a limit out of range is a 400 *Error; a cursor naming no feed a 404.
 func (s *Server) FeedPage(cursor string, limit int) (_ FeedListPage, err error) {
 	defer apiError(&err)
 	if limit, err = listLimit(limit); err != nil {
@@ -135,7 +135,8 @@ type ReportListFilter struct {
 	WorkspaceID string
 	// Status keeps the reports of one status; "" keeps all.
 	Status string
-	// Cursor is the Next of the page before; "" is the first page.
+	// Cursor is the Next of the page before (an id: of the report the page before ended on, or
+	// of the workspace the next page starts at); "" is the first page.
 	Cursor string
 	// Limit is the page size: 0 means DefaultListLimit, at most MaxListLimit.
 	Limit int
@@ -168,8 +169,9 @@ type ReportListPage struct {
 // ReportListing returns a page of reports, of one workspace or of all, with their names and
 // verdicts: each workspace's newest first, walking the workspaces oldest first. A page costs
 // what it holds (and at most MaxWorkspacesPerReportPage workspaces passed), however many
-// reports and workspaces there are. A malformed filter or cursor, or a limit out of range, is a
-// 400 *Error; an unknown workspace a 404.
+// reports and workspaces there are. A malformed filter or cursor (or a cursor of another
+// workspace than the filter's), or a limit out of range, is a 400 *Error; an unknown workspace,
+// or a cursor naming nothing of this state (a reset ends every cursor), a 404.
 func (s *Server) ReportListing(f ReportListFilter) (_ ReportListPage, err error) {
 	defer apiError(&err)
 	limit, err := listLimit(f.Limit)
@@ -190,31 +192,31 @@ func (s *Server) ReportListing(f ReportListFilter) (_ ReportListPage, err error)
 		}
 		only = &id
 	}
-	// The cursor is "<workspace id>.<report id>": the page goes on below that report of that
-	// workspace, or from the top of that workspace when the report id is empty.
+	// The cursor is an id: of the last report of the page before (the page goes on below it, in
+	// its workspace), or of a workspace (the page starts at its top).
 	var from *uuid.UUID
 	after := ""
 	if f.Cursor != "" {
-		wsPart, repPart, ok := strings.Cut(f.Cursor, ".")
-		id, idOK := core.CanonicalID(wsPart)
-		if !ok || !idOK || (only != nil && id != *only) {
+		id, ok := core.CanonicalID(f.Cursor)
+		if !ok {
 			return ReportListPage{}, errCursor("reports")
 		}
-		if repPart != "" {
-			if _, ok := core.CanonicalID(repPart); !ok {
-				return ReportListPage{}, errCursor("reports")
-			}
+		if r, ok := s.core.ReportByID(id); ok {
+			from, after = &r.Workspace, r.ID.String()
+		} else if _, err := s.core.Workspace(id); err == nil {
+			from = &id
+		} else {
+			return ReportListPage{}, core.ErrNotFound("The cursor's report or workspace")
 		}
-		from, after = &id, repPart
+		if only != nil && *from != *only {
+			return ReportListPage{}, errCursor("this workspace's reports")
+		}
 	}
 	var wss []uuid.UUID
 	switch {
 	case only != nil:
 		wss = []uuid.UUID{*only}
 	case from != nil:
-		if _, err := s.core.Workspace(*from); err != nil {
-			return ReportListPage{}, errCursor("reports")
-		}
 		wss = append([]uuid.UUID{*from}, s.core.WorkspacesAfter(from, MaxWorkspacesPerReportPage)...)
 	default:
 		wss = s.core.WorkspacesAfter(nil, MaxWorkspacesPerReportPage+1)
@@ -222,22 +224,19 @@ func (s *Server) ReportListing(f ReportListFilter) (_ ReportListPage, err error)
 	out := ReportListPage{Reports: make([]ReportListItem, 0, min(limit, 64))}
 	for i, ws := range wss {
 		if i == MaxWorkspacesPerReportPage || len(out.Reports) == limit {
-			out.Next = ws.String() + "."
+			out.Next = ws.String() // the top of the next workspace
 			break
 		}
 		page, err := s.Reports(ws.String(), ReportFilter{Status: f.Status, After: after, Limit: limit - len(out.Reports)})
 		if err != nil {
-			if after != "" {
-				return ReportListPage{}, errCursor("reports")
-			}
-			continue // the workspace went with a reset meanwhile
+			continue // the workspace (or the cursor's report) went with a reset meanwhile
 		}
 		after = ""
 		for _, sum := range page.Reports {
 			out.Reports = append(out.Reports, s.reportListItem(sum))
 		}
 		if page.Next != "" {
-			out.Next = ws.String() + "." + page.Next
+			out.Next = page.Next // the page's last report
 			break
 		}
 	}
@@ -312,7 +311,7 @@ func (s *Server) EventPage(f EventPageFilter) (_ EventListPage, err error) {
 	var afterSeq uint64
 	if f.Cursor != "" {
 		n, err := strconv.ParseUint(f.Cursor, 10, 64)
-		if err != nil || strconv.FormatUint(n, 10) != f.Cursor {
+		if err != nil {
 			return EventListPage{}, errCursor("events")
 		}
 		afterSeq = n

@@ -9,7 +9,8 @@ import (
 // WorkspacePage is one page of every workspace of the fake, oldest first: the limit
 // workspaces created after the workspace after (nil: from the first), and whether more
 // follow. A page costs what it holds (a binary search and a copy), however many workspaces
-// there are. An after that names no workspace of this state is a validation error.
+// there are. An after that names no workspace of this state (a reset ends every cursor) is not
+// found.
 func (c *Core) WorkspacePage(after *uuid.UUID, limit int) ([]Workspace, bool, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -17,7 +18,7 @@ func (c *Core) WorkspacePage(after *uuid.UUID, limit int) ([]Workspace, bool, er
 	if after != nil {
 		ws := c.workspaces[*after]
 		if ws == nil {
-			return nil, false, ErrValidation("cursor names no workspace: pass the next_cursor of an earlier page (a reset ends every cursor).")
+			return nil, false, errorf(CodeNotFound, "The cursor names no workspace of this state: a reset ends every cursor; start again without one.")
 		}
 		start = sort.Search(len(c.wsOrder), func(i int) bool { return c.wsOrder[i].seq > ws.seq })
 	}

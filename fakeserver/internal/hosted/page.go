@@ -18,7 +18,8 @@ type FeedHead struct {
 
 // FeedPage is one page of the hosted feeds in the order they were added: the limit feeds
 // after the feed after (nil: from the first), and whether more follow. A page costs what it
-// holds, however many feeds there are. An after that names no feed is a validation error.
+// holds, however many feeds there are. An after that names no feed (a reset ends every cursor)
+// is not found.
 func (h *Host) FeedPage(after *uuid.UUID, limit int) ([]FeedHead, bool, error) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
@@ -26,7 +27,7 @@ func (h *Host) FeedPage(after *uuid.UUID, limit int) ([]FeedHead, bool, error) {
 	if after != nil {
 		f := h.feeds[*after]
 		if f == nil {
-			return nil, false, core.ErrValidation("cursor names no feed: pass the next_cursor of an earlier page (a reset ends every cursor).")
+			return nil, false, core.ErrNotFound("The cursor's feed")
 		}
 		start = f.pos + 1
 	}
