@@ -150,9 +150,10 @@ func (s *Server) runReport() *runreport.Run {
 	return run
 }
 
-// runReports lists a workspace's reports, each with its account, a page at a time.
-func (s *Server) runReports(workspaceID string) []runreport.Report {
-	var out []runreport.Report
+// runReports lists a workspace's reports, each with its account, a page at a time, oldest
+// first (in creation order, also among reports created at one instant).
+func (s *Server) runReports(workspaceID string) (out []runreport.Report) {
+	defer func() { slices.Reverse(out) }() // Reports lists the newest first
 	for after := ""; ; {
 		page, err := s.Reports(workspaceID, ReportFilter{After: after, Limit: 500})
 		if err != nil {
@@ -163,12 +164,31 @@ func (s *Server) runReports(workspaceID string) []runreport.Report {
 			if err != nil {
 				continue // gone with a reset while the report was gathered
 			}
-			out = append(out, reportOf(acc))
+			rep := reportOf(acc)
+			s.nameAndVerdict(&rep)
+			out = append(out, rep)
 		}
 		if page.Next == "" {
 			return out
 		}
 		after = page.Next
+	}
+}
+
+// nameAndVerdict gives rep its name and verdict by the core's rules (Core.ShownName,
+// core.VerdictOf); it leaves them empty for a report gone with a reset meanwhile.
+func (s *Server) nameAndVerdict(rep *runreport.Report) {
+	id, err := parseReportID(rep.ID)
+	if err != nil {
+		return
+	}
+	r, ok := s.core.ReportByID(id)
+	if !ok {
+		return
+	}
+	rep.Name = s.core.ShownName(r)
+	if v := core.VerdictOf(&r); v.Judged {
+		rep.Verdict = &runreport.Verdict{Passed: v.Passed, RequiredFailures: v.RequiredFailures, RequiredTotal: v.RequiredTotal, Standard: v.Standard}
 	}
 }
 

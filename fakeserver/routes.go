@@ -164,6 +164,11 @@ func (s *Server) controlRows() []route {
 		{"DELETE /_fake/requests", h(s.handleClearRequests)},
 		// The account of a report (control_account.go).
 		{"GET /_fake/reports/{id}", h(s.handleReportAccount)},
+		// The listings for any language, paged by cursor (control_listings.go).
+		{"GET /_fake/workspaces", h(s.handleListWorkspaces)},
+		{"GET /_fake/feeds", h(s.handleListFeeds)},
+		{"GET /_fake/reports", h(s.handleListReports)},
+		{"GET /_fake/events", h(s.handleListEvents)},
 	}
 }
 

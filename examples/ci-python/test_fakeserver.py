@@ -36,6 +36,7 @@ import tempfile
 import threading
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -194,6 +195,18 @@ class FakeServerSuite(unittest.TestCase):
         self.assertEqual(status, 200, body)
         return body["now"]
 
+    def page_through(self, path, **params):
+        """Every item of a control listing, following next_cursor from the first page."""
+        items, pages = [], 0
+        while True:
+            status, page = self.control("GET", path + "?" + urllib.parse.urlencode(params))
+            self.assertEqual(status, 200, page)
+            items += page["items"]
+            pages += 1
+            if page["next_cursor"] is None:
+                return items, pages
+            params["cursor"] = page["next_cursor"]
+
     def report_of_episode(self, index):
         status, report = self.api("POST", "/reports",
                                   {"feed_url": self.ids["feeds"]["show"]["feed_url"], "episode_index": index})
@@ -298,6 +311,32 @@ class FakeServerSuite(unittest.TestCase):
         self.assertEqual([(r["id"], r["status"]) for r in run["reports"]], [(rid, "COMPLETE")])
         self.assertEqual(run["summary"]["deliveries_by_status"], {"succeeded": 1})
         self.assertNotIn(API_KEY, json.dumps(run))  # the journal masks the key here too
+
+    def test_listings_page_by_cursor(self):
+        loud, quiet = self.report_of_episode(0), self.report_of_episode(1)
+        self.advance(600)
+        workspaces, _ = self.page_through("/_fake/workspaces", limit=1)
+        self.assertIn(self.ids["workspaces"]["acme"], [w["id"] for w in workspaces])
+        feeds, _ = self.page_through("/_fake/feeds")
+        self.assertIn(self.ids["feeds"]["show"]["feed_url"], [f["feed_url"] for f in feeds])
+        # Reports of one workspace, newest first, one a page; each with its name and verdict.
+        reports, pages = self.page_through("/_fake/reports", workspace_id=self.ids["workspaces"]["acme"],
+                                           status="COMPLETE", limit=1)
+        self.assertEqual([r["id"] for r in reports], [quiet, loud])
+        self.assertEqual(pages, 2)
+        verdicts = {r["id"]: r["verdict"]["passed"] for r in reports}
+        self.assertEqual(verdicts, {loud: True, quiet: False})
+        self.assertTrue(all(r["name"] for r in reports), reports)
+        # The event record, oldest first: the quiet report's end, then following from a seq.
+        events, _ = self.page_through("/_fake/events", kind="report.finished", report_id=quiet)
+        self.assertEqual([e["report_id"] for e in events], [quiet])
+        self.advance(1)
+        moves, _ = self.page_through("/_fake/events", kind="clock.advanced", cursor=str(events[-1]["seq"]))
+        self.assertEqual(len(moves), 2, moves)  # the 600 s move, then the 1 s one
+        # A malformed cursor or filter is 400 in the control API's shape.
+        for path in ("/_fake/reports?cursor=nope", "/_fake/events?kind=no.such.kind", "/_fake/workspaces?limit=0"):
+            status, body = self.control("GET", path)
+            self.assertEqual((status, body["error"]["code"]), (400, "validation_error"), path)
 
     def test_same_seed_and_calls_give_the_same_ids_after_reset(self):
         first = self.report_of_episode(0)

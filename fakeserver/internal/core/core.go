@@ -122,6 +122,8 @@ type Core struct {
 	mu         sync.RWMutex
 	accounts   map[uuid.UUID]*Account
 	workspaces map[uuid.UUID]*Workspace
+	// wsOrder holds the workspaces in creation order (by seq), for listings by cursor.
+	wsOrder    []*Workspace
 	keys       map[uuid.UUID]*APIKey
 	keyDigests map[[sha256.Size]byte]uuid.UUID
 	sessions   map[[sha256.Size]byte]uuid.UUID // session digest -> account
@@ -258,6 +260,7 @@ func (c *Core) CreateWorkspace(in NewWorkspace) (Workspace, error) {
 	c.workspaceSeq++
 	ws := &Workspace{ID: c.rand.UUID(), Type: Organisation, Name: name, Owners: []uuid.UUID{owner.ID}, Plan: plan, seq: c.workspaceSeq}
 	c.workspaces[ws.ID] = ws
+	c.wsOrder = append(c.wsOrder, ws)
 	return cloneWorkspace(ws), nil
 }
 
@@ -274,7 +277,9 @@ func (c *Core) newAccountLocked(display string) *Account {
 	}
 	c.accounts[id] = acct
 	c.workspaceSeq++
-	c.workspaces[acct.Personal] = &Workspace{ID: acct.Personal, Type: Personal, Name: display, Owners: []uuid.UUID{id}, Plan: FreePlan(), seq: c.workspaceSeq}
+	ws := &Workspace{ID: acct.Personal, Type: Personal, Name: display, Owners: []uuid.UUID{id}, Plan: FreePlan(), seq: c.workspaceSeq}
+	c.workspaces[acct.Personal] = ws
+	c.wsOrder = append(c.wsOrder, ws)
 	return acct
 }
 

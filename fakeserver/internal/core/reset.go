@@ -96,6 +96,7 @@ func (c *Core) adoptLocked(n *Core) {
 	c.heldBy = maps.Clone(c.claimedBy)
 	c.accounts = n.accounts
 	c.workspaces = n.workspaces
+	c.wsOrder = n.wsOrder
 	c.keys = n.keys
 	c.keyDigests = n.keyDigests
 	c.sessions = n.sessions
@@ -122,6 +123,7 @@ func (c *Core) initStateLocked() {
 	c.heldBy = maps.Clone(c.claimedBy)
 	c.accounts = map[uuid.UUID]*Account{}
 	c.workspaces = map[uuid.UUID]*Workspace{}
+	c.wsOrder = nil
 	c.keys = map[uuid.UUID]*APIKey{}
 	c.keyDigests = map[[sha256.Size]byte]uuid.UUID{}
 	c.sessions = map[[sha256.Size]byte]uuid.UUID{}

@@ -42,3 +42,12 @@ func (c *Core) nameLocked(r *Report) string {
 	}
 	return ""
 }
+
+// ShownName is what a list without room for an empty cell calls r (the run report's rows, the
+// control API's report listing): NameOf, else the report's id.
+func (c *Core) ShownName(r Report) string {
+	if n := c.NameOf(r); n != "" {
+		return n
+	}
+	return r.ID.String()
+}

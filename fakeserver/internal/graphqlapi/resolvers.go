@@ -230,6 +230,9 @@ func (q *gqlQuery) User(ctx context.Context) (*model.UserType, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p, err = q.a.core.Current(p); err != nil { // a reset since the door let it in
+		return nil, err
+	}
 	return gqlUser(p.Account), nil
 }
 
@@ -249,6 +252,10 @@ func (q *gqlQuery) CurrentAPIKey(ctx context.Context) (*model.APIKeyType, error)
 	p := httpmw.Principal(ctx)
 	if p.Key == nil {
 		return nil, nil
+	}
+	p, err := q.a.core.Current(p)
+	if err != nil || p.Key == nil {
+		return nil, nil // a reset since the door let it in, and the new state does not hold the key
 	}
 	out := &model.APIKeyType{MaskedKey: p.Key.MaskedKey}
 	if p.Workspace.Type == core.Organisation {

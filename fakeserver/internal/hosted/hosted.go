@@ -81,6 +81,7 @@ type feed struct {
 	explicit bool
 	broken   bool
 	episodes []*episode // newest first
+	pos      int        // the feed's place in its host's order (FeedPage)
 }
 
 // Host is the podcast host. It is safe for concurrent use.
@@ -91,6 +92,7 @@ type Host struct {
 	mu      sync.RWMutex
 	feeds   map[uuid.UUID]*feed
 	byAudio map[string]*episode // by audio URL, for the download and for transcription
+	order   []*feed             // the feeds in the order they were added, for FeedPage
 
 	cache      *audioCache // nil when off
 	synthesize func(io.Writer, Episode) error
@@ -123,7 +125,7 @@ func New(base string, cacheBytes int64, log *slog.Logger) *Host {
 func (h *Host) Reset() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.feeds, h.byAudio = map[uuid.UUID]*feed{}, map[string]*episode{}
+	h.feeds, h.byAudio, h.order = map[uuid.UUID]*feed{}, map[string]*episode{}, nil
 }
 
 // check validates e, gives it the tags and cover a published episode usually has (unless it
@@ -375,7 +377,7 @@ func (h *Host) AddFeed(id uuid.UUID, title string, explicit bool, episodes []Epi
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	addFeed(h.feeds, h.byAudio, f)
+	addFeed(h.feeds, h.byAudio, &h.order, f)
 	return h.feedURL(id), nil
 }
 
@@ -385,6 +387,7 @@ type Staging struct {
 	h       *Host
 	feeds   map[uuid.UUID]*feed
 	byAudio map[string]*episode
+	order   []*feed
 }
 
 // Stage returns an empty set of feeds to build the host's next ones in.
@@ -398,7 +401,7 @@ func (st *Staging) AddFeed(id uuid.UUID, title string, explicit bool, episodes [
 	if err != nil {
 		return "", err
 	}
-	addFeed(st.feeds, st.byAudio, f)
+	addFeed(st.feeds, st.byAudio, &st.order, f)
 	return st.h.feedURL(id), nil
 }
 
@@ -407,10 +410,19 @@ func (st *Staging) AddFeed(id uuid.UUID, title string, explicit bool, episodes [
 func (h *Host) Swap(st *Staging) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.feeds, h.byAudio = st.feeds, st.byAudio
+	h.feeds, h.byAudio, h.order = st.feeds, st.byAudio, st.order
 }
 
-func addFeed(feeds map[uuid.UUID]*feed, byAudio map[string]*episode, f *feed) {
+// addFeed adds f to feeds, byAudio and the order (a feed of an id already there takes its
+// place).
+func addFeed(feeds map[uuid.UUID]*feed, byAudio map[string]*episode, order *[]*feed, f *feed) {
+	if old := feeds[f.id]; old != nil {
+		f.pos = old.pos
+		(*order)[f.pos] = f
+	} else {
+		f.pos = len(*order)
+		*order = append(*order, f)
+	}
 	feeds[f.id] = f
 	for _, e := range f.episodes {
 		byAudio[e.audioURL] = e

@@ -69,6 +69,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"csp":    func() string { return contentSecurityPolicy },
 	"num":    formatNumber,
 	"ms":     formatMS,
+	"bad":    func(r *Report) bool { return failing(r) },
 	"msp":    formatMSPtr,
 }).Parse(pageTemplate))
 
@@ -86,7 +87,9 @@ type pageView struct {
 	Journal  section
 	Requests []statusCount
 	ByReport []statusCount
-	ByDeliv  []statusCount
+	// NotPassed counts the COMPLETE reports that did not pass their standard.
+	NotPassed int
+	ByDeliv   []statusCount
 }
 
 // section is rows rendered by their own template, and how many rows did not fit.
@@ -116,7 +119,7 @@ func WriteHTML(w io.Writer, r *Run) error {
 	}{
 		{&v.Failures, "failure", failuresBudget, each(r.Summary.Failures)},
 		{&v.Reports, "report", reportsBudget, each(reportsFailuresFirst(r.Reports))},
-		{&v.Endpts, "endpoint", endpointsBudget, each(r.Endpoints)},
+		{&v.Endpts, "endpoint", endpointsBudget, each(endpointViews(r))},
 		{&v.Emails, "email", emailsBudget, each(r.Emails)},
 		{&v.Armed, "armed", faultsBudget / 2, each(r.Faults.Armed)},
 		{&v.Fired, "event", faultsBudget / 2, each(r.Faults.Fired)},
@@ -130,6 +133,11 @@ func WriteHTML(w io.Writer, r *Run) error {
 	}
 	v.Requests = counts(r.Summary.RequestsByStatus, func(s string) bool { return s >= "500" })
 	v.ByReport = counts(r.Summary.ReportsByStatus, func(s string) bool { return failedReport[s] })
+	for i := range r.Reports {
+		if NotPassed(&r.Reports[i]) {
+			v.NotPassed++
+		}
+	}
 	v.ByDeliv = counts(r.Summary.DeliveriesByStatus, func(s string) bool { return failedDelivery[s] })
 	return page.ExecuteTemplate(w, "page", v)
 }
@@ -171,20 +179,45 @@ func renderRows(name string, budget int, rows func(yield func(any) bool)) (secti
 	return sec, err
 }
 
-// reportsFailuresFirst orders the page's reports: FAILED and OUT_OF_QUOTA first, then the
-// others, each oldest first.
+// reportsFailuresFirst orders the page's reports: FAILED and OUT_OF_QUOTA first, then COMPLETE
+// reports that did not pass, then the others, each oldest first.
 func reportsFailuresFirst(reports []Report) []Report {
 	out := slices.Clone(reports)
-	slices.SortStableFunc(out, func(a, b Report) int {
-		fa, fb := failedReport[a.Status], failedReport[b.Status]
+	rank := func(r *Report) int {
 		switch {
-		case fa && !fb:
-			return -1
-		case fb && !fa:
+		case failedReport[r.Status]:
+			return 0
+		case NotPassed(r):
 			return 1
 		}
-		return 0
-	})
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b Report) int { return rank(&a) - rank(&b) })
+	return out
+}
+
+// endpointView is an endpoint as the page shows it: with the sum of its deliveries.
+type endpointView struct {
+	*Endpoint
+	Sum      EndpointSummary
+	ByStatus []statusCount
+}
+
+// endpointViews pairs each endpoint of r with its summary (Summarize's, by id).
+func endpointViews(r *Run) []endpointView {
+	sums := make(map[string]EndpointSummary, len(r.Summary.Endpoints))
+	for _, s := range r.Summary.Endpoints {
+		sums[s.ID] = s
+	}
+	out := make([]endpointView, len(r.Endpoints))
+	for i := range r.Endpoints {
+		ep := &r.Endpoints[i]
+		sum, ok := sums[ep.ID]
+		if !ok {
+			sum = summarizeEndpoint(*ep)
+		}
+		out[i] = endpointView{Endpoint: ep, Sum: sum, ByStatus: counts(sum.ByStatus, func(s string) bool { return failedDelivery[s] })}
+	}
 	return out
 }
 

@@ -8,9 +8,11 @@ package runreport
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -41,6 +43,8 @@ type Run struct {
 	Emails    []Email    `json:"emails"`
 	Journal   Journal    `json:"journal"`
 	Faults    Faults     `json:"faults"`
+	// Bounds says what the JSON document left out to stay under MaxJSON; WriteJSON fills it.
+	Bounds Bounds `json:"bounds"`
 }
 
 // Clock is the fake's clock and how it moved.
@@ -79,13 +83,18 @@ type Workspace struct {
 
 // Report is a report with its account.
 type Report struct {
-	ID          string    `json:"id"`
-	WorkspaceID string    `json:"workspace_id"`
-	SeriesID    string    `json:"series_id"`
-	Source      string    `json:"source"`
-	Status      string    `json:"status"`
-	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	ID          string `json:"id"`
+	WorkspaceID string `json:"workspace_id"`
+	SeriesID    string `json:"series_id"`
+	Source      string `json:"source"`
+	Status      string `json:"status"`
+	// Name is what lists call the report: its title tag, its episode's title or its file
+	// name (core.Core.ShownName).
+	Name string `json:"name"`
+	// Verdict is the judgement of a COMPLETE report against its standard; nil before.
+	Verdict   *Verdict  `json:"verdict"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 	// Failure is why a FAILED or OUT_OF_QUOTA report ended so; empty otherwise.
 	Failure  string         `json:"failure"`
 	Timeline []StatusChange `json:"timeline"`
@@ -96,6 +105,16 @@ type Report struct {
 	// DeliveryIDs and EmailIDs name the webhook deliveries and emails the report caused.
 	DeliveryIDs []string `json:"delivery_ids"`
 	EmailIDs    []string `json:"email_ids"`
+}
+
+// Verdict is whether a judged report passed its standard: it passes when no required check
+// failed (an info check that fails does not fail it).
+type Verdict struct {
+	Passed           bool `json:"passed"`
+	RequiredFailures int  `json:"required_failures"`
+	RequiredTotal    int  `json:"required_total"`
+	// Standard is the name of the standard the report was judged by.
+	Standard string `json:"standard"`
 }
 
 // StatusChange is one step of a report's status timeline.
@@ -269,13 +288,17 @@ type ArmedFault struct {
 
 // Summary sums a run up: counts by status, and its failures first.
 type Summary struct {
-	// Failures are the failing reports, then deliveries, then requests answered 5xx.
-	Failures           []Failure      `json:"failures"`
-	Reports            int            `json:"reports"`
-	ReportsByStatus    map[string]int `json:"reports_by_status"`
-	Deliveries         int            `json:"deliveries"`
-	DeliveriesByStatus map[string]int `json:"deliveries_by_status"`
-	Requests           int            `json:"requests"`
+	// Failures are the failing reports (FAILED, OUT_OF_QUOTA, then COMPLETE reports that did
+	// not pass), then the endpoints with deliveries not delivered (one row per endpoint), then
+	// requests answered 5xx.
+	Failures []Failure `json:"failures"`
+	// Endpoints sum each webhook endpoint's deliveries up, in the order of the run's endpoints.
+	Endpoints          []EndpointSummary `json:"webhook_endpoints"`
+	Reports            int               `json:"reports"`
+	ReportsByStatus    map[string]int    `json:"reports_by_status"`
+	Deliveries         int               `json:"deliveries"`
+	DeliveriesByStatus map[string]int    `json:"deliveries_by_status"`
+	Requests           int               `json:"requests"`
 	// RequestsByStatus is keyed by the HTTP status as text ("200").
 	RequestsByStatus map[string]int `json:"requests_by_status"`
 	Emails           int            `json:"emails"`
@@ -285,12 +308,63 @@ type Summary struct {
 
 // Failure is one failure of the run.
 type Failure struct {
-	// Kind is report, delivery or request.
-	Kind   string    `json:"kind"`
-	ID     string    `json:"id"`
+	// Kind is report, endpoint or request.
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+	// Name is a report's name, an endpoint's URL or a request's method and path.
+	Name string `json:"name"`
+	// Status is a report's status, an endpoint's failing deliveries by status ("17 retrying,
+	// 2 abandoned") or a request's HTTP status.
 	Status string    `json:"status"`
 	At     time.Time `json:"at"`
 	Reason string    `json:"reason"`
+}
+
+// EndpointSummary sums one webhook endpoint's deliveries up: how many of each status, and the
+// error most of its failing deliveries share.
+type EndpointSummary struct {
+	ID          string         `json:"id"`
+	WorkspaceID string         `json:"workspace_id"`
+	URL         string         `json:"url"`
+	Enabled     bool           `json:"enabled"`
+	Deliveries  int            `json:"deliveries"`
+	ByStatus    map[string]int `json:"by_status"`
+	// Failing counts the deliveries retrying or abandoned.
+	Failing int `json:"failing"`
+	// CommonError is the last error most failing deliveries share, CommonErrorCount how many
+	// share it; "" and 0 when none fails.
+	CommonError      string `json:"common_error"`
+	CommonErrorCount int    `json:"common_error_count"`
+	// LastAttemptAt is the latest attempt of any of its deliveries; null when none was made.
+	LastAttemptAt *time.Time `json:"last_attempt_at"`
+}
+
+// Bounds says what the JSON document left out to stay under its size: MaxBytes (MaxJSON), the
+// rows of each section left out (the newest rows, and the failing reports, are kept first),
+// and how many texts were cut with a marker.
+type Bounds struct {
+	MaxBytes int     `json:"max_bytes"`
+	Omitted  Omitted `json:"omitted"`
+	// TextsCut counts the texts (request bodies, paths, reasons…) cut to their share, each
+	// ending in a marker that says how many bytes it lost.
+	TextsCut int `json:"texts_cut"`
+}
+
+// Omitted counts the rows of each section the JSON document left out.
+type Omitted struct {
+	Failures int `json:"failures"`
+	// EndpointSums are rows of summary.webhook_endpoints left out.
+	EndpointSums int `json:"summary_webhook_endpoints"`
+	Endpoints    int `json:"webhook_endpoints"`
+	Workspaces   int `json:"workspaces"`
+	Reports      int `json:"reports"`
+	// Deliveries are webhook deliveries left out of their endpoints.
+	Deliveries  int `json:"deliveries"`
+	Emails      int `json:"emails"`
+	Journal     int `json:"journal"`
+	FaultsArmed int `json:"faults_armed"`
+	FaultsFired int `json:"faults_fired"`
+	ClockMoves  int `json:"clock_moves"`
 }
 
 // The statuses that count as failures.
@@ -299,10 +373,39 @@ var (
 	failedDelivery = map[string]bool{"retrying": true, "abandoned": true}
 )
 
+// failingStatuses are the delivery statuses an endpoint's failure row counts, in its order.
+var failingStatuses = []string{"retrying", "abandoned"}
+
+// NotPassed says whether rep completed but did not pass its standard.
+func NotPassed(rep *Report) bool {
+	return rep.Status == "COMPLETE" && rep.Verdict != nil && !rep.Verdict.Passed
+}
+
+// failing says whether rep is among the run's failures: FAILED, OUT_OF_QUOTA, or COMPLETE and
+// not passed.
+func failing(rep *Report) bool { return failedReport[rep.Status] || NotPassed(rep) }
+
+// notPassedReason says which required checks a report that did not pass failed.
+func notPassedReason(rep *Report) string {
+	var ids []string
+	for _, c := range rep.Checks {
+		if c.Severity != "info" && !c.Passed {
+			ids = append(ids, c.ID)
+		}
+	}
+	v := rep.Verdict
+	reason := fmt.Sprintf("did not pass %s: %d of %d required checks failed", v.Standard, v.RequiredFailures, v.RequiredTotal)
+	if len(ids) > 0 {
+		reason += " (" + strings.Join(ids, ", ") + ")"
+	}
+	return reason
+}
+
 // Summarize fills r.Summary from the rest of r.
 func Summarize(r *Run) {
 	s := Summary{
 		Failures:           []Failure{},
+		Endpoints:          []EndpointSummary{},
 		ReportsByStatus:    map[string]int{},
 		DeliveriesByStatus: map[string]int{},
 		RequestsByStatus:   map[string]int{},
@@ -312,33 +415,89 @@ func Summarize(r *Run) {
 		FaultsFired:        len(r.Faults.Fired),
 		ClockMoves:         len(r.Clock.Moves),
 	}
-	for _, rep := range r.Reports {
+	var notPassed []Failure
+	for i := range r.Reports {
+		rep := &r.Reports[i]
 		s.ReportsByStatus[rep.Status]++
-		if failedReport[rep.Status] {
-			s.Failures = append(s.Failures, Failure{Kind: "report", ID: rep.ID, Status: rep.Status, At: rep.UpdatedAt, Reason: rep.Failure})
+		switch {
+		case failedReport[rep.Status]:
+			s.Failures = append(s.Failures, Failure{Kind: "report", ID: rep.ID, Name: rep.Name, Status: rep.Status, At: rep.UpdatedAt, Reason: rep.Failure})
+		case NotPassed(rep):
+			notPassed = append(notPassed, Failure{Kind: "report", ID: rep.ID, Name: rep.Name, Status: rep.Status, At: rep.UpdatedAt, Reason: notPassedReason(rep)})
 		}
 	}
-	var deliveries []Failure
+	s.Failures = append(s.Failures, notPassed...)
+	var endpoints []Failure
 	for _, ep := range r.Endpoints {
-		for _, d := range ep.Deliveries {
-			s.Deliveries++
-			s.DeliveriesByStatus[d.Status]++
-			if failedDelivery[d.Status] {
-				at := d.CreatedAt
-				if d.LastAttemptAt != nil {
-					at = *d.LastAttemptAt
-				}
-				deliveries = append(deliveries, Failure{Kind: "delivery", ID: d.ID, Status: d.Status, At: at, Reason: d.LastError})
-			}
+		sum := summarizeEndpoint(ep)
+		s.Endpoints = append(s.Endpoints, sum)
+		s.Deliveries += sum.Deliveries
+		for st, n := range sum.ByStatus {
+			s.DeliveriesByStatus[st] += n
+		}
+		if f, ok := endpointFailure(ep, sum); ok {
+			endpoints = append(endpoints, f)
 		}
 	}
-	slices.SortStableFunc(deliveries, func(a, b Failure) int { return a.At.Compare(b.At) })
-	s.Failures = append(s.Failures, deliveries...)
+	slices.SortStableFunc(endpoints, func(a, b Failure) int { return a.At.Compare(b.At) })
+	s.Failures = append(s.Failures, endpoints...)
 	for _, e := range r.Journal.Entries {
 		s.RequestsByStatus[strconv.Itoa(e.Status)]++
 		if e.Status >= 500 {
-			s.Failures = append(s.Failures, Failure{Kind: "request", ID: e.ID, Status: strconv.Itoa(e.Status), At: e.At, Reason: cmp.Or(e.ErrorCode, e.Method+" "+e.Path)})
+			s.Failures = append(s.Failures, Failure{Kind: "request", ID: e.ID, Name: e.Method + " " + e.Path, Status: strconv.Itoa(e.Status), At: e.At, Reason: cmp.Or(e.ErrorCode, e.Method+" "+e.Path)})
 		}
 	}
 	r.Summary = s
+}
+
+// summarizeEndpoint counts ep's deliveries by status and finds the error most of its failing
+// ones share (the earliest such error on a tie, for a stable answer).
+func summarizeEndpoint(ep Endpoint) EndpointSummary {
+	sum := EndpointSummary{ID: ep.ID, WorkspaceID: ep.WorkspaceID, URL: ep.URL, Enabled: ep.Enabled, Deliveries: len(ep.Deliveries), ByStatus: map[string]int{}}
+	errs := map[string]int{}
+	var order []string
+	for _, d := range ep.Deliveries {
+		sum.ByStatus[d.Status]++
+		if d.LastAttemptAt != nil && (sum.LastAttemptAt == nil || d.LastAttemptAt.After(*sum.LastAttemptAt)) {
+			t := *d.LastAttemptAt
+			sum.LastAttemptAt = &t
+		}
+		if !failedDelivery[d.Status] {
+			continue
+		}
+		sum.Failing++
+		if errs[d.LastError] == 0 {
+			order = append(order, d.LastError)
+		}
+		errs[d.LastError]++
+	}
+	for _, e := range order {
+		if errs[e] > sum.CommonErrorCount {
+			sum.CommonError, sum.CommonErrorCount = e, errs[e]
+		}
+	}
+	return sum
+}
+
+// endpointFailure is the failure row of an endpoint with failing deliveries: their counts by
+// status and the error they share, at the latest attempt.
+func endpointFailure(ep Endpoint, sum EndpointSummary) (Failure, bool) {
+	if sum.Failing == 0 {
+		return Failure{}, false
+	}
+	var parts []string
+	for _, st := range failingStatuses {
+		if n := sum.ByStatus[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	at := ep.CreatedAt
+	if sum.LastAttemptAt != nil {
+		at = *sum.LastAttemptAt
+	}
+	reason := fmt.Sprintf("%d of %d failing deliveries: %s", sum.CommonErrorCount, sum.Failing, cmp.Or(sum.CommonError, "no error recorded"))
+	if sum.CommonErrorCount == sum.Failing {
+		reason = fmt.Sprintf("all %d failing deliveries: %s", sum.Failing, cmp.Or(sum.CommonError, "no error recorded"))
+	}
+	return Failure{Kind: "endpoint", ID: ep.ID, Name: ep.URL, Status: strings.Join(parts, ", "), At: at, Reason: reason}, true
 }

@@ -54,6 +54,7 @@ func sampleRun(reports, entries int, text string, bodyBytes, seconds int) *Run {
 			Checks:      []Check{},
 			DeliveryIDs: []string{fmt.Sprintf("del-%05d", i)},
 			EmailIDs:    []string{},
+			Name:        fmt.Sprintf("Episode %d %s", i, text),
 		}
 		if st == "FAILED" {
 			rep.Failure = "the audio could not be analysed: unknown audio format " + text
@@ -62,9 +63,16 @@ func sampleRun(reports, entries int, text string, bodyBytes, seconds int) *Run {
 			il, tp, lra, lead, clips := -16.1, -1.2, 5.5, int64(300), 0
 			rep.Measured = &Measured{Format: "mp3 " + text, Codec: "mp3", DurationMS: int64(seconds) * 1000, SampleRate: 44100, Channels: 2, BitRate: 128000,
 				IntegratedLUFS: &il, TruePeakDBTP: &tp, SamplePeakDBFS: &tp, LoudnessRange: &lra, LeadingSilenceMS: &lead, ClippingRuns: &clips}
+			// One completed report in two passes; the others fail half their checks.
+			v := &Verdict{Passed: i%8 == 0, RequiredTotal: 8, Standard: "Podcast " + text}
 			for c := range 8 {
-				rep.Checks = append(rep.Checks, Check{ID: fmt.Sprint(c), Name: "check " + text, Severity: "required", Value: "-16.1 LUFS", Limit: "-16 ± 1 LU", Passed: c%2 == 0, Why: "within the band " + text})
+				passed := v.Passed || c%2 == 0
+				if !passed {
+					v.RequiredFailures++
+				}
+				rep.Checks = append(rep.Checks, Check{ID: fmt.Sprint(c), Name: "check " + text, Severity: "required", Value: "-16.1 LUFS", Limit: "-16 ± 1 LU", Passed: passed, Why: "within the band " + text})
 			}
+			rep.Verdict = v
 			rep.Loudness = Loudness{StepMS: 1000, WindowMS: 3000, LUFS: series}
 		}
 		r.Reports = append(r.Reports, rep)
@@ -203,7 +211,9 @@ func TestSummarizeCountsAndFailuresFirst(t *testing.T) {
 		{"retrying", s.DeliveriesByStatus["retrying"], 1},
 		{"requests", s.Requests, 10},
 		{"500", s.RequestsByStatus["500"], 2},
-		{"failures", len(s.Failures), 4 + 1 + 2},
+		{"failures", len(s.Failures), 4 + 1 + 1 + 2},
+		{"endpoint summaries", len(s.Endpoints), 1},
+		{"failing deliveries of the endpoint", s.Endpoints[0].Failing, 1},
 		{"emails", s.Emails, 1},
 		{"faults fired", s.FaultsFired, 1},
 		{"clock moves", s.ClockMoves, 1},
@@ -214,10 +224,13 @@ func TestSummarizeCountsAndFailuresFirst(t *testing.T) {
 	}
 	var kinds string
 	for _, f := range s.Failures {
-		kinds += map[string]string{"report": "r", "delivery": "d", "request": "q"}[f.Kind]
+		kinds += map[string]string{"report": "r", "endpoint": "e", "request": "q"}[f.Kind]
+		if f.Kind == "report" && f.Status == "COMPLETE" {
+			kinds += "!" // completed, not passed
+		}
 	}
-	if kinds != "rrrrdqq" {
-		t.Errorf("failures in the order %q (r report, d delivery, q request), want reports, then deliveries, then requests", kinds)
+	if kinds != "rrrrr!eqq" {
+		t.Errorf("failures in the order %q (r report, r! completed and not passed, e endpoint, q request), want failed reports, then those not passed, then endpoints, then requests", kinds)
 	}
 }
 
@@ -367,7 +380,7 @@ var (
 		"table": true, "thead": true, "tbody": true, "tr": true, "th": true, "td": true, "div": true, "details": true, "summary": true,
 		"svg": true, "line": true, "text": true, "polyline": true, "pre": true}
 	pageAttrs = map[string]bool{"lang": true, "charset": true, "http-equiv": true, "content": true, "name": true, "id": true, "class": true,
-		"href": true, "data-status": true, "role": true, "aria-label": true, "width": true, "height": true, "viewBox": true,
+		"href": true, "data-status": true, "data-passed": true, "data-kind": true, "role": true, "aria-label": true, "width": true, "height": true, "viewBox": true,
 		"data-points": true, "data-max-lufs": true, "x1": true, "y1": true, "x2": true, "y2": true, "x": true, "y": true,
 		"points": true, "colspan": true}
 	tagRE  = regexp.MustCompile(`<(/?)([^\s>/]+)([^>]*)>`)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -74,11 +73,6 @@ func Write(dir string, r *Run) (Files, error) {
 		return Files{}, err
 	}
 	return files, nil
-}
-
-// WriteJSON writes r as the report's JSON document, one object and a newline.
-func WriteJSON(w io.Writer, r *Run) error {
-	return json.NewEncoder(w).Encode(r)
 }
 
 // writeAtomic writes name through fill by way of a temporary file beside it.
