@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/views"
 	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
 )
 
@@ -51,7 +52,7 @@ type webhookWiring struct {
 func (s *Server) setupWebhooks() {
 	s.hooks.policy = s.urlPolicy(s.opts)
 	s.hooks.sender = webhooks.NewSender(s.hooks.policy, s.opts.webhookBudget)
-	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll})
+	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll, Render: views.EventBody})
 }
 
 // urlCheckTimeout bounds the name lookups of one URL check.
