@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
@@ -42,7 +43,7 @@ import (
 //	               limits (core.Enter, door GraphQL); JSON Content-Type; the executor with its
 //	               cost limits (internal/graphqlapi)
 //	control        the admin guard (httpmw.Admin); 404 for an unknown path, 405 with Allow for a known path
-//	               and another method; control.openapi.json's checks; the handler (control_*.go)
+//	               and another method; control.openapi.json's checks; the handler (internal/control, control_*.go)
 //
 // Hosted feeds and their audio pass through injectFaults only, not the journal; covers, the
 // documents and the explorers' assets through neither.
@@ -101,7 +102,7 @@ func (s *Server) routeRows() []route {
 // paths reaches the control API, which answers 405.
 func (s *Server) publicControlRows() []route {
 	return []route{
-		{"GET /_fake/healthz", http.HandlerFunc(s.handleHealthz)},
+		{"GET /_fake/healthz", http.HandlerFunc(control.ServeHealthz)},
 		{"GET /_fake/openapi.json", http.HandlerFunc(s.handleControlOpenAPI)},
 	}
 }
@@ -151,8 +152,8 @@ func (s *Server) controlRows() []route {
 		// The report of the run (control_runreport.go).
 		{"GET /_fake/report", h(s.handleGetRunReport)},
 		{"POST /_fake/report", h(s.handleWriteRunReport)},
-		{"GET /_fake/requests", h(s.handleListRequests)},
-		{"DELETE /_fake/requests", h(s.handleClearRequests)},
+		{"GET /_fake/requests", h(s.journal.ServeRequests)},
+		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
 		// The account of a report (control_account.go).
 		{"GET /_fake/reports/{id}", h(s.handleReportAccount)},
 	}
@@ -206,8 +207,12 @@ func (s *Server) controlRoutes() http.Handler {
 	for _, r := range append(s.controlRows(), s.publicControlRows()...) {
 		table.HandleFunc(r.pattern, r.handler.ServeHTTP)
 	}
-	return s.requireAdmin(unrouted(table, "Control call", s.validateControl(table.mux)))
+	doc, err := controlContract()
+	return s.requireAdmin(unrouted(table, "Control call", s.controlAPI().Validate(doc, err, table.mux)))
 }
+
+// controlAPI is the control API's own part (internal/control).
+func (s *Server) controlAPI() *control.API { return control.New(control.Deps{Log: s.log}) }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no
 // route has its path, 405 with Allow when one has it for other methods; the rest goes to next.
