@@ -110,6 +110,7 @@ func (s *Server) publicControlRows() []route {
 // controlRows is the control API's route table under /_fake, behind the admin token.
 func (s *Server) controlRows() []route {
 	h := func(f http.HandlerFunc) http.Handler { return f }
+	ctl := s.controlAPI()
 	return []route{
 		// Workspaces, keys, sessions.
 		{"POST /_fake/workspaces", h(s.handleCreateWorkspace)},
@@ -125,8 +126,8 @@ func (s *Server) controlRows() []route {
 		{"GET /_fake/faults", h(s.handleListFaults)},
 		{"DELETE /_fake/faults/{id}", h(s.handleRemoveFault)},
 		// Credits.
-		{"PATCH /_fake/workspaces/{id}/credits", h(s.handlePatchCredits)},
-		{"POST /_fake/workspaces/{id}/topups", h(s.handleAddTopup)},
+		{"PATCH /_fake/workspaces/{id}/credits", h(ctl.ServePatchCredits)},
+		{"POST /_fake/workspaces/{id}/topups", h(ctl.ServeAddTopup)},
 		// Hosted feeds.
 		{"POST /_fake/feeds", h(s.handleHostFeed)},
 		{"POST /_fake/feeds/{id}/episodes", h(s.handleAddHostedEpisode)},
@@ -212,7 +213,9 @@ func (s *Server) controlRoutes() http.Handler {
 }
 
 // controlAPI is the control API's own part (internal/control).
-func (s *Server) controlAPI() *control.API { return control.New(control.Deps{Log: s.log}) }
+func (s *Server) controlAPI() *control.API {
+	return control.New(control.Deps{Core: s.core, Log: s.log})
+}
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no
 // route has its path, 405 with Allow when one has it for other methods; the rest goes to next.

@@ -1,5 +1,6 @@
 // Package control is the fake's control API under /_fake: the contract check of every control
-// call against control.openapi.json, and the health check. The facade mounts it behind the
+// call against control.openapi.json, the health check, and the thin HTTP adapters of the
+// operations the core implements (credits and top-ups), which the Go API's methods adapt too. The facade mounts it behind the
 // admin guard (fakeserver/routes.go) with the control calls of the packages that own their
 // operation (the journal's GET and DELETE /_fake/requests) and, for now, the adapters of the
 // operations still written in the facade (fakeserver/DESIGN.md, "Where the code stands").
@@ -12,19 +13,24 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 )
 
 // Deps is what the control API works over.
 type Deps struct {
+	// Core holds the operations the control calls adapt.
+	Core *core.Core
 	// Log takes the contract's load failure.
 	Log *slog.Logger
 }
 
-// API is the control API's own part: the contract check.
+// API is the control API's own part: the contract check, and the control calls of the
+// operations the core implements.
 type API struct {
-	log *slog.Logger
+	core *core.Core
+	log  *slog.Logger
 }
 
 // New is the control API over d.
@@ -33,7 +39,7 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{log: log}
+	return &API{core: d.Core, log: log}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.
