@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"math"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
@@ -24,30 +23,12 @@ func (s *Server) SetCredits(workspaceID string, change CreditsChange) (err error
 }
 
 func (s *Server) setCredits(workspaceID string, change CreditsChange) (core.Credits, error) {
-	id, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return core.Credits{}, err
-	}
-	if err := checkWholeCredits("plan_allowance", change.PlanAllowance); err != nil {
-		return core.Credits{}, err
-	}
-	if err := checkWholeCredits("plan_used", change.PlanUsed); err != nil {
-		return core.Credits{}, err
-	}
-	return s.core.SetCredits(id, change.PlanAllowance, change.PlanUsed, change.ChargingEnabled)
+	return s.core.ChangeCredits(workspaceID, change.PlanAllowance, change.PlanUsed, change.ChargingEnabled)
 }
 
 // MaxPlanCredits bounds a plan's allowance and credits used as the Go API, the control API and
 // the fixtures set them: whole credits, so that no value is rounded out of sight.
 const MaxPlanCredits = maxFixtureCredits
-
-// checkWholeCredits refuses credits that are not a whole number from 0 to MaxPlanCredits.
-func checkWholeCredits(name string, v *float64) error {
-	if v != nil && (!(*v >= 0 && *v <= MaxPlanCredits) || *v != math.Trunc(*v)) {
-		return core.ErrValidation("%s must be a whole number of credits from 0 to %d.", name, MaxPlanCredits)
-	}
-	return nil
-}
 
 // TopupSpec describes a top-up of credits bought for a workspace.
 type TopupSpec struct {
@@ -68,16 +49,5 @@ func (s *Server) AddTopup(workspaceID string, spec TopupSpec) (err error) {
 }
 
 func (s *Server) addTopup(workspaceID string, spec TopupSpec) (core.Credits, error) {
-	id, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return core.Credits{}, err
-	}
-	if spec.NeverExpires && !spec.ExpiresAt.IsZero() {
-		return core.Credits{}, core.ErrValidation("A top-up that never expires has no expiry time.")
-	}
-	var expiresAt *time.Time
-	if !spec.ExpiresAt.IsZero() {
-		expiresAt = &spec.ExpiresAt
-	}
-	return s.core.AddTopup(id, spec.Amount, expiresAt, spec.NeverExpires)
+	return s.core.BuyTopup(workspaceID, spec.Amount, spec.ExpiresAt, spec.NeverExpires)
 }

@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"strings"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/journal"
@@ -82,6 +81,7 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) { return journal.Entry(e).Ma
 func journalLimits() journal.Limits {
 	return journal.Limits{
 		Bytes: MaxJournalBytes, Body: MaxJournalBody, Path: MaxJournalPath, Query: MaxJournalQuery, LinePart: MaxJournalLinePart,
+		Listed: DefaultRequestLimit,
 	}
 }
 
@@ -113,17 +113,16 @@ const DefaultRequestLimit = 100
 
 // Requests returns the journal entries f selects, newest first.
 func (s *Server) Requests(f RequestFilter) []JournalEntry {
-	if f.Limit <= 0 {
-		f.Limit = DefaultRequestLimit
-	}
-	f.Method = strings.ToUpper(f.Method)
-	entries := s.journal.List(journal.Filter(f))
+	entries := s.journal.Requests(journal.Filter(f))
 	out := make([]JournalEntry, len(entries))
 	for i, e := range entries {
 		out[i] = JournalEntry(e)
 	}
 	return out
 }
+
+// maxJournalLimit bounds one answer of the journal's control call and dashboard page.
+const maxJournalLimit = journal.MaxRequestsLimit
 
 // ClearRequests empties the request journal.
 func (s *Server) ClearRequests() { s.journal.Clear() }

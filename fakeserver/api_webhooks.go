@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/views"
 	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
 )
 
@@ -52,7 +53,7 @@ func (s *Server) setupWebhooks() {
 	s.hooks.policy = s.urlPolicy(s.opts)
 	stamping, _ := webhookStamping(s.opts) // New refused a bad value before the fake listened
 	s.hooks.sender = webhooks.NewSender(s.hooks.policy, s.opts.webhookBudget, webhooks.WithStamping(stamping))
-	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll})
+	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll, Render: views.EventBody})
 }
 
 // urlCheckTimeout bounds the name lookups of one URL check.

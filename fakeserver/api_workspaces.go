@@ -38,7 +38,7 @@ type APIKey struct {
 // An organisation gets one owner account.
 func (s *Server) CreateWorkspace(spec WorkspaceSpec) (_ Workspace, err error) {
 	defer apiError(&err)
-	if err := checkWholeCredits("plan_allowance", spec.PlanAllowance); err != nil {
+	if err := core.CheckWholeCredits("plan_allowance", spec.PlanAllowance); err != nil {
 		return Workspace{}, err
 	}
 	ws, err := s.core.CreateWorkspace(core.NewWorkspace{

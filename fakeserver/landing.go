@@ -44,9 +44,9 @@ type landingAnswer struct {
 
 // landing serves GET /: the page for a browser (by Accept: text/html), JSON otherwise.
 func (s *Server) landing() http.Handler {
-	pages, perr := dashboard.New()
 	return uiHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Vary", "Accept")
+		pages, perr := dashboard.Shared() // the process's templates, parsed on first use
 		if !wantsHTML(r) || perr != nil {
 			links := make(map[string]string, len(landingLinks))
 			base := strings.TrimSuffix(s.URL(), "/")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
@@ -43,7 +44,7 @@ import (
 //	               limits (core.Enter, door GraphQL); JSON Content-Type; the executor with its
 //	               cost limits (internal/graphqlapi)
 //	control        the admin guard (httpmw.Admin); 404 for an unknown path, 405 with Allow for a known path
-//	               and another method; control.openapi.json's checks; the handler (control_*.go)
+//	               and another method; control.openapi.json's checks; the handler (internal/control, control_*.go)
 //
 // Hosted feeds and their audio pass through injectFaults only, not the journal; covers, the
 // documents and the explorers' assets through neither.
@@ -109,7 +110,7 @@ func (s *Server) routeRows() []route {
 // paths reaches the control API, which answers 405.
 func (s *Server) publicControlRows() []route {
 	return []route{
-		{"GET /_fake/healthz", http.HandlerFunc(s.handleHealthz)},
+		{"GET /_fake/healthz", http.HandlerFunc(control.ServeHealthz)},
 		{"GET /_fake/openapi.json", http.HandlerFunc(s.handleControlOpenAPI)},
 	}
 }
@@ -117,6 +118,7 @@ func (s *Server) publicControlRows() []route {
 // controlRows is the control API's route table under /_fake, behind the admin token.
 func (s *Server) controlRows() []route {
 	h := func(f http.HandlerFunc) http.Handler { return f }
+	ctl := s.controlAPI()
 	return []route{
 		// Workspaces, keys, sessions.
 		{"POST /_fake/workspaces", h(s.handleCreateWorkspace)},
@@ -132,8 +134,8 @@ func (s *Server) controlRows() []route {
 		{"GET /_fake/faults", h(s.handleListFaults)},
 		{"DELETE /_fake/faults/{id}", h(s.handleRemoveFault)},
 		// Credits.
-		{"PATCH /_fake/workspaces/{id}/credits", h(s.handlePatchCredits)},
-		{"POST /_fake/workspaces/{id}/topups", h(s.handleAddTopup)},
+		{"PATCH /_fake/workspaces/{id}/credits", h(ctl.ServePatchCredits)},
+		{"POST /_fake/workspaces/{id}/topups", h(ctl.ServeAddTopup)},
 		// Hosted feeds.
 		{"POST /_fake/feeds", h(s.handleHostFeed)},
 		{"POST /_fake/feeds/{id}/episodes", h(s.handleAddHostedEpisode)},
@@ -160,8 +162,8 @@ func (s *Server) controlRows() []route {
 		// The report of the run (control_runreport.go).
 		{"GET /_fake/report", h(s.handleGetRunReport)},
 		{"POST /_fake/report", h(s.handleWriteRunReport)},
-		{"GET /_fake/requests", h(s.handleListRequests)},
-		{"DELETE /_fake/requests", h(s.handleClearRequests)},
+		{"GET /_fake/requests", h(s.journal.ServeRequests)},
+		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
 		// The account of a report (control_account.go).
 		{"GET /_fake/reports/{id}", h(s.handleReportAccount)},
 		// The listings for any language, paged by cursor (control_listings.go).
@@ -208,6 +210,11 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 // routes is the fake's handler: the chain of routes.go's comment around the shared route table.
 func (s *Server) routes() http.Handler {
 	return httpmw.SecurityHeaders(s.recoverPanics(s.logRequests(s.own(onFirstUse(sharedTop)))))
+}
+
+// controlAPI is the control API's own part (internal/control).
+func (s *Server) controlAPI() *control.API {
+	return control.New(control.Deps{Core: s.core, Log: s.log})
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

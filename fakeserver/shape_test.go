@@ -16,7 +16,7 @@ import (
 func TestSurfacesImportNoSurface(t *testing.T) {
 	t.Parallel()
 	const module = "github.com/podqa/podqa-go/fakeserver"
-	surfaces := []string{"rest", "graphqlapi", "journal", "faults", "dashboard"}
+	surfaces := []string{"rest", "graphqlapi", "control", "journal", "faults", "dashboard"}
 	below := append([]string{"views", "httpmw", "openapicheck"}, surfaces...)
 	for _, pkg := range below {
 		t.Run(pkg, func(t *testing.T) {

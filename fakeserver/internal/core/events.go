@@ -2,15 +2,12 @@ package core
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/podqa/podqa-go/internal/apitime"
 )
 
 // Email is a message the service would send to people, which the fake keeps for tests to read.
@@ -124,7 +121,7 @@ func (c *Core) reportFinishedLocked(r *Report, now time.Time) {
 	c.noticeLocked(n)
 	queued := len(c.wh.queue)
 	c.deliverLocked(r.Workspace, r.Series, typ, func() []byte {
-		return envelope(typ, now, map[string]any{"report": c.reportPayloadLocked(r)}, false)
+		return c.renderLocked(Event{Type: typ, At: now, Report: c.reportSnapshotLocked(r)})
 	}, now)
 	for _, d := range c.wh.queue[queued:] {
 		d.Report = r.ID // the deliveries this report's event caused, for its account
@@ -166,72 +163,83 @@ func (c *Core) endpointDisabledLocked(ep *Endpoint, now time.Time) {
 		fmt.Sprintf("The webhook endpoint %s (%s) was disabled after %d deliveries in a row failed every attempt.", ep.ID, ep.URL, ep.exhausted), now)
 }
 
-// envelope renders an event body: type, timestamp (the event's time, frozen) and data, and test
-// only on test events.
-func envelope(typ string, at time.Time, data any, test bool) []byte {
-	v := struct {
-		Type      string `json:"type"`
-		Timestamp string `json:"timestamp"`
-		Data      any    `json:"data"`
-		Test      bool   `json:"test,omitempty"`
-	}{typ, apitime.Format(at), data, test}
-	b, err := json.Marshal(v)
-	if err != nil {
-		// Every value here is plain data; a failure is a bug, and a body saying so beats none.
-		b, _ = json.Marshal(map[string]string{"type": typ, "error": err.Error()})
+// Event is one webhook event as the core raises it: wire-neutral facts, taken under the core's
+// lock when the event happens, which internal/views renders as the event's JSON body
+// (WebhookConfig.Render). The fields an event type does not carry are nil.
+type Event struct {
+	// Type is one of the Event* names.
+	Type string
+	// At is the event's time, frozen in its body.
+	At time.Time
+	// Test marks Settings' test event.
+	Test bool
+	// Report is the report of a report.* event.
+	Report *ReportSnapshot
+	// Series is the series of an episode.created or series.feed_broken event; nil when the
+	// series is gone.
+	Series *SeriesRef
+	// Episode is the new episode of an episode.created event.
+	Episode *EpisodeRef
+	// Failure is what broke in a series.feed_broken event.
+	Failure *FeedFailure
+}
+
+// ReportSnapshot is a report as a webhook event carries it, as it stood when the event happened.
+type ReportSnapshot struct {
+	ID uuid.UUID
+	// URL is the report's page in the web app.
+	URL string
+	// Status is the core's status (StatusComplete, ...).
+	Status    string
+	Filename  string
+	CreatedAt time.Time
+	// Series and Episode are the show a feed report is on; nil for an upload (and Episode nil
+	// when the episode is gone).
+	Series  *SeriesRef
+	Episode *EpisodeRef
+	// Stats and Results are set only when the report is scored (complete); Results in the
+	// order the service lists them.
+	Stats   *Stats
+	Results []Result
+}
+
+// Scored reports whether the snapshot carries the scored fields.
+func (r *ReportSnapshot) Scored() bool { return r.Stats != nil }
+
+// SeriesRef is a series as events name it.
+type SeriesRef struct {
+	ID      uuid.UUID
+	Title   *string
+	FeedURL string
+}
+
+// EpisodeRef is an episode as events name it.
+type EpisodeRef struct {
+	ID          uuid.UUID
+	Title       *string
+	GUID        string
+	PublishedOn *time.Time
+	AudioURL    string
+}
+
+// FeedFailure is why a feed is broken: its kind (BrokenFetch or BrokenIngest), how many checks
+// in a row failed, and the last error.
+type FeedFailure struct {
+	Kind                string
+	ConsecutiveFailures int
+	LastError           string
+}
+
+// renderLocked is the body of ev, by the configured renderer; none without one (a core that
+// only counts deliveries).
+func (c *Core) renderLocked(ev Event) []byte {
+	if c.wh.cfg.Render == nil {
+		return nil
 	}
-	return b
+	return c.wh.cfg.Render(ev)
 }
 
-type seriesRef struct {
-	ID      uuid.UUID `json:"id"`
-	Title   *string   `json:"title"`
-	FeedURL string    `json:"feed_url"`
-}
-
-type reportEpisode struct {
-	ID      uuid.UUID `json:"id"`
-	Title   *string   `json:"title"`
-	GUID    string    `json:"guid"`
-	PubDate *string   `json:"pub_date"`
-}
-
-type createdEpisode struct {
-	reportEpisode
-	AudioURL string `json:"audio_url"`
-}
-
-type issue struct {
-	Name            string          `json:"name"`
-	VerboseName     string          `json:"verbose_name"`
-	Status          string          `json:"status"`
-	Value           json.RawMessage `json:"value"`
-	MeasurementUnit *string         `json:"measurement_unit"`
-	Description     string          `json:"description"`
-	WarningMessage  *string         `json:"warning_message"`
-	Link            string          `json:"link"`
-	Severity        string          `json:"severity"`
-	Limit           *string         `json:"limit"`
-}
-
-type reportPayload struct {
-	ID              uuid.UUID      `json:"id"`
-	URL             string         `json:"url"`
-	Status          string         `json:"status"`
-	Passed          *bool          `json:"passed"`
-	Score           *int           `json:"score"`
-	Passes          *int           `json:"passes"`
-	Failures        *int           `json:"failures"`
-	Total           *int           `json:"total"`
-	Filename        string         `json:"filename"`
-	ClientReference string         `json:"client_reference"`
-	CreatedAt       string         `json:"created_at"`
-	Series          *seriesRef     `json:"series"`
-	Episode         *reportEpisode `json:"episode"`
-	Issues          []issue        `json:"issues"`
-}
-
-func (c *Core) seriesRefLocked(id *uuid.UUID) *seriesRef {
+func (c *Core) seriesRefLocked(id *uuid.UUID) *SeriesRef {
 	if id == nil {
 		return nil
 	}
@@ -239,52 +247,47 @@ func (c *Core) seriesRefLocked(id *uuid.UUID) *seriesRef {
 	if s == nil {
 		return nil
 	}
-	return &seriesRef{ID: s.ID, Title: s.Title, FeedURL: s.FeedURL}
+	return &SeriesRef{ID: s.ID, Title: s.Title, FeedURL: s.FeedURL}
 }
 
-func episodeRef(e *Episode) reportEpisode {
-	out := reportEpisode{ID: e.ID, Title: e.Title, GUID: e.GUID}
+func episodeRef(e *Episode) *EpisodeRef {
+	out := &EpisodeRef{ID: e.ID, Title: e.Title, GUID: e.GUID, AudioURL: e.AudioURL}
 	if e.PublishedOn != nil {
-		day := e.PublishedOn.Format(apitime.DateLayout)
-		out.PubDate = &day
+		day := *e.PublishedOn
+		out.PublishedOn = &day
 	}
 	return out
 }
 
-// reportPayloadLocked renders data.report: the scored fields only for a complete report.
-func (c *Core) reportPayloadLocked(r *Report) reportPayload {
-	p := reportPayload{
-		ID: r.ID, URL: strings.TrimSuffix(c.wh.cfg.AppURL, "/") + "/reports/" + r.ID.String(),
-		Status: strings.ToLower(r.Status), Filename: r.OriginalFilename, CreatedAt: apitime.Format(r.CreatedAt),
+func (c *Core) reportURL(id uuid.UUID) string {
+	return strings.TrimSuffix(c.wh.cfg.AppURL, "/") + "/reports/" + id.String()
+}
+
+// reportSnapshotLocked is r as its events carry it: the scored fields only for a complete
+// report, required checks first.
+func (c *Core) reportSnapshotLocked(r *Report) *ReportSnapshot {
+	p := &ReportSnapshot{
+		ID: r.ID, URL: c.reportURL(r.ID), Status: r.Status, Filename: r.OriginalFilename, CreatedAt: r.CreatedAt,
 		Series: c.seriesRefLocked(r.Series),
 	}
 	if p.Series != nil && r.Episode != nil {
 		if e := c.episodes[*r.Episode]; e != nil {
-			ref := episodeRef(e)
-			p.Episode = &ref
+			p.Episode = episodeRef(e)
 		}
 	}
 	if r.Status == StatusComplete && r.Stats != nil {
 		st := *r.Stats
-		p.Passed, p.Score, p.Passes, p.Failures, p.Total = &st.Passed, &st.Percent, &st.Passes, &st.Failures, &st.Total
-		p.Issues = make([]issue, 0, len(r.Results))
-		for _, res := range r.Results {
-			p.Issues = append(p.Issues, issueOf(res))
-		}
+		p.Stats = &st
 		// Required checks first, as the service lists them.
-		slices.SortStableFunc(p.Issues, func(a, b issue) int {
+		p.Results = slices.Clone(r.Results)
+		if p.Results == nil {
+			p.Results = []Result{}
+		}
+		slices.SortStableFunc(p.Results, func(a, b Result) int {
 			return boolRank(a.Severity != Required) - boolRank(b.Severity != Required)
 		})
 	}
 	return p
-}
-
-func issueOf(r Result) issue {
-	//lint:ignore S1016 field by field on purpose: Result may grow fields the payload must not carry.
-	return issue{
-		Name: r.Name, VerboseName: r.VerboseName, Status: r.Status, Value: r.Value, MeasurementUnit: r.MeasurementUnit,
-		Description: r.Description, WarningMessage: r.WarningMessage, Link: r.Link, Severity: r.Severity, Limit: r.Limit,
-	}
 }
 
 func boolRank(b bool) int {
@@ -306,32 +309,31 @@ func (c *Core) testEventBodyLocked(ws uuid.UUID, now time.Time) []byte {
 			}
 		}
 	}
+	ev := Event{Type: EventReportCompleted, At: now, Test: true}
 	if latest != nil {
-		return envelope(EventReportCompleted, now, map[string]any{"report": c.reportPayloadLocked(latest)}, true)
+		ev.Report = c.reportSnapshotLocked(latest)
+	} else {
+		ev.Report = c.sampleReportLocked(now)
 	}
-	return envelope(EventReportCompleted, now, map[string]any{"report": c.sampleReportLocked(now)}, true)
+	return c.renderLocked(ev)
 }
 
-// sampleReport is the canned report of a test event in a workspace without a completed report:
-// fixed ids, one episode of an example show, every check passing.
-func (c *Core) sampleReportLocked(now time.Time) reportPayload {
+// sampleReportLocked is the canned report of a test event in a workspace without a completed
+// report: fixed ids, one episode of an example show, every check passing.
+func (c *Core) sampleReportLocked(now time.Time) *ReportSnapshot {
 	m := Measurement{Duration: 30 * time.Minute, Channels: 2, SampleRate: 44100, IntegratedLUFS: -16, TruePeakDB: -1.5}
 	explicit := false
 	results := judge(judgeInput{std: c.standards[0], m: m, explicit: &explicit})
 	st := summarise(results)
 	title, episodeTitle := "Example show", "Example episode"
-	day := now.Format(apitime.DateLayout)
-	p := reportPayload{
-		ID: sampleID("report"), Status: "complete", Filename: "example-episode.mp3", CreatedAt: apitime.Format(now),
-		Passed: &st.Passed, Score: &st.Percent, Passes: &st.Passes, Failures: &st.Failures, Total: &st.Total,
-		Series:  &seriesRef{ID: sampleID("series"), Title: &title, FeedURL: "https://feeds.example.com/example-show.rss"},
-		Episode: &reportEpisode{ID: sampleID("episode"), Title: &episodeTitle, GUID: "example-episode", PubDate: &day},
+	day := now
+	id := sampleID("report")
+	return &ReportSnapshot{
+		ID: id, URL: c.reportURL(id), Status: StatusComplete, Filename: "example-episode.mp3", CreatedAt: now,
+		Stats: &st, Results: results,
+		Series:  &SeriesRef{ID: sampleID("series"), Title: &title, FeedURL: "https://feeds.example.com/example-show.rss"},
+		Episode: &EpisodeRef{ID: sampleID("episode"), Title: &episodeTitle, GUID: "example-episode", PublishedOn: &day},
 	}
-	p.URL = strings.TrimSuffix(c.wh.cfg.AppURL, "/") + "/reports/" + p.ID.String()
-	for _, res := range results {
-		p.Issues = append(p.Issues, issueOf(res))
-	}
-	return p
 }
 
 func sampleID(what string) uuid.UUID { return uuid.NewSHA1(standardNamespace, []byte("sample "+what)) }

@@ -164,9 +164,9 @@ func (c *Core) feedFailedLocked(f *trackedFeed, kind, msg string, now time.Time)
 			continue
 		}
 		ref := c.seriesRefLocked(&s.ID)
-		failure := map[string]any{"kind": kind, "consecutive_failures": f.failures, "last_error": msg}
+		failure := &FeedFailure{Kind: kind, ConsecutiveFailures: f.failures, LastError: msg}
 		c.deliverLocked(s.Workspace, &s.ID, EventSeriesFeedBroken, func() []byte {
-			return envelope(EventSeriesFeedBroken, now, map[string]any{"series": ref, "failure": failure}, false)
+			return c.renderLocked(Event{Type: EventSeriesFeedBroken, At: now, Series: ref, Failure: failure})
 		}, now)
 		c.emailLocked(s.Workspace, EmailFeedBroken, "A feed is broken: "+s.FeedURL,
 			"The feed "+s.FeedURL+" could not be "+map[string]string{BrokenFetch: "read", BrokenIngest: "ingested"}[kind]+": "+msg, now)
@@ -182,10 +182,8 @@ func (c *Core) ingestLocked(s *Series, fe FeedEpisode, now time.Time) {
 	}
 	e := c.seeEpisodeLocked(s, fe, now)
 	ref := c.seriesRefLocked(&s.ID)
-	data := map[string]any{"series": ref, "episode": createdEpisode{reportEpisode: episodeRef(e), AudioURL: e.AudioURL}}
-	c.deliverLocked(s.Workspace, &s.ID, EventEpisodeCreated, func() []byte {
-		return envelope(EventEpisodeCreated, now, data, false)
-	}, now)
+	ev := Event{Type: EventEpisodeCreated, At: now, Series: ref, Episode: episodeRef(e)}
+	c.deliverLocked(s.Workspace, &s.ID, EventEpisodeCreated, func() []byte { return c.renderLocked(ev) }, now)
 	if s.AutomatedReporting {
 		c.autoReportLocked(s, e, now)
 	}

@@ -47,6 +47,8 @@ type WebhookConfig struct {
 	// Send makes attempts over HTTP and returns their outcomes in order. The core calls it
 	// without holding its lock.
 	Send func(ctx context.Context, attempts []webhooks.Attempt) []webhooks.Outcome
+	// Render writes an event's body (internal/views.EventBody); without it bodies are empty.
+	Render func(Event) []byte
 }
 
 // Endpoint is a webhook endpoint.

@@ -38,7 +38,7 @@ func raise(c *Core, ws Workspace, n int) {
 	now := c.clock.Now()
 	for range n {
 		c.deliverLocked(ws.ID, nil, EventReportFailed, func() []byte {
-			return envelope(EventReportFailed, now, map[string]any{"n": n}, false)
+			return []byte(EventReportFailed)
 		}, now)
 	}
 	c.mu.Unlock()

@@ -28,6 +28,8 @@ type Limits struct {
 	// LinePart caps each text of an entry kept as a line (a request without a working
 	// credential, or refused before it ran), and an entry's content type and error code.
 	LinePart int
+	// Listed is how many entries Requests returns when the filter sets no Limit.
+	Listed int
 }
 
 // Entry is one request as the journal keeps it; fakeserver.JournalEntry is the same fields, and

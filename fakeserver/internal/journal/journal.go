@@ -116,6 +116,16 @@ func (j *Journal) Clear() {
 	j.epoch.Add(1)
 }
 
+// Requests returns the entries f selects, newest first: Server.Requests and GET /_fake/requests
+// both. A Limit of 0 or less is the limits' Listed; Method matches in any case.
+func (j *Journal) Requests(f Filter) []Entry {
+	if f.Limit <= 0 {
+		f.Limit = j.limits.Listed
+	}
+	f.Method = strings.ToUpper(f.Method)
+	return j.List(f)
+}
+
 // List returns the entries f selects, newest first, at most f.Limit.
 func (j *Journal) List(f Filter) []Entry {
 	out := []Entry{}
