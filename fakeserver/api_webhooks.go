@@ -50,7 +50,11 @@ type webhookWiring struct {
 
 func (s *Server) setupWebhooks() {
 	s.hooks.policy = s.urlPolicy(s.opts)
-	s.hooks.sender = webhooks.NewSender(s.hooks.policy, s.opts.webhookBudget)
+	budget := s.opts.webhookBudget
+	if budget <= 0 {
+		budget = core.ReceiverBudget // the service's
+	}
+	s.hooks.sender = webhooks.NewSender(s.hooks.policy, budget)
 	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll})
 }
 

@@ -487,8 +487,8 @@ func (c *Core) newDeliveryLocked(ep *Endpoint, typ string, body []byte, test boo
 		Status: DeliveryPending, CreatedAt: now, Body: body, seq: c.wh.seq, gen: c.gen,
 	}
 	ep.log = append(ep.log, d)
-	if len(ep.log) > webhooks.LogSize {
-		ep.log = slices.Delete(ep.log, 0, len(ep.log)-webhooks.LogSize)
+	if len(ep.log) > DeliveryLogSize {
+		ep.log = slices.Delete(ep.log, 0, len(ep.log)-DeliveryLogSize)
 	}
 	return d
 }
@@ -608,18 +608,18 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 	msg := out.Err
 	d.LastError = &msg
 	n.Kind, n.Err = NoticeAttemptFailed, msg
-	if d.Attempts >= webhooks.MaxAttempts {
+	if d.Attempts >= MaxDeliveryAttempts {
 		c.noticeLocked(n) // no next attempt: abandoned
 		d.Status, d.NextAttemptAt = DeliveryAbandoned, nil
 		delete(c.wh.retrying, d.ID)
 		ep.exhausted++
-		if ep.exhausted >= webhooks.DisableAfter && ep.Enabled {
+		if ep.exhausted >= DisableAfterAbandoned && ep.Enabled {
 			ep.Enabled = false
 			c.endpointDisabledLocked(ep, at)
 		}
 		return
 	}
-	next := at.Add(webhooks.RetryDelay(d.Attempts))
+	next := at.Add(RetryDelay(d.Attempts))
 	n.NextAttempt = next
 	c.noticeLocked(n)
 	d.Status, d.NextAttemptAt = DeliveryRetrying, &next
@@ -629,7 +629,7 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 
 // scheduleSweepLocked makes sure a sweep runs at the first sweep instant at or after t.
 func (c *Core) scheduleSweepLocked(t time.Time) {
-	at := webhooks.NextSweep(t)
+	at := NextRetrySweep(t)
 	if c.wh.sweeps[at] {
 		return
 	}

@@ -68,44 +68,5 @@ func NewMessageID(random io.Reader) string {
 	return "msg_" + base64.RawURLEncoding.EncodeToString(b)
 }
 
-// The retry ladder of the service.
-const (
-	// MaxAttempts is how many attempts one delivery gets before it is abandoned.
-	MaxAttempts = 10
-	// FirstRetry is the gap after the first failed attempt; each later gap doubles.
-	FirstRetry = 10 * time.Minute
-	// MaxRetryGap caps the gap between two attempts.
-	MaxRetryGap = 6 * time.Hour
-	// SweepInterval is how often the retry sweep runs; a retry goes out on the first sweep at or
-	// after its due instant, so it can land a few minutes late.
-	SweepInterval = 5 * time.Minute
-	// DisableAfter is how many deliveries in a row must exhaust the ladder before their endpoint
-	// is disabled.
-	DisableAfter = 5
-	// DefaultBudget is how long a receiver has to answer one attempt.
-	DefaultBudget = 10 * time.Second
-	// LogSize is how many recent deliveries an endpoint's delivery log shows.
-	LogSize = 20
-	// UserAgent identifies the sender on every attempt.
-	UserAgent = "Service/1.0 (podqa-fake webhooks)"
-)
-
-// RetryDelay is the gap after the failed-th failed attempt (1 for the first): 10 minutes,
-// doubling, at most 6 hours.
-func RetryDelay(failed int) time.Duration {
-	d := FirstRetry
-	for i := 1; i < failed && d < MaxRetryGap; i++ {
-		d *= 2
-	}
-	return min(d, MaxRetryGap)
-}
-
-// NextSweep is the first sweep instant at or after t: sweeps run on multiples of SweepInterval
-// of the clock.
-func NextSweep(t time.Time) time.Time {
-	s := t.Truncate(SweepInterval)
-	if s.Before(t) {
-		s = s.Add(SweepInterval)
-	}
-	return s
-}
+// UserAgent identifies the sender on every attempt.
+const UserAgent = "Service/1.0 (podqa-fake webhooks)"
