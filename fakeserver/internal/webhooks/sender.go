@@ -12,34 +12,16 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 )
 
-// Attempt is one try at delivering one message.
-type Attempt struct {
-	URL string
-	// MessageID is the webhook-id, the same on every attempt of a delivery.
-	MessageID string
-	// Key signs the attempt.
-	Key []byte
-	// Body is the frozen event body, sent byte for byte on every attempt.
-	Body []byte
-	// At is the attempt's instant on the fake's clock: its webhook-timestamp.
-	At time.Time
-}
-
-// Outcome is what an attempt got.
-type Outcome struct {
-	// StatusCode is the receiver's HTTP status, 0 when it gave none.
-	StatusCode int
-	// Err says why the attempt failed; empty on success (any 2xx).
-	Err string
-	// Latency is how long the attempt took on the real clock, from the request's start to the
-	// end of the answer read (zero for an attempt never made).
-	Latency time.Duration
-}
-
-// OK reports whether the attempt succeeded.
-func (o Outcome) OK() bool { return o.Err == "" }
+// Attempt and Outcome are the wire package's, named here for the sender's own code: the core
+// builds attempts and records outcomes without importing the sender.
+type (
+	Attempt = wire.Attempt
+	Outcome = wire.Outcome
+)
 
 // Sender makes attempts over HTTP: POST, signed, within the receiver budget, never following a
 // redirect, and connecting only to addresses its policy allows (checked again at connect time,
@@ -113,7 +95,7 @@ func (s *Sender) send(ctx context.Context, a Attempt) Outcome {
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("webhook-id", a.MessageID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(a.At.Unix(), 10))
-	req.Header.Set("webhook-signature", Sign(a.Key, a.MessageID, a.At, a.Body))
+	req.Header.Set("webhook-signature", wire.Sign(a.Key, a.MessageID, a.At, a.Body))
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return Outcome{Err: s.describe(err)}
