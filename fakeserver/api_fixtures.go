@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 )
 
 // Fixtures is a start state: workspaces with their keys, webhook endpoints and standards, and
@@ -313,7 +313,7 @@ func (f Fixtures) validate() error {
 				return fixtureErr(ep+".url", "must be an absolute http or https URL")
 			}
 			if e.Secret != "" {
-				if _, err := webhooks.DecodeSecret(e.Secret); err != nil {
+				if _, err := wire.DecodeSecret(e.Secret); err != nil {
 					return fixtureErr(ep+".secret", "must be whsec_ followed by base64")
 				}
 			}

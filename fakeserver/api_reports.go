@@ -14,9 +14,9 @@ type SeededReport struct {
 	// Duration is the measured length of the report's audio (default 10 minutes); it sets the
 	// credits charged at completion.
 	Duration time.Duration
-	// CompleteAfter is how long after now, on the fake's clock, the report completes; 0
-	// completes it before SeedReports returns. On a manual clock the later ones complete as
-	// Advance reaches them.
+	// CompleteAfter is how long after now, on the fake's clock, the report completes, from 0
+	// to 366 days; 0 completes it before SeedReports returns. On a manual clock the later ones
+	// complete as Advance reaches them.
 	CompleteAfter time.Duration
 }
 
@@ -34,13 +34,10 @@ func (s *Server) SeedReports(workspaceID string, reports []SeededReport) (_ []st
 	if err != nil {
 		return nil, err
 	}
-	now := s.clock.Now()
 	in := make([]core.BulkReport, len(reports))
 	for i, r := range reports {
-		if r.CompleteAfter < 0 {
-			return nil, core.ErrValidation("reports[%d]: complete_after must not be negative.", i)
-		}
-		b := core.BulkReport{FileName: r.FileName, Duration: r.Duration, CompleteAt: now.Add(r.CompleteAfter)}
+		// The core checks the bounds, for this method and the control call alike.
+		b := core.BulkReport{FileName: r.FileName, Duration: r.Duration, CompleteAfter: r.CompleteAfter}
 		if b.FileName == "" {
 			b.FileName = fmt.Sprintf("seeded-%d.wav", i+1)
 		}

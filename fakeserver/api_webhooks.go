@@ -51,8 +51,12 @@ type webhookWiring struct {
 
 func (s *Server) setupWebhooks() {
 	s.hooks.policy = s.urlPolicy(s.opts)
+	budget := s.opts.webhookBudget
+	if budget <= 0 {
+		budget = core.ReceiverBudget // the service's
+	}
 	stamping, _ := webhookStamping(s.opts) // New refused a bad value before the fake listened
-	s.hooks.sender = webhooks.NewSender(s.hooks.policy, s.opts.webhookBudget, webhooks.WithStamping(stamping))
+	s.hooks.sender = webhooks.NewSender(s.hooks.policy, budget, webhooks.WithStamping(stamping))
 	s.core.ConfigureWebhooks(core.WebhookConfig{AppURL: s.url + "/app", Send: s.hooks.sender.SendAll, Render: views.EventBody})
 }
 

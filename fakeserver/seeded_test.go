@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 )
 
 // hookLog is a webhook receiver that answers 204 and keeps each delivery's headers that the
@@ -34,8 +34,8 @@ func (h *hookLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	unix, _ := strconv.ParseInt(ts, 10, 64)
 	verified := false
 	for _, secret := range h.secrets {
-		key, err := webhooks.DecodeSecret(secret)
-		verified = verified || err == nil && webhooks.Sign(key, id, time.Unix(unix, 0), body) == r.Header.Get("webhook-signature")
+		key, err := wire.DecodeSecret(secret)
+		verified = verified || err == nil && wire.Sign(key, id, time.Unix(unix, 0), body) == r.Header.Get("webhook-signature")
 	}
 	h.seen = append(h.seen, fmt.Sprintf("%s %s verified=%v", id, ts, verified))
 	w.WriteHeader(http.StatusNoContent)

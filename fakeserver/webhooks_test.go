@@ -17,7 +17,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
 // received is one request a test receiver got.
@@ -177,14 +177,14 @@ func TestDeliveryLadder(t *testing.T) {
 	mustAdvance(t, srv, 30*time.Hour)
 
 	got := rc.requests()
-	if len(got) != webhooks.MaxAttempts {
-		t.Fatalf("%d attempts, want %d", len(got), webhooks.MaxAttempts)
+	if len(got) != core.MaxDeliveryAttempts {
+		t.Fatalf("%d attempts, want %d", len(got), core.MaxDeliveryAttempts)
 	}
 	want := first
 	for i, r := range got {
 		at := verify(t, ep.Secret, r)
 		if i > 0 {
-			want = webhooks.NextSweep(want.Add(webhooks.RetryDelay(i)))
+			want = core.NextRetrySweep(want.Add(core.RetryDelay(i)))
 		}
 		if !at.Equal(want.Truncate(time.Second)) {
 			t.Errorf("attempt %d at %v, want %v", i+1, at, want)

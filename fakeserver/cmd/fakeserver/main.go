@@ -53,7 +53,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver"
-	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
 func main() {
@@ -105,7 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "text (key=value) or json (one object a line)")
 	envFile := fs.String("env-file", "", "also write the start line's values as shell exports (PODQA_BASE_URL, PODQA_API_KEY, PODQA_ADMIN_TOKEN, PODQA_WORKSPACE_ID) to this file, for `. file`; removed on stop")
-	webhookTimeout := fs.Duration("webhook-timeout", webhooks.DefaultBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
+	webhookTimeout := fs.Duration("webhook-timeout", core.ReceiverBudget, "time a webhook receiver has to answer one delivery attempt; more than 0")
 	webhookClock := fs.String("webhook-clock", string(fakeserver.WebhookClockFake), "clock of each delivery's webhook-timestamp: fake, or wall so that receivers verifying on their own clock accept deliveries after the manual clock moved")
 	seedFlag := fs.String("seed", "", "integer; with it every id, key, secret, token, upload URL signature and webhook-id follows from it (default random)")
 	fixturesFile := fs.String("fixtures", "", "JSON file of start state: workspaces, keys, webhook endpoints, standards, hosted feeds")

@@ -12,12 +12,23 @@ import (
 // maxItems of the call's reports).
 const MaxBulkReports = 100_000
 
-// BulkReport is one report SeedReports creates: already measured, running, and finishing at
-// CompleteAt (an instant of the clock, not before now).
+// The bounds of one seeded report: the one check of them is SeedReports', for the Go API and the
+// control call alike (control.openapi.json documents them as the maximum of duration_s and
+// complete_after_s).
+const (
+	// MaxSeededDuration bounds a seeded report's measured length, as the service's longest upload.
+	MaxSeededDuration = 24 * time.Hour
+	// MaxSeededCompleteAfter bounds how far ahead on the clock a seeded report completes: 366
+	// days, so that a typo cannot park a timer beyond any test's horizon.
+	MaxSeededCompleteAfter = 366 * 24 * time.Hour
+)
+
+// BulkReport is one report SeedReports creates: already measured, running, and finishing
+// CompleteAfter after the clock's now.
 type BulkReport struct {
-	FileName   string
-	Duration   time.Duration
-	CompleteAt time.Time
+	FileName      string
+	Duration      time.Duration
+	CompleteAfter time.Duration
 }
 
 // SeedReports creates reports in workspace ws, IN_PROGRESS from now, in the order given (so the
@@ -25,24 +36,17 @@ type BulkReport struct {
 // built-in checks; each completes at its CompleteAt through the ordinary completion (judged,
 // charged, updated_at moved). It skips the download and measurement of audio, which makes
 // thousands of finished reports cheap for tests of polling clients. Nothing is created unless
-// every entry is valid.
+// every entry is valid: a refusal is a validation *Error naming the first bad entry.
 func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 	if len(in) > MaxBulkReports {
 		return nil, ErrValidation("at most %d reports can be seeded at once.", MaxBulkReports)
 	}
-	now := c.clock.Now()
 	for i, b := range in {
-		switch {
-		case b.FileName == "":
-			return nil, ErrValidation("reports[%d]: file_name is required.", i)
-		case b.Duration <= 0 || b.Duration > 24*time.Hour:
-			return nil, ErrValidation("reports[%d]: duration must be above 0 and at most 24 hours.", i)
-		case b.CompleteAt.Before(now) && c.clock.Manual():
-			// Only a manual clock refuses: a real clock moves on between the caller's reading
-			// of it and this one, so there a complete_at just past is due at once.
-			return nil, ErrValidation("reports[%d]: complete_at must not be before the clock's now.", i)
+		if err := checkBulkReport(i, b); err != nil {
+			return nil, err
 		}
 	}
+	now := c.clock.Now()
 	c.mu.Lock()
 	w := c.workspaces[ws]
 	if w == nil {
@@ -57,14 +61,14 @@ func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 			ID: c.rand.UUID(), Workspace: w.ID, Status: StatusInProgress, CreatedAt: now, UpdatedAt: now,
 			StartedAt: &started, OriginalFilename: b.FileName, Personal: w.Type == Personal,
 			Standard: c.standardForLocked(w, nil), Measurement: seededMeasurement(b),
-			estimatedEnd: b.CompleteAt, Source: SourceSeeded,
+			estimatedEnd: now.Add(b.CompleteAfter), Source: SourceSeeded,
 		}
 		c.insertReportLocked(r)
 		r.Timeline = []StatusStep{{Status: StatusInProgress, At: r.CreatedAt}}
 		c.noticeLocked(Notice{Kind: NoticeReportCreated, At: now, Workspace: r.Workspace, Report: r.ID, Source: r.Source, FileName: r.OriginalFilename})
 		id := r.ID
-		c.clock.At(b.CompleteAt, func(now time.Time) { c.complete(id, now) })
-		due = due || !b.CompleteAt.After(now)
+		c.clock.At(r.estimatedEnd, func(now time.Time) { c.complete(id, now) })
+		due = due || b.CompleteAfter == 0
 		out[i] = *r
 	}
 	c.mu.Unlock()
@@ -73,6 +77,21 @@ func (c *Core) SeedReports(ws uuid.UUID, in []BulkReport) ([]Report, error) {
 		c.clock.RunDue() // finish at once what is due now, as the caller expects
 	}
 	return out, nil
+}
+
+// checkBulkReport is the one check of a seeded report's bounds; entry is its index in the call.
+func checkBulkReport(entry int, b BulkReport) error {
+	switch {
+	case b.FileName == "":
+		return ErrValidation("reports[%d]: file_name is required.", entry)
+	case b.Duration <= 0 || b.Duration > MaxSeededDuration:
+		return ErrValidation("reports[%d]: duration must be above 0 and at most 24 hours.", entry)
+	case b.CompleteAfter < 0:
+		return ErrValidation("reports[%d]: complete_after must not be negative.", entry)
+	case b.CompleteAfter > MaxSeededCompleteAfter:
+		return ErrValidation("reports[%d]: complete_after must be at most 366 days.", entry)
+	}
+	return nil
 }
 
 // seededMeasurement is a 48 kHz stereo WAV at the Podcast standard's target loudness and peak.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
-	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 )
 
 // stallAnalysis makes deps' measurements wait: entered closes when one starts, and it goes on
@@ -82,10 +82,10 @@ func TestResetDropsADeliveryInFlight(t *testing.T) {
 	c := New(clk, deps)
 	t.Cleanup(c.Close)
 	sent, release := make(chan struct{}), make(chan struct{})
-	c.ConfigureWebhooks(WebhookConfig{AppURL: "http://app.test", Send: func(ctx context.Context, attempts []webhooks.Attempt) []webhooks.Outcome {
+	c.ConfigureWebhooks(WebhookConfig{AppURL: "http://app.test", Send: func(ctx context.Context, attempts []wire.Attempt) []wire.Outcome {
 		close(sent)
 		<-release
-		return []webhooks.Outcome{{StatusCode: 500, Err: "HTTP 500"}}
+		return []wire.Outcome{{StatusCode: 500, Err: "HTTP 500"}}
 	}})
 	state := deps.Rand.Save()
 	makeEndpoint := func() Endpoint {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 )
 
 // The five webhook events.
@@ -46,7 +46,7 @@ type WebhookConfig struct {
 	AppURL string
 	// Send makes attempts over HTTP and returns their outcomes in order. The core calls it
 	// without holding its lock.
-	Send func(ctx context.Context, attempts []webhooks.Attempt) []webhooks.Outcome
+	Send func(ctx context.Context, attempts []wire.Attempt) []wire.Outcome
 	// Render writes an event's body (internal/views.EventBody); without it bodies are empty.
 	Render func(Event) []byte
 }
@@ -100,7 +100,7 @@ type Delivery struct {
 	Resends int
 	// Sent is the last attempt's request headers as sent; Answer the first 2 KiB of the
 	// receiver's answer to it (AnswerCut: the answer was longer).
-	Sent      []webhooks.Header
+	Sent      []wire.Header
 	Answer    []byte
 	AnswerCut bool
 
@@ -296,9 +296,9 @@ func (c *Core) CreateEndpoint(ws uuid.UUID, in NewEndpoint, viaREST bool) (Endpo
 // one), in the workspace that workspace returns; it is called under the core's lock, and the
 // series and the limit are checked again in the same change.
 func (c *Core) createEndpoint(in NewEndpoint, viaREST bool, workspace func() (uuid.UUID, error)) (Endpoint, string, error) {
-	secret, key := webhooks.NewSecret(c.rand)
+	secret, key := wire.NewSecret(c.rand)
 	if in.Secret != "" {
-		decoded, err := webhooks.DecodeSecret(in.Secret)
+		decoded, err := wire.DecodeSecret(in.Secret)
 		if err != nil {
 			return Endpoint{}, "", ErrValidation("secret must be whsec_ followed by base64.")
 		}
@@ -470,7 +470,7 @@ func (c *Core) SendTestEvent(ctx context.Context, id uuid.UUID) (Delivery, error
 	send := c.wh.cfg.Send
 	c.mu.Unlock()
 
-	out := sendOrFail(ctx, send, []webhooks.Attempt{attempt})
+	out := sendOrFail(ctx, send, []wire.Attempt{attempt})
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -478,11 +478,11 @@ func (c *Core) SendTestEvent(ctx context.Context, id uuid.UUID) (Delivery, error
 	return cloneDelivery(d), nil
 }
 
-func sendOrFail(ctx context.Context, send func(context.Context, []webhooks.Attempt) []webhooks.Outcome, attempts []webhooks.Attempt) []webhooks.Outcome {
+func sendOrFail(ctx context.Context, send func(context.Context, []wire.Attempt) []wire.Outcome, attempts []wire.Attempt) []wire.Outcome {
 	if send == nil {
-		out := make([]webhooks.Outcome, len(attempts))
+		out := make([]wire.Outcome, len(attempts))
 		for i := range out {
-			out[i] = webhooks.Outcome{Err: "delivery is not configured"}
+			out[i] = wire.Outcome{Err: "delivery is not configured"}
 		}
 		return out
 	}
@@ -493,18 +493,18 @@ func sendOrFail(ctx context.Context, send func(context.Context, []webhooks.Attem
 func (c *Core) newDeliveryLocked(ep *Endpoint, typ string, body []byte, test bool, now time.Time) *Delivery {
 	c.wh.seq++
 	d := &Delivery{
-		ID: c.rand.UUID(), Endpoint: ep.ID, EventType: typ, MessageID: webhooks.NewMessageID(c.rand), Test: test,
+		ID: c.rand.UUID(), Endpoint: ep.ID, EventType: typ, MessageID: wire.NewMessageID(c.rand), Test: test,
 		Status: DeliveryPending, CreatedAt: now, Body: body, seq: c.wh.seq, gen: c.gen,
 	}
 	ep.log = append(ep.log, d)
-	if len(ep.log) > webhooks.LogSize {
-		ep.log = slices.Delete(ep.log, 0, len(ep.log)-webhooks.LogSize)
+	if len(ep.log) > DeliveryLogSize {
+		ep.log = slices.Delete(ep.log, 0, len(ep.log)-DeliveryLogSize)
 	}
 	return d
 }
 
-func (c *Core) attemptLocked(ep *Endpoint, d *Delivery, now time.Time) webhooks.Attempt {
-	return webhooks.Attempt{URL: ep.URL, MessageID: d.MessageID, Key: ep.key, Body: d.Body, At: now}
+func (c *Core) attemptLocked(ep *Endpoint, d *Delivery, now time.Time) wire.Attempt {
+	return wire.Attempt{URL: ep.URL, MessageID: d.MessageID, Key: ep.key, Body: d.Body, At: now}
 }
 
 // deliverLocked queues an event's body for every enabled endpoint of the workspace that takes
@@ -534,7 +534,7 @@ func (c *Core) dispatch(now time.Time) {
 	queue := c.wh.queue
 	c.wh.queue, c.wh.dispatching = nil, false
 	var batch []*Delivery
-	var attempts []webhooks.Attempt
+	var attempts []wire.Attempt
 	for _, d := range queue {
 		ep := c.wh.endpoints[d.Endpoint]
 		switch {
@@ -563,7 +563,7 @@ func (c *Core) dispatch(now time.Time) {
 //
 // w counts the attempts among those of their state (startLocked, under the same lock as the
 // batch was taken): a reset cancels them and waits for them.
-func (c *Core) run(w *inflight, batch []*Delivery, attempts []webhooks.Attempt, now time.Time) {
+func (c *Core) run(w *inflight, batch []*Delivery, attempts []wire.Attempt, now time.Time) {
 	if len(batch) == 0 {
 		return
 	}
@@ -589,7 +589,7 @@ func (c *Core) run(w *inflight, batch []*Delivery, attempts []webhooks.Attempt, 
 
 // recordLocked applies an attempt's outcome: success, a retry on the ladder, or abandonment,
 // which disables the endpoint after five in a row.
-func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
+func (c *Core) recordLocked(d *Delivery, out wire.Outcome, at time.Time) {
 	if d.gen != c.gen {
 		return // the fake was reset while the attempt was made
 	}
@@ -619,18 +619,18 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 	msg := out.Err
 	d.LastError = &msg
 	n.Kind, n.Err = NoticeAttemptFailed, msg
-	if d.Attempts-d.Resends >= webhooks.MaxAttempts {
+	if d.Attempts-d.Resends >= MaxDeliveryAttempts {
 		c.noticeLocked(n) // no next attempt: abandoned
 		d.Status, d.NextAttemptAt = DeliveryAbandoned, nil
 		delete(c.wh.retrying, d.ID)
 		ep.exhausted++
-		if ep.exhausted >= webhooks.DisableAfter && ep.Enabled {
+		if ep.exhausted >= DisableAfterAbandoned && ep.Enabled {
 			ep.Enabled = false
 			c.endpointDisabledLocked(ep, at)
 		}
 		return
 	}
-	next := at.Add(webhooks.RetryDelay(d.Attempts - d.Resends))
+	next := at.Add(RetryDelay(d.Attempts - d.Resends))
 	n.NextAttempt = next
 	c.noticeLocked(n)
 	d.Status, d.NextAttemptAt = DeliveryRetrying, &next
@@ -640,7 +640,7 @@ func (c *Core) recordLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
 
 // scheduleSweepLocked makes sure a sweep runs at the first sweep instant at or after t.
 func (c *Core) scheduleSweepLocked(t time.Time) {
-	at := webhooks.NextSweep(t)
+	at := NextRetrySweep(t)
 	if c.wh.sweeps[at] {
 		return
 	}
@@ -660,7 +660,7 @@ func (c *Core) sweep(now time.Time) {
 	}
 	// Oldest first, so that a receiver sees retries in the order the events happened.
 	slices.SortFunc(batch, func(a, b *Delivery) int { return cmp.Compare(a.seq, b.seq) })
-	attempts := make([]webhooks.Attempt, len(batch))
+	attempts := make([]wire.Attempt, len(batch))
 	for i, d := range batch {
 		d.inFlight = true
 		attempts[i] = c.attemptLocked(c.wh.endpoints[d.Endpoint], d, now)

@@ -92,13 +92,13 @@ func TestResendMakesAnAttemptOffTheLadder(t *testing.T) {
 		t.Fatal("the resend's webhook-timestamp is the first attempt's")
 	}
 	// The queued retry goes at its time, and the gap after it is the ladder's second.
-	clk.Advance(next.Sub(clk.Now()) + webhooks.SweepInterval)
+	clk.Advance(next.Sub(clk.Now()) + RetrySweepInterval)
 	d = onlyDelivery(t, c, ep)
 	if hits.Load() != 3 || d.Attempts != 3 || d.Status != DeliveryRetrying {
 		t.Fatalf("after the retry: %d hits, %s after %d attempts", hits.Load(), d.Status, d.Attempts)
 	}
-	if gap := d.NextAttemptAt.Sub(*d.LastAttemptAt); gap != webhooks.RetryDelay(2) {
-		t.Fatalf("the gap after the second ladder attempt is %s, want %s", gap, webhooks.RetryDelay(2))
+	if gap := d.NextAttemptAt.Sub(*d.LastAttemptAt); gap != RetryDelay(2) {
+		t.Fatalf("the gap after the second ladder attempt is %s, want %s", gap, RetryDelay(2))
 	}
 
 	// A successful resend ends it: no retry goes afterwards.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/audio"
+	"github.com/podqa/podqa-go/fakeserver/internal/audio/calibrate"
 )
 
 // TestExcerptCodesAsTheWholeFile is what calibration rests on: the coded excerpt of an MP3
@@ -47,7 +48,7 @@ func TestExcerptCodesAsTheWholeFile(t *testing.T) {
 			if excerptFrames >= fileFrames {
 				t.Fatalf("the excerpt has %d frames of the file's %d", excerptFrames, fileFrames)
 			}
-			want, err := codedPeak(plan, e)
+			want, err := calibrate.CodedPeak(plan, e.BitRate)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,3 +85,6 @@ func BenchmarkCalibrate(b *testing.B) {
 		})
 	}
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

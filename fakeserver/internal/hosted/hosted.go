@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
-	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -23,6 +22,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/audio"
+	"github.com/podqa/podqa-go/fakeserver/internal/audio/calibrate"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/mp3enc"
 )
@@ -52,7 +52,7 @@ type Episode struct {
 	BitRate int
 	// synthPeak, when set, is the true peak asked of the synthesiser instead of TruePeakDB:
 	// an MP3's coding moves a transient's peak, so the host aims the synthesis where the
-	// encoded file measures as asked (calibrate).
+	// encoded file measures as asked (calibrateEpisode).
 	synthPeak *float64
 }
 
@@ -176,8 +176,8 @@ func checkAudio(e *Episode) error {
 	if err != nil {
 		return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
 	}
-	if err := calibrate(e, plan); err != nil {
-		if u := (*Unmet)(nil); errors.As(err, &u) {
+	if err := calibrateEpisode(e, plan); err != nil {
+		if u := (*calibrate.Unmet)(nil); errors.As(err, &u) {
 			return core.ErrValidation("This episode's audio cannot be made: %v.", u)
 		}
 		return err
@@ -185,132 +185,20 @@ func checkAudio(e *Episode) error {
 	return nil
 }
 
-// calibrate aims an MP3 episode's synthesis so that the whole encoded file measures at or
-// under the true peak asked (preferably within peakClose of it, at most peakWindow under it),
-// or at most -1 dBTP when none was: coding moves the peak of a transient (the click the
-// synthesiser adds to raise a peak) and of clipped speech, by an amount that depends on where
-// the frames fall and on how the click's spectrum quantises. The speech repeats with a period
-// the frames fit (synthSpec), so an excerpt of the file (audio.SynthesizeExcerpt) holds every
-// stretch the file codes; calibrate measures the coded excerpt and moves the synthesiser's
-// target by the miss. The coded peak is not a smooth function of the target (a tenth of a dB
-// more of click can quantise to three tenths less), so it keeps the best trial at or under the
-// peak asked. What no trial meets is refused, naming the nearest peak a trial reached. plan is
-// e's synthesis as checked (before calibration), which a trial of the same spec reuses.
-func calibrate(e *Episode, plan *audio.SynthPlan) error {
+// calibrateEpisode aims an MP3 episode's synthesis so that the whole encoded file measures at
+// or under the true peak asked, or at most -1 dBTP when none was (calibrate.MP3, which says
+// how). plan is e's synthesis as checked (before calibration), which the search reuses. What no
+// trial meets is a *calibrate.Unmet; a synthesis that fails is refused as such.
+func calibrateEpisode(e *Episode, plan *audio.SynthPlan) error {
 	if e.Format != "mp3" || e.FailAnalysis {
 		return nil
 	}
-	lo, hi := math.Inf(-1), -1.0 // the default: at most -1 dBTP
-	if e.TruePeakDB != nil {
-		hi = *e.TruePeakDB
-		lo = hi - peakWindow
+	peak, err := calibrate.MP3(synthSpec(*e), plan, e.TruePeakDB, e.BitRate)
+	e.synthPeak = peak
+	if u := (*calibrate.Unmet)(nil); err != nil && !errors.As(err, &u) {
+		return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
 	}
-	aim := hi - peakClose/2
-	var (
-		ask      = aim
-		best     *float64 // the ask of the best trial in [lo, hi]
-		bestGot  = math.Inf(-1)
-		nearest  = math.NaN()
-		lastGood = math.NaN()
-	)
-	for n := range calibrationTrials {
-		trial := ask
-		trialPlan := plan
-		if n > 0 || e.TruePeakDB != nil {
-			e.synthPeak = &trial
-			trialPlan = nil
-		}
-		got, err := codedPeak(trialPlan, *e)
-		switch {
-		case err != nil && (n == 0 || !errors.Is(err, audio.ErrInvalidSpec)):
-			e.synthPeak = nil
-			return core.ErrValidation("This episode's audio cannot be synthesised: %v.", err)
-		case err != nil:
-			// The synthesiser cannot reach this target: step back halfway to the last that did.
-			ask = (trial + lastGood) / 2
-			continue
-		}
-		if n == 0 && e.synthPeak == nil { // the default's trial stood at its planned peak
-			trial = plan.TruePeak()
-			if got <= hi {
-				return nil
-			}
-		}
-		lastGood = trial
-		if got >= lo && got <= hi && got > bestGot {
-			best, bestGot = ptr(trial), got
-			if got >= hi-peakClose {
-				break
-			}
-		}
-		if math.IsNaN(nearest) || math.Abs(got-aim) < math.Abs(nearest-aim) {
-			nearest = got
-		}
-		ask = min(max(trial+min(max(aim-got, -1), 1), -20), 0)
-	}
-	e.synthPeak = best
-	if best == nil {
-		return &Unmet{Format: "mp3", BitRate: e.BitRate, AskedPeak: e.TruePeakDB, NearestPeak: nearest}
-	}
-	return nil
-}
-
-// ptr returns a pointer to a copy of v.
-func ptr[T any](v T) *T { return &v }
-
-// How far under the true peak asked an MP3 episode may measure, in dB: at most peakWindow, and
-// calibrate stops at the first trial within peakClose.
-const (
-	peakWindow = 0.5
-	peakClose  = 0.1
-)
-
-// calibrationTrials bounds the encodes calibrate makes of an episode's excerpt.
-const calibrationTrials = 8
-
-// Unmet is the error of an episode whose true peak its format cannot meet: what was asked, and
-// the nearest peak a trial reached.
-type Unmet struct {
-	Format      string
-	BitRate     int      // kbit/s
-	AskedPeak   *float64 // dBTP; nil: the default, at most -1
-	NearestPeak float64  // dBTP
-}
-
-func (u *Unmet) Error() string {
-	asked := "at most -1 dBTP"
-	if u.AskedPeak != nil {
-		asked = fmt.Sprintf("%.2f dBTP (or up to %.1f dB under)", *u.AskedPeak, peakWindow)
-	}
-	return fmt.Sprintf("a true peak of %s cannot be met in %s at %d kbit/s; the nearest it measured is %.2f dBTP: ask that, or format wav",
-		asked, strings.ToUpper(u.Format), u.BitRate, u.NearestPeak)
-}
-
-// codedPeak encodes the excerpt of e's audio that stands for all of it and returns its true
-// peak. plan is e's synthesis already solved, or nil to plan it.
-func codedPeak(plan *audio.SynthPlan, e Episode) (float64, error) {
-	if plan == nil {
-		var err error
-		if plan, err = audio.PlanSynthesis(synthSpec(e)); err != nil {
-			return 0, err
-		}
-	}
-	var (
-		buf bytes.Buffer
-		enc *mp3enc.Encoder
-	)
-	err := plan.Excerpt(func(frames int64, ch, r int) (err error) {
-		enc, err = mp3enc.New(&buf, mp3enc.Options{SampleRate: r, Channels: ch, BitRate: e.BitRate}, frames)
-		return err
-	}, func(samples []float64) error { return enc.Write(samples) })
-	if err != nil {
-		return 0, err
-	}
-	if err := enc.Close(); err != nil {
-		return 0, err
-	}
-	m, err := audio.MeasureFile(&buf, "calibration.mp3")
-	return m.TruePeakDB, err
+	return err
 }
 
 // checkFormat gives e its format and bit rate and checks them against its sample rate.
@@ -587,7 +475,7 @@ func synthSpec(ep Episode) audio.SynthSpec {
 	}
 	spec.Cover = ep.Cover
 	if ep.Format == "mp3" {
-		// The speech's period fits the frames, so every period codes alike (calibrate).
+		// The speech's period fits the frames, so every period codes alike (calibrate.MP3).
 		spec.PeriodMultiple, _ = mp3enc.LayoutPeriod(mp3enc.Options{SampleRate: cmp.Or(ep.SampleRate, 44100), Channels: channels, BitRate: ep.BitRate})
 	}
 	return spec

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/audio"
+	"github.com/podqa/podqa-go/fakeserver/internal/audio/calibrate"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
@@ -86,7 +87,7 @@ func served(t *testing.T, e Episode) (Episode, []byte) {
 }
 
 // TestServedAudioMeasuresAsAsked: the whole served file, MP3 or WAV, measures within 0.1 LU of
-// the loudness asked and at or under the true peak asked, by at most peakWindow (at most -1
+// the loudness asked and at or under the true peak asked, by at most calibrate.PeakWindow (at most -1
 // dBTP by default), by our engine and by ffmpeg, whose figures testdata/gen.sh stores for these
 // very bytes.
 func TestServedAudioMeasuresAsAsked(t *testing.T) {
@@ -148,8 +149,8 @@ func TestServedAudioMeasuresAsAsked(t *testing.T) {
 				}
 				// ffmpeg prints three decimals: its figure may round up by 0.0005.
 				switch {
-				case e.TruePeakDB != nil && !(got[1] <= *e.TruePeakDB+0.0005 && got[1] >= *e.TruePeakDB-peakWindow):
-					t.Errorf("%s: %.3f dBTP, asked %.1f (or up to %.1f under)", who, got[1], *e.TruePeakDB, peakWindow)
+				case e.TruePeakDB != nil && !(got[1] <= *e.TruePeakDB+0.0005 && got[1] >= *e.TruePeakDB-calibrate.PeakWindow):
+					t.Errorf("%s: %.3f dBTP, asked %.1f (or up to %.1f under)", who, got[1], *e.TruePeakDB, calibrate.PeakWindow)
 				case e.TruePeakDB == nil && got[1] > -1+0.0005:
 					t.Errorf("%s: %.3f dBTP, want at most -1", who, got[1])
 				}

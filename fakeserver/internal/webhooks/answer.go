@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 )
 
 // MaxAnswerKept is how much of a receiver's answer body an outcome keeps to show (the first
@@ -12,9 +14,7 @@ import (
 const MaxAnswerKept = 2 << 10
 
 // Header is one request header as an attempt sent it.
-type Header struct {
-	Name, Value string
-}
+type Header = wire.Header
 
 // shownHeaders names the headers an attempt's record keeps, in the order the delivery log
 // shows them. None carries the secret: the signature is an HMAC made with it.

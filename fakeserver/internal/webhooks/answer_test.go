@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
@@ -33,7 +34,7 @@ func TestOutcomeKeepsHeadersAndAnswer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			secret, key := NewSecret(rand.Reader)
+			secret, key := wire.NewSecret(rand.Reader)
 			var got http.Header
 			var body []byte
 			rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -49,7 +50,7 @@ func TestOutcomeKeepsHeadersAndAnswer(t *testing.T) {
 			defer s.Close()
 			// The wall clock agrees with the attempt's stamp: no skew advice in the error.
 			s.wall = func() time.Time { return time.Unix(1_700_000_000, 0) }
-			a := Attempt{URL: rc.URL, MessageID: NewMessageID(rand.Reader), Key: key, Body: []byte(`{"type":"x"}`), At: time.Unix(1_700_000_000, 0)}
+			a := Attempt{URL: rc.URL, MessageID: wire.NewMessageID(rand.Reader), Key: key, Body: []byte(`{"type":"x"}`), At: time.Unix(1_700_000_000, 0)}
 			out := s.Send(context.Background(), a)
 			if out.Err != tc.wantErr || out.StatusCode != tc.status {
 				t.Fatalf("outcome %d %q, want %d %q", out.StatusCode, out.Err, tc.status, tc.wantErr)

@@ -11,44 +11,16 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 )
 
-// Attempt is one try at delivering one message.
-type Attempt struct {
-	URL string
-	// MessageID is the webhook-id, the same on every attempt of a delivery.
-	MessageID string
-	// Key signs the attempt.
-	Key []byte
-	// Body is the frozen event body, sent byte for byte on every attempt.
-	Body []byte
-	// At is the attempt's instant on the fake's clock: its webhook-timestamp unless the sender
-	// stamps with the wall clock (StampWall).
-	At time.Time
-}
-
-// Outcome is what an attempt got.
-type Outcome struct {
-	// StatusCode is the receiver's HTTP status, 0 when it gave none.
-	StatusCode int
-	// Err says why the attempt failed; empty on success (any 2xx).
-	Err string
-	// Latency is how long the attempt took on the real clock, from the request's start to the
-	// end of the answer read (zero for an attempt never made).
-	Latency time.Duration
-	// Stamp is the attempt's webhook-timestamp as sent, in whole seconds (zero for an attempt
-	// never made).
-	Stamp time.Time
-	// Sent is the request's headers as sent (never the secret); nil for an attempt never made.
-	Sent []Header
-	// Answer is the first MaxAnswerKept bytes of the receiver's answer body; AnswerCut says
-	// the body was longer.
-	Answer    []byte
-	AnswerCut bool
-}
-
-// OK reports whether the attempt succeeded.
-func (o Outcome) OK() bool { return o.Err == "" }
+// Attempt and Outcome are the wire package's, named here for the sender's own code: the core
+// builds attempts and records outcomes without importing the sender.
+type (
+	Attempt = wire.Attempt
+	Outcome = wire.Outcome
+)
 
 // Sender makes attempts over HTTP: POST, signed, within the receiver budget, never following a
 // redirect, and connecting only to addresses its policy allows (checked again at connect time,
@@ -77,11 +49,11 @@ const MaxInFlight = 128
 const maxResponseRead = 64 << 10
 
 // NewSender returns a sender that connects according to policy and gives each receiver budget
-// (DefaultBudget when 0 or less) to answer.
+// to answer: the service's (the core's ReceiverBudget) or a test's shorter one, handed by the
+// caller; the sender does not know the delivery ladder. A budget of 0 or less makes every
+// attempt fail at once, never wait without a bound.
 func NewSender(policy Policy, budget time.Duration, opts ...SenderOption) *Sender {
-	if budget <= 0 {
-		budget = DefaultBudget
-	}
+	budget = max(budget, time.Nanosecond) // 0 would mean no timeout at all
 	tr := &http.Transport{
 		Proxy:                 nil, // deliveries go straight to the receiver, as the service's do
 		DialContext:           policy.DialContext(budget, nil),
@@ -136,7 +108,7 @@ func (s *Sender) send(ctx context.Context, a Attempt) (out Outcome) {
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("webhook-id", a.MessageID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(stamp.Unix(), 10))
-	req.Header.Set("webhook-signature", Sign(a.Key, a.MessageID, stamp, a.Body))
+	req.Header.Set("webhook-signature", wire.Sign(a.Key, a.MessageID, stamp, a.Body))
 	out = s.answer(req, stamp, wall)
 	out.Stamp = stamp
 	// Whatever the outcome, its record shows the headers as they went out.

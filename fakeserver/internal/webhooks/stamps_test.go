@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
@@ -62,7 +63,7 @@ func TestStampsAndSkewAdvice(t *testing.T) {
 			defer receiver.Close()
 			s := NewSender(Policy{AllowPrivate: true}, time.Minute, WithStamping(tt.stamping), WithWallClock(func() time.Time { return wall }))
 			defer s.Close()
-			secret, key := NewSecret(rand.Reader)
+			secret, key := wire.NewSecret(rand.Reader)
 			at := wall.Add(tt.fakeAt)
 			out := s.Send(context.Background(), Attempt{URL: receiver.URL, MessageID: "msg_1", Key: key, Body: []byte(`{"type":"report.completed"}`), At: at})
 			if out.Err != tt.wantErr || out.StatusCode != tt.status {
@@ -94,7 +95,7 @@ func TestStampsAndSkewAdvice(t *testing.T) {
 // with StampFake it refuses it, and the 401 says why.
 func TestWallStampsVerifyOnTheWallClock(t *testing.T) {
 	t.Parallel()
-	secret, key := NewSecret(rand.Reader)
+	secret, key := wire.NewSecret(rand.Reader)
 	wh, err := standardwebhooks.NewWebhook(secret)
 	if err != nil {
 		t.Fatal(err)

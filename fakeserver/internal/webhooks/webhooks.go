@@ -1,111 +1,12 @@
-// Package webhooks is the fake's webhook delivery engine: the signing secret and the Standard
-// Webhooks signature, the retry ladder, the URL policy that refuses private and internal
-// receivers, and the HTTP sender that makes one attempt at a time within the receiver budget.
+// Package webhooks is the fake's HTTP sender of webhook attempts: the URL policy that refuses
+// private and internal receivers, and the sender that makes one attempt at a time within the
+// receiver budget it is handed.
 //
-// It keeps no state about endpoints or deliveries; the domain core does, and calls the Sender
-// without holding its lock.
+// It keeps no state about endpoints or deliveries and knows nothing of the retry ladder; the
+// domain core owns both, and calls the Sender without holding its lock. What an attempt is on
+// the wire (secret, signature, message id, outcome) is the leaf package wire, which the core
+// imports instead of this one.
 package webhooks
 
-import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"errors"
-	"io"
-	"strconv"
-	"strings"
-	"time"
-)
-
-// SecretPrefix begins every signing secret.
-const SecretPrefix = "whsec_"
-
-// secretBytes is the length of a signing key: as long as the HMAC-SHA256 output.
-const secretBytes = 32
-
-// ErrBadSecret is returned by DecodeSecret for text that is not a whsec_ secret.
-var ErrBadSecret = errors.New("webhooks: a secret is whsec_ followed by base64")
-
-// NewSecret returns a fresh signing secret made of random's bytes, as shown once to whoever
-// creates an endpoint, and the key bytes it stands for.
-func NewSecret(random io.Reader) (secret string, key []byte) {
-	key = make([]byte, secretBytes)
-	_, _ = io.ReadFull(random, key)
-	return SecretPrefix + base64.StdEncoding.EncodeToString(key), key
-}
-
-// DecodeSecret returns the key bytes of a whsec_ secret: the base64-decoded text after the
-// prefix, never the base64 text itself.
-func DecodeSecret(secret string) ([]byte, error) {
-	text, ok := strings.CutPrefix(secret, SecretPrefix)
-	if !ok {
-		return nil, ErrBadSecret
-	}
-	key, err := base64.StdEncoding.DecodeString(text)
-	if err != nil || len(key) == 0 {
-		return nil, ErrBadSecret
-	}
-	return key, nil
-}
-
-// Sign returns the webhook-signature header of one attempt: "v1," and the base64 HMAC-SHA256,
-// under key, of "{id}.{unix seconds}.{body}" with the body's raw bytes.
-func Sign(key []byte, id string, at time.Time, body []byte) string {
-	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte(id))
-	mac.Write([]byte{'.'})
-	mac.Write(strconv.AppendInt(nil, at.Unix(), 10))
-	mac.Write([]byte{'.'})
-	mac.Write(body)
-	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
-}
-
-// NewMessageID returns a fresh webhook-id: "msg_" and 128 bits read from random, stable across
-// the retries of one delivery.
-func NewMessageID(random io.Reader) string {
-	b := make([]byte, 16)
-	_, _ = io.ReadFull(random, b)
-	return "msg_" + base64.RawURLEncoding.EncodeToString(b)
-}
-
-// The retry ladder of the service.
-const (
-	// MaxAttempts is how many attempts one delivery gets before it is abandoned.
-	MaxAttempts = 10
-	// FirstRetry is the gap after the first failed attempt; each later gap doubles.
-	FirstRetry = 10 * time.Minute
-	// MaxRetryGap caps the gap between two attempts.
-	MaxRetryGap = 6 * time.Hour
-	// SweepInterval is how often the retry sweep runs; a retry goes out on the first sweep at or
-	// after its due instant, so it can land a few minutes late.
-	SweepInterval = 5 * time.Minute
-	// DisableAfter is how many deliveries in a row must exhaust the ladder before their endpoint
-	// is disabled.
-	DisableAfter = 5
-	// DefaultBudget is how long a receiver has to answer one attempt.
-	DefaultBudget = 10 * time.Second
-	// LogSize is how many recent deliveries an endpoint's delivery log shows.
-	LogSize = 20
-	// UserAgent identifies the sender on every attempt.
-	UserAgent = "Service/1.0 (podqa-fake webhooks)"
-)
-
-// RetryDelay is the gap after the failed-th failed attempt (1 for the first): 10 minutes,
-// doubling, at most 6 hours.
-func RetryDelay(failed int) time.Duration {
-	d := FirstRetry
-	for i := 1; i < failed && d < MaxRetryGap; i++ {
-		d *= 2
-	}
-	return min(d, MaxRetryGap)
-}
-
-// NextSweep is the first sweep instant at or after t: sweeps run on multiples of SweepInterval
-// of the clock.
-func NextSweep(t time.Time) time.Time {
-	s := t.Truncate(SweepInterval)
-	if s.Before(t) {
-		s = s.Add(SweepInterval)
-	}
-	return s
-}
+// UserAgent identifies the sender on every attempt.
+const UserAgent = "Service/1.0 (podqa-fake webhooks)"

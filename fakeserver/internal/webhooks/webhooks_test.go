@@ -2,87 +2,11 @@ package webhooks
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/netip"
-	"strconv"
 	"testing"
-	"time"
-
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
-
-// TestSignVerifiesWithStandardWebhooks: a signature made here verifies with the reference
-// library, and a changed byte of the body does not.
-func TestSignVerifiesWithStandardWebhooks(t *testing.T) {
-	t.Parallel()
-	secret, key := NewSecret(rand.Reader)
-	decoded, err := DecodeSecret(secret)
-	if err != nil || string(decoded) != string(key) {
-		t.Fatalf("decode %q: %v", secret, err)
-	}
-	wh, err := standardwebhooks.NewWebhook(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := time.Now()
-	body := []byte(`{"type":"report.completed","data":{}}`)
-	h := http.Header{}
-	h.Set("webhook-id", NewMessageID(rand.Reader))
-	h.Set("webhook-timestamp", strconv.FormatInt(at.Unix(), 10))
-	h.Set("webhook-signature", Sign(key, h.Get("webhook-id"), at, body))
-	if err := wh.Verify(body, h); err != nil {
-		t.Fatalf("verify: %v", err)
-	}
-	body[len(body)-2] = ' '
-	if err := wh.Verify(body, h); err == nil {
-		t.Fatal("a changed body verified")
-	}
-}
-
-func TestDecodeSecretRefusals(t *testing.T) {
-	t.Parallel()
-	for _, s := range []string{"", "whsec_", "abc", "whsec_!!!", "WHSEC_AAAA"} {
-		if _, err := DecodeSecret(s); !errors.Is(err, ErrBadSecret) {
-			t.Errorf("%q: %v", s, err)
-		}
-	}
-}
-
-// TestLadder: 10, 20, 40, 80, 160, 320 minutes, then 6 hours; nine gaps for ten attempts come to
-// about 28 hours.
-func TestLadder(t *testing.T) {
-	t.Parallel()
-	want := []time.Duration{10, 20, 40, 80, 160, 320, 360, 360, 360}
-	var total time.Duration
-	for i, w := range want {
-		if got := RetryDelay(i + 1); got != w*time.Minute {
-			t.Errorf("gap after failure %d: %v, want %v", i+1, got, w*time.Minute)
-		}
-		total += RetryDelay(i + 1)
-	}
-	if total != 28*time.Hour+30*time.Minute || len(want) != MaxAttempts-1 {
-		t.Fatalf("ladder spans %v", total)
-	}
-	if RetryDelay(100) != MaxRetryGap {
-		t.Fatal("the cap does not hold")
-	}
-}
-
-func TestNextSweep(t *testing.T) {
-	t.Parallel()
-	base := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	tests := []struct{ in, want time.Duration }{
-		{0, 0}, {time.Second, 5 * time.Minute}, {5 * time.Minute, 5 * time.Minute}, {11 * time.Minute, 15 * time.Minute},
-	}
-	for _, tt := range tests {
-		if got := NextSweep(base.Add(tt.in)); !got.Equal(base.Add(tt.want)) {
-			t.Errorf("%v: %v", tt.in, got)
-		}
-	}
-}
 
 // fakeResolver answers from a table and fails every other name, so nothing reaches the network.
 type fakeResolver map[string][]string
@@ -196,29 +120,4 @@ func FuzzCheckURL(f *testing.F) {
 			t.Fatalf("%q: %v", raw, err)
 		}
 	})
-}
-
-func ExampleRetryDelay() {
-	var at time.Duration
-	for failed := 1; failed < MaxAttempts; failed++ {
-		at += RetryDelay(failed)
-		fmt.Printf("attempt %d: %v after the first\n", failed+1, at)
-	}
-	// Output:
-	// attempt 2: 10m0s after the first
-	// attempt 3: 30m0s after the first
-	// attempt 4: 1h10m0s after the first
-	// attempt 5: 2h30m0s after the first
-	// attempt 6: 5h10m0s after the first
-	// attempt 7: 10h30m0s after the first
-	// attempt 8: 16h30m0s after the first
-	// attempt 9: 22h30m0s after the first
-	// attempt 10: 28h30m0s after the first
-}
-
-func ExampleSign() {
-	key := []byte("a 32-byte key for the example...")
-	at := time.Unix(1767603600, 0)
-	fmt.Println(Sign(key, "msg_example", at, []byte(`{"type":"report.completed"}`)))
-	// Output: v1,gjG381dzkF1O6d6N8JwfMwnFSLEIhHAjcUU3vgPsWmo=
 }
