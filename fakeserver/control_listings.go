@@ -72,7 +72,7 @@ func (s *Server) handleListFeeds(w http.ResponseWriter, r *http.Request) {
 	page, err := s.FeedPage(r.URL.Query().Get("cursor"), limit)
 	items := make([]feedJSON, len(page.Feeds))
 	for i, f := range page.Feeds {
-		items[i] = feedJSON{ID: f.ID, Title: f.Title, FeedURL: f.FeedURL, Explicit: f.Explicit, Broken: f.Broken, Episodes: f.Episodes}
+		items[i] = feedJSON(f)
 	}
 	respond(w, http.StatusOK, pageOf(items, page.Next), err)
 }

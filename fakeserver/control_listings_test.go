@@ -54,10 +54,6 @@ func itemIDs(items []map[string]any, key string) []string {
 func TestControlListings(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t, WithAnalysisPace(0))
-	var wsIDs []string
-	for _, w := range srv.Workspaces() {
-		wsIDs = append(wsIDs, w.ID)
-	}
 	var feedIDs []string
 	for i := range 5 {
 		ws, err := srv.CreateWorkspace(WorkspaceSpec{Type: "organisation", Name: fmt.Sprintf("Org %d", i)})
@@ -73,7 +69,7 @@ func TestControlListings(t *testing.T) {
 		}
 		feedIDs = append(feedIDs, f.ID)
 	}
-	wsIDs = nil
+	var wsIDs []string
 	for _, w := range srv.Workspaces() {
 		wsIDs = append(wsIDs, w.ID)
 	}

@@ -32,7 +32,7 @@ func exchangeJSONOf(d WebhookDelivery) exchangeJSON {
 	out := exchangeJSON{ReportID: nullable(d.ReportID), Resends: d.Resends, RequestHeaders: []headerJSON{},
 		ResponseBodyTruncated: d.ResponseBodyTruncated}
 	for _, h := range d.RequestHeaders {
-		out.RequestHeaders = append(out.RequestHeaders, headerJSON{Name: h.Name, Value: h.Value})
+		out.RequestHeaders = append(out.RequestHeaders, headerJSON(h))
 	}
 	if d.Attempts > 0 && d.ResponseCode != nil {
 		out.ResponseBody = &d.ResponseBody

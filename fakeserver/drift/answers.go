@@ -3,7 +3,6 @@ package drift
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -85,7 +84,7 @@ func jsonType(v any) string {
 	case string:
 		return "string"
 	case json.Number:
-		if i, err := n.Int64(); err == nil && float64(i) == math.Trunc(float64(i)) {
+		if _, err := n.Int64(); err == nil {
 			return "integer"
 		}
 		return "number"

@@ -156,7 +156,7 @@ func reportPayload(r *core.ReportSnapshot) reportJSON {
 }
 
 func issueOf(r core.Result) issueJSON {
-	//lint:ignore S1016 field by field on purpose: Result may grow fields the payload must not carry.
+	// Field by field on purpose: Result may grow fields the payload must not carry.
 	return issueJSON{
 		Name: r.Name, VerboseName: r.VerboseName, Status: r.Status, Value: r.Value, MeasurementUnit: r.MeasurementUnit,
 		Description: r.Description, WarningMessage: r.WarningMessage, Link: r.Link, Severity: r.Severity, Limit: r.Limit,
