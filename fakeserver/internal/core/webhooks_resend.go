@@ -6,12 +6,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/podqa/podqa-go/fakeserver/internal/webhooks"
+	"github.com/podqa/podqa-go/fakeserver/internal/webhooks/wire"
 )
 
 // ErrDeliveryNotFound answers a resend of a delivery no endpoint's log holds (unknown, of a
-// deleted endpoint, or dropped from its endpoint's log of webhooks.LogSize).
+// deleted endpoint, or dropped from its endpoint's log of DeliveryLogSize).
 func ErrDeliveryNotFound() *Error { return ErrNotFound("Webhook delivery") }
 
 // ResendDelivery makes a new attempt of a delivery now, as the dashboard's Resend does: the
@@ -55,7 +54,7 @@ func (c *Core) ResendDelivery(ctx context.Context, id uuid.UUID) (Delivery, erro
 
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(w.ctx, cancel)
-	out := sendOrFail(ctx, send, []webhooks.Attempt{attempt})
+	out := sendOrFail(ctx, send, []wire.Attempt{attempt})
 	stop()
 	cancel()
 
@@ -70,7 +69,7 @@ func (c *Core) ResendDelivery(ctx context.Context, id uuid.UUID) (Delivery, erro
 }
 
 // deliveryLocked finds a delivery in its endpoint's log, with the endpoint; nil when no log
-// holds it. The cost is one pass over every endpoint's log (at most webhooks.LogSize each).
+// holds it. The cost is one pass over every endpoint's log (at most DeliveryLogSize each).
 func (c *Core) deliveryLocked(id uuid.UUID) (*Delivery, *Endpoint) {
 	for _, ep := range c.wh.endpoints {
 		for _, d := range ep.log {
@@ -84,12 +83,12 @@ func (c *Core) deliveryLocked(id uuid.UUID) (*Delivery, *Endpoint) {
 
 // keepExchange keeps what the delivery log shows of an attempt: its headers and the start of
 // the receiver's answer.
-func (d *Delivery) keepExchange(out webhooks.Outcome) {
+func (d *Delivery) keepExchange(out wire.Outcome) {
 	d.Sent, d.Answer, d.AnswerCut = out.Sent, out.Answer, out.AnswerCut
 }
 
 // recordResendLocked applies the outcome of a resend (see ResendDelivery).
-func (c *Core) recordResendLocked(d *Delivery, out webhooks.Outcome, at time.Time) {
+func (c *Core) recordResendLocked(d *Delivery, out wire.Outcome, at time.Time) {
 	d.inFlight = false
 	d.Attempts++
 	d.Resends++
