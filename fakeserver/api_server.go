@@ -129,6 +129,7 @@ type options struct {
 	testName string
 	// testLogLevel and failureReport are NewTest's (see WithTestLogLevel, WithFailureReport).
 	testLogLevel     slog.Level
+	testLogLevelSet  bool
 	failureReport    string
 	failureReportSet bool
 }

@@ -16,8 +16,12 @@ import (
 // control calls, and at WARN failed webhook attempts, refusals, FAILED reports; slog.LevelDebug
 // adds every API request and every delivery that succeeded). go test shows them when the test
 // fails, or always with -v. A level above slog.LevelError passes none. WithLogger sends the log
-// to its logger instead; New, which logs only to WithLogger, ignores this option.
-func WithTestLogLevel(level slog.Level) Option { return func(o *options) { o.testLogLevel = level } }
+// to its logger instead; New, which logs only to WithLogger, ignores this option. A benchmark's
+// fake logs nothing unless this option is given: go test prints a benchmark's Log lines
+// whether it fails or not, once per run of its function.
+func WithTestLogLevel(level slog.Level) Option {
+	return func(o *options) { o.testLogLevel, o.testLogLevelSet = level, true }
+}
 
 // WithFailureReport sets the directory NewTest writes the run report into when its test fails
 // (default: podqa-fake-reports in os.TempDir()), made if missing; "" writes none. The files are
@@ -71,6 +75,9 @@ func newTestOutput(t TB, opts []Option) (*testOutput, []Option) {
 		// A *testing.F's Log panics while its fuzz target runs, which is where a fuzz test uses
 		// its fake: it gets the report of a failure, not the log.
 		return out, named
+	}
+	if _, bench := t.(interface{ ResetTimer() }); bench && !o.testLogLevelSet {
+		return out, named // a *testing.B prints every Log line: only when asked
 	}
 	out.sink = &testSink{t: tr}
 	// Before opts, so that a WithLogger among them wins: the test asked for its log elsewhere.

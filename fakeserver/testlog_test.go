@@ -347,3 +347,33 @@ func TestNewTestOfAFuzzTest(t *testing.T) {
 		t.Fatalf("log %q, want the report named", rec.lines(""))
 	}
 }
+
+// benchRecordTB is a recordTB that looks like a *testing.B.
+type benchRecordTB struct{ *recordTB }
+
+func (benchRecordTB) ResetTimer() {}
+
+// TestNewTestOfABenchmark: a benchmark's fake logs nothing into it unless WithTestLogLevel asks
+// (go test prints a benchmark's Log lines whether it fails or not), and logs when asked.
+func TestNewTestOfABenchmark(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		opts  []Option
+		lines bool
+	}{
+		{"default", nil, false},
+		{"asked", []Option{WithTestLogLevel(slog.LevelInfo)}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := newRecordTB(t, "BenchmarkThing")
+			srv, _ := NewTest(benchRecordTB{rec}, append(tc.opts, WithFailureReport(""))...)
+			mustAdvance(t, srv, time.Minute)
+			rec.end()
+			if got := rec.lines("level="); (len(got) > 0) != tc.lines {
+				t.Fatalf("log lines %q, want some: %v", got, tc.lines)
+			}
+		})
+	}
+}
