@@ -121,7 +121,7 @@ func attemptLine(code, latency, errText string) (string, string, string) {
 	return code, latency, errText
 }
 
-// roundDuration is d to three significant digits (1.98ms, 123ms, 1.23s), at least 1µs.
+// roundDuration is d to three significant digits (999ns, 18.5µs, 1.98ms, 123ms, 1.23s).
 func roundDuration(d time.Duration) string {
 	if d <= 0 {
 		return d.String()
