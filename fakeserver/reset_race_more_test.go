@@ -185,17 +185,7 @@ func TestResetAfterAdmissionOnTheOtherWrites(t *testing.T) {
 		{
 			name: "PUT /_fake/series/{id}/automated-reporting of the old state",
 			request: func(rs *raceServer, _, key string) (string, string, string) {
-				rs.must(201, "POST", "/api/rest/v1/reports", key, `{"feed_url":"`+rs.feed+`","episode_index":0}`)
-				var page struct {
-					Items []struct {
-						ID string `json:"id"`
-					} `json:"items"`
-				}
-				status, b := rs.do("GET", "/api/rest/v1/series", key, "", false)
-				if err := json.Unmarshal(b, &page); status != 200 || err != nil || len(page.Items) != 1 {
-					rs.t.Fatalf("the series: %d %s", status, b)
-				}
-				return "PUT", "/_fake/series/" + page.Items[0].ID + "/automated-reporting", `{"enabled":true}`
+				return "PUT", "/_fake/series/" + rs.reportedSeries(key) + "/automated-reporting", `{"enabled":true}`
 			},
 			want: map[side]int{old: 404, demo: 404},
 		},

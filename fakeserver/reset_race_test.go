@@ -101,6 +101,23 @@ func (rs *raceServer) must(want int, method, path, key, body string) map[string]
 	return out
 }
 
+// reportedSeries asks for a report of the race feed's first episode with key, and returns the
+// id of the one series that it makes in key's workspace.
+func (rs *raceServer) reportedSeries(key string) string {
+	rs.t.Helper()
+	rs.must(201, "POST", "/api/rest/v1/reports", key, `{"feed_url":"`+rs.feed+`","episode_index":0}`)
+	var page struct {
+		Items []struct {
+			ID string `json:"id"`
+		} `json:"items"`
+	}
+	status, b := rs.do("GET", "/api/rest/v1/series", key, "", false)
+	if err := json.Unmarshal(b, &page); status != 200 || err != nil || len(page.Items) != 1 {
+		rs.t.Fatalf("the series: %d %s", status, b)
+	}
+	return page.Items[0].ID
+}
+
 // oldStateKey is a workspace and key made in the state that the reset replaces: the new state
 // refuses the key.
 func (rs *raceServer) oldStateKey() (workspace, key string) {
@@ -254,18 +271,7 @@ func TestResetAfterAdmissionOnEveryWrite(t *testing.T) {
 		{
 			name: "GET /series/{id}/episodes of the old state",
 			request: func(rs *raceServer, _, key string) (string, string, string) {
-				rs.must(201, "POST", "/api/rest/v1/reports", key, `{"feed_url":"`+rs.feed+`","episode_index":0}`)
-				var page struct {
-					Items []struct {
-						ID string `json:"id"`
-					} `json:"items"`
-				}
-				status, b := rs.do("GET", "/api/rest/v1/series", key, "", false)
-				if err := json.Unmarshal(b, &page); status != 200 || err != nil || len(page.Items) != 1 {
-					rs.t.Fatalf("the series: %d %s", status, b)
-				}
-				id := page.Items[0].ID
-				return "GET", "/api/rest/v1/series/" + id + "/episodes", ""
+				return "GET", "/api/rest/v1/series/" + rs.reportedSeries(key) + "/episodes", ""
 			},
 			want: map[kind]int{oldKey: 401, demoKey: 404},
 		},
