@@ -5,32 +5,14 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 )
 
 // TestSlowAnalysisDoesNotHoldTheRealClock: on the real clock a long measurement runs off the
 // clock's goroutine, so a timer unrelated to it still fires on time.
 func TestSlowAnalysisDoesNotHoldTheRealClock(t *testing.T) {
 	t.Parallel()
-	clk := clock.NewReal()
-	t.Cleanup(clk.Close)
-	w := newWorld()
-	deps := w.deps(0)
 	// A measurement of minutes of audio, as far as the clock can tell.
-	entered, release := stallAnalysis(&deps)
-	c := New(clk, deps)
-	ws := mustWorkspace(t, c, Personal, "Ada")
-	_, key := mustKey(t, c, ws.ID, false)
-	p, err := c.Authenticate(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := c.CreateReportFromFeed(t.Context(), p, FromFeed{FeedURL: "http://feeds.test/show.rss"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-entered // the analysis has started and is stuck
+	clk, c, p, r, release := stalledReport(t)
 
 	fired := make(chan struct{})
 	clk.After(0, func(time.Time) { close(fired) })

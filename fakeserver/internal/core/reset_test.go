@@ -28,28 +28,36 @@ func stallAnalysis(deps *Deps) (entered, release chan struct{}) {
 	return entered, release
 }
 
-// TestResetDropsAMeasurementInFlight: on the real clock a measurement runs off the clock; a
-// reset while it runs keeps what it finds out of the new state (no measurement recorded, no
-// completion scheduled), and a workspace made after the reset is untouched.
-func TestResetDropsAMeasurementInFlight(t *testing.T) {
-	t.Parallel()
-	clk := clock.NewReal()
+// stalledReport is a core on the real clock with one report from a feed whose measurement has
+// started and waits until release is closed.
+func stalledReport(t *testing.T) (clk *clock.Clock, c *Core, p Principal, r Report, release chan struct{}) {
+	t.Helper()
+	clk = clock.NewReal()
 	t.Cleanup(clk.Close)
 	w := newWorld()
 	deps := w.deps(0)
 	entered, release := stallAnalysis(&deps)
-	c := New(clk, deps)
+	c = New(clk, deps)
 	ws := mustWorkspace(t, c, Personal, "Ada")
 	_, key := mustKey(t, c, ws.ID, false)
 	p, err := c.Authenticate(key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := c.CreateReportFromFeed(t.Context(), p, FromFeed{FeedURL: "http://feeds.test/show.rss"})
+	r, err = c.CreateReportFromFeed(t.Context(), p, FromFeed{FeedURL: "http://feeds.test/show.rss"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-entered // the measurement has started
+	return clk, c, p, r, release
+}
+
+// TestResetDropsAMeasurementInFlight: on the real clock a measurement runs off the clock; a
+// reset while it runs keeps what it finds out of the new state (no measurement recorded, no
+// completion scheduled), and a workspace made after the reset is untouched.
+func TestResetDropsAMeasurementInFlight(t *testing.T) {
+	t.Parallel()
+	clk, c, _, r, release := stalledReport(t)
 
 	c.Reset(time.Time{})
 	after := mustWorkspace(t, c, Personal, "Grace")
