@@ -593,32 +593,10 @@ func (c *Core) recordLocked(d *Delivery, out wire.Outcome, at time.Time) {
 	if d.gen != c.gen {
 		return // the fake was reset while the attempt was made
 	}
-	d.inFlight = false
-	d.Attempts++
-	d.LastAttemptAt = &at
-	d.ResponseCode = nil
-	if out.StatusCode != 0 {
-		code := out.StatusCode
-		d.ResponseCode = &code
-	}
-	d.keepExchange(out)
-	ep := c.wh.endpoints[d.Endpoint]
-	if ep == nil {
-		delete(c.wh.retrying, d.ID)
+	ep, n, failed := c.attemptedLocked(d, out, at, false)
+	if !failed {
 		return
 	}
-	n := Notice{At: at, Workspace: ep.Workspace, Report: d.Report, Endpoint: ep.ID, Delivery: d.ID, URL: ep.URL, EventType: d.EventType, Attempt: d.Attempts, ResponseCode: out.StatusCode, Latency: out.Latency}
-	if out.OK() {
-		n.Kind = NoticeDelivered
-		c.noticeLocked(n)
-		d.Status, d.LastError, d.NextAttemptAt = DeliverySucceeded, nil, nil
-		delete(c.wh.retrying, d.ID)
-		ep.exhausted = 0
-		return
-	}
-	msg := out.Err
-	d.LastError = &msg
-	n.Kind, n.Err = NoticeAttemptFailed, msg
 	if d.Attempts-d.Resends >= MaxDeliveryAttempts {
 		c.noticeLocked(n) // no next attempt: abandoned
 		d.Status, d.NextAttemptAt = DeliveryAbandoned, nil
@@ -636,6 +614,45 @@ func (c *Core) recordLocked(d *Delivery, out wire.Outcome, at time.Time) {
 	d.Status, d.NextAttemptAt = DeliveryRetrying, &next
 	c.wh.retrying[d.ID] = d
 	c.scheduleSweepLocked(next)
+}
+
+// attemptedLocked records what every attempt's outcome changes, a scheduled one's or a
+// resend's: the attempt's count, time, answer and exchange, and on success the delivery done
+// and its notice raised. failed says the attempt failed and its delivery's endpoint still
+// exists: ep and the notice n (its kind, error and attempt filled in) are then the caller's
+// to finish, by the ladder or as a resend.
+func (c *Core) attemptedLocked(d *Delivery, out wire.Outcome, at time.Time, resend bool) (ep *Endpoint, n Notice, failed bool) {
+	d.inFlight = false
+	d.Attempts++
+	if resend {
+		d.Resends++
+	}
+	d.LastAttemptAt = &at
+	d.ResponseCode = nil
+	if out.StatusCode != 0 {
+		code := out.StatusCode
+		d.ResponseCode = &code
+	}
+	d.keepExchange(out)
+	ep = c.wh.endpoints[d.Endpoint]
+	if ep == nil { // deleted meanwhile
+		delete(c.wh.retrying, d.ID)
+		return nil, Notice{}, false
+	}
+	n = Notice{At: at, Workspace: ep.Workspace, Report: d.Report, Endpoint: ep.ID, Delivery: d.ID, URL: ep.URL,
+		EventType: d.EventType, Attempt: d.Attempts, ResponseCode: out.StatusCode, Latency: out.Latency, Resend: resend}
+	if out.OK() {
+		n.Kind = NoticeDelivered
+		c.noticeLocked(n)
+		d.Status, d.LastError, d.NextAttemptAt = DeliverySucceeded, nil, nil
+		delete(c.wh.retrying, d.ID)
+		ep.exhausted = 0
+		return ep, n, false
+	}
+	msg := out.Err
+	d.LastError = &msg
+	n.Kind, n.Err = NoticeAttemptFailed, msg
+	return ep, n, true
 }
 
 // scheduleSweepLocked makes sure a sweep runs at the first sweep instant at or after t.

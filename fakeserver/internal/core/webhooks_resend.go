@@ -87,36 +87,13 @@ func (d *Delivery) keepExchange(out wire.Outcome) {
 	d.Sent, d.Answer, d.AnswerCut = out.Sent, out.Answer, out.AnswerCut
 }
 
-// recordResendLocked applies the outcome of a resend (see ResendDelivery).
+// recordResendLocked applies the outcome of a resend (see ResendDelivery): a failed resend
+// leaves a delivery on the ladder where it was, and abandons one that was not.
 func (c *Core) recordResendLocked(d *Delivery, out wire.Outcome, at time.Time) {
-	d.inFlight = false
-	d.Attempts++
-	d.Resends++
-	d.LastAttemptAt = &at
-	d.ResponseCode = nil
-	if out.StatusCode != 0 {
-		code := out.StatusCode
-		d.ResponseCode = &code
-	}
-	d.keepExchange(out)
-	ep := c.wh.endpoints[d.Endpoint]
-	if ep == nil { // deleted meanwhile
-		delete(c.wh.retrying, d.ID)
+	_, n, failed := c.attemptedLocked(d, out, at, true)
+	if !failed {
 		return
 	}
-	n := Notice{At: at, Workspace: ep.Workspace, Report: d.Report, Endpoint: ep.ID, Delivery: d.ID, URL: ep.URL,
-		EventType: d.EventType, Attempt: d.Attempts, ResponseCode: out.StatusCode, Latency: out.Latency, Resend: true}
-	if out.OK() {
-		n.Kind = NoticeDelivered
-		c.noticeLocked(n)
-		d.Status, d.LastError, d.NextAttemptAt = DeliverySucceeded, nil, nil
-		delete(c.wh.retrying, d.ID)
-		ep.exhausted = 0
-		return
-	}
-	msg := out.Err
-	d.LastError = &msg
-	n.Kind, n.Err = NoticeAttemptFailed, msg
 	if _, queued := c.wh.retrying[d.ID]; queued && d.NextAttemptAt != nil {
 		n.NextAttempt = *d.NextAttemptAt
 		d.Status = DeliveryRetrying
