@@ -19,8 +19,8 @@
 //	zeros        two reservations declared 1 s, 512 MiB of zeros PUT to each; then another tenant's 1 KiB
 //	trickle      two PUTs declaring 512 MiB sending a byte every 20 s for 30 s; another tenant's 1 KiB every 5 s
 //	flac         the 61 KB FLAC (10 min of 384 kHz stereo, declared 1 s) from two workspaces; a third tenant's 1 s WAV
-//	runreport    1,030 keyed GETs with 64 KiB bodies of 0x01 over 11 keys, then GET /_fake/report
-//	journalpage  200 such GETs, then the dashboard's journal page rendered 10 times
+//	runreport    1,030 keyed GETs with 64 KiB bodies of 0x01 over 11 keys, then GET /_fake/report for 5 s
+//	journalpage  200 such GETs, then the dashboard's journal page rendered back to back for 5 s
 //	resetrace    resets racing POST /uploads: 500s and panics in the fake's log
 //	resetheap    slow webhook receivers, admin pollers and a reset a second for 58 resets: RSS after each
 //
@@ -60,7 +60,9 @@ type options struct {
 	maxPolls                            int
 
 	gets, getBody, getKeys int
-	journalGets, renders   int
+	bodyByte               byte
+	journalGets            int
+	attackFor              time.Duration
 
 	raceResets, raceUploaders, racePosts int
 
@@ -116,10 +118,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.pollEvery, "poll-every", time.Second, "flac: the victim's poll of its report")
 	fs.IntVar(&o.maxPolls, "max-polls", 80, "flac: polls before giving up on a report")
 	fs.IntVar(&o.gets, "gets", 1030, "runreport: keyed GETs with a body")
-	fs.IntVar(&o.getBody, "get-body", 64<<10, "runreport, journalpage: bytes of 0x01 in each GET's body")
+	fs.IntVar(&o.getBody, "get-body", 64<<10, "runreport, journalpage: bytes in each GET's body")
+	bodyByte := fs.Uint("body-byte", 0x01, "runreport, journalpage: the byte the bodies are made of (0x01 escapes to 6 bytes in JSON, '\"' = 34 to 5 or 6 in HTML)")
 	fs.IntVar(&o.getKeys, "get-keys", 11, "runreport: keys the GETs are spread over")
 	fs.IntVar(&o.journalGets, "journal-gets", 200, "journalpage: keyed GETs with a body before the renders")
-	fs.IntVar(&o.renders, "renders", 10, "journalpage: renders of the journal page")
+	fs.DurationVar(&o.attackFor, "attack-for", 5*time.Second, "runreport, journalpage: how long the report is fetched or the page rendered, back to back")
 	fs.IntVar(&o.raceResets, "race-resets", 40, "resetrace: resets")
 	fs.IntVar(&o.raceUploaders, "race-uploaders", 4, "resetrace: keys sending POST /uploads in each round")
 	fs.IntVar(&o.racePosts, "race-posts", 6, "resetrace: POST /uploads of each key in each round")
@@ -133,6 +136,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	if *bodyByte > 0xFF {
+		return nil, fmt.Errorf("-body-byte must be a byte, not %d", *bodyByte)
+	}
+	o.bodyByte = byte(*bodyByte)
 	if o.bin == "" {
 		return nil, fmt.Errorf("-bin is required")
 	}

@@ -168,6 +168,12 @@ func TestParseFlags(t *testing.T) {
 	if _, err := parseFlags([]string{"-bin", "/x", "-attack", "nope"}, io.Discard); !errors.Is(err, errUnknownAttack) {
 		t.Errorf("unknown attack: %v", err)
 	}
+	if o.bodyByte != 0x01 || o.getBody != 64<<10 {
+		t.Errorf("bodies of %d bytes of %#x, want 64 KiB of 0x01", o.getBody, o.bodyByte)
+	}
+	if _, err := parseFlags([]string{"-bin", "/x", "-body-byte", "256"}, io.Discard); err == nil {
+		t.Error("-body-byte 256: no error")
+	}
 	if _, err := parseFlags(nil, io.Discard); err == nil {
 		t.Error("no -bin: no error")
 	}
