@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
@@ -121,14 +122,14 @@ func (s *Server) controlRows() []route {
 	ctl := s.controlAPI()
 	return []route{
 		// Workspaces, keys, sessions.
-		{"POST /_fake/workspaces", h(s.handleCreateWorkspace)},
-		{"POST /_fake/workspaces/{id}/api-keys", h(s.handleCreateAPIKey)},
-		{"POST /_fake/workspaces/{id}/sessions", h(s.handleCreateSession)},
-		{"DELETE /_fake/workspaces/{id}/owners", h(s.handleRemoveOwners)},
-		{"PATCH /_fake/api-keys/{id}", h(s.handlePatchAPIKey)},
+		{"POST /_fake/workspaces", h(ctl.ServeCreateWorkspace)},
+		{"POST /_fake/workspaces/{id}/api-keys", h(ctl.ServeCreateAPIKey)},
+		{"POST /_fake/workspaces/{id}/sessions", h(ctl.ServeCreateSession)},
+		{"DELETE /_fake/workspaces/{id}/owners", h(ctl.ServeRemoveOwners)},
+		{"PATCH /_fake/api-keys/{id}", h(ctl.ServePatchAPIKey)},
 		// Clock and faults.
-		{"GET /_fake/clock", h(s.handleGetClock)},
-		{"POST /_fake/clock/advance", h(s.handleAdvance)},
+		{"GET /_fake/clock", h(ctl.ServeGetClock)},
+		{"POST /_fake/clock/advance", h(ctl.ServeAdvance)},
 		{"POST /_fake/faults", h(s.handleCreateFault)},
 		{"DELETE /_fake/faults", h(s.handleClearFaults)},
 		{"GET /_fake/faults", h(s.handleListFaults)},
@@ -214,7 +215,14 @@ func (s *Server) routes() http.Handler {
 
 // controlAPI is the control API's own part (internal/control).
 func (s *Server) controlAPI() *control.API {
-	return control.New(control.Deps{Core: s.core, Log: s.log})
+	return control.New(control.Deps{
+		Core: s.core, Log: s.log, Now: s.Now,
+		Advance: func(d time.Duration) (time.Time, error) {
+			now, err := s.Advance(d)
+			return now, answerOf(err)
+		},
+		WorkspaceCreated: s.workspaceCreated,
+	})
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -24,13 +25,23 @@ type Deps struct {
 	Core *core.Core
 	// Log takes the contract's load failure.
 	Log *slog.Logger
+	// Now is the fake's clock; Advance moves it (Server.Advance: what falls due runs, the event
+	// is raised), its refusals as httpmw answers them.
+	Now     func() time.Time
+	Advance func(time.Duration) (time.Time, error)
+	// WorkspaceCreated is told of each workspace POST /_fake/workspaces made (the facade raises
+	// its event).
+	WorkspaceCreated func(core.Workspace)
 }
 
 // API is the control API's own part: the contract check, and the control calls of the
 // operations the core implements.
 type API struct {
-	core *core.Core
-	log  *slog.Logger
+	core             *core.Core
+	log              *slog.Logger
+	now              func() time.Time
+	advance          func(time.Duration) (time.Time, error)
+	workspaceCreated func(core.Workspace)
 }
 
 // New is the control API over d.
@@ -39,7 +50,7 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, log: log}
+	return &API{core: d.Core, log: log, now: d.Now, advance: d.Advance, workspaceCreated: d.WorkspaceCreated}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.
