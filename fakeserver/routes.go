@@ -142,14 +142,14 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/feeds/{id}/episodes", h(s.handleAddHostedEpisode)},
 		{"PATCH /_fake/feeds/{id}", h(s.handleChangeFeed)},
 		// Webhooks, emails and automated reporting.
-		{"GET /_fake/webhook-deliveries", h(s.handleListDeliveries)},
-		{"POST /_fake/workspaces/{id}/webhook-endpoints", h(s.handleCreateEndpoint)},
-		{"GET /_fake/workspaces/{id}/webhook-endpoints", h(s.handleListEndpoints)},
-		{"PATCH /_fake/webhook-endpoints/{id}", h(s.handlePatchEndpoint)},
-		{"DELETE /_fake/webhook-endpoints/{id}", h(s.handleDeleteEndpoint)},
-		{"POST /_fake/webhook-endpoints/{id}/test", h(s.handleTestEvent)},
-		{"POST /_fake/webhook-deliveries/{id}/resend", h(s.handleResendDelivery)},
-		{"GET /_fake/emails", h(s.handleListEmails)},
+		{"GET /_fake/webhook-deliveries", h(ctl.ServeListDeliveries)},
+		{"POST /_fake/workspaces/{id}/webhook-endpoints", h(ctl.ServeCreateEndpoint)},
+		{"GET /_fake/workspaces/{id}/webhook-endpoints", h(ctl.ServeListEndpoints)},
+		{"PATCH /_fake/webhook-endpoints/{id}", h(ctl.ServePatchEndpoint)},
+		{"DELETE /_fake/webhook-endpoints/{id}", h(ctl.ServeDeleteEndpoint)},
+		{"POST /_fake/webhook-endpoints/{id}/test", h(ctl.ServeTestEvent)},
+		{"POST /_fake/webhook-deliveries/{id}/resend", h(ctl.ServeResendDelivery)},
+		{"GET /_fake/emails", h(ctl.ServeListEmails)},
 		{"PUT /_fake/series/{id}/automated-reporting", h(s.handleAutomatedReporting)},
 		// Standards.
 		{"POST /_fake/workspaces/{id}/standards", h(s.handleCreateStandard)},
@@ -165,8 +165,8 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/report", h(s.handleWriteRunReport)},
 		{"GET /_fake/requests", h(s.journal.ServeRequests)},
 		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
-		// The account of a report (control_account.go).
-		{"GET /_fake/reports/{id}", h(s.handleReportAccount)},
+		// The account of a report (internal/control).
+		{"GET /_fake/reports/{id}", h(ctl.ServeReportAccount)},
 		// The listings for any language, paged by cursor (control_listings.go).
 		{"GET /_fake/workspaces", h(s.handleListWorkspaces)},
 		{"GET /_fake/feeds", h(s.handleListFeeds)},
@@ -222,6 +222,7 @@ func (s *Server) controlAPI() *control.API {
 			return now, answerOf(err)
 		},
 		WorkspaceCreated: s.workspaceCreated,
+		CheckWebhookURL:  s.checkWebhookURL,
 	})
 }
 

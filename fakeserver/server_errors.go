@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"errors"
+	"math"
 	"net/http"
 	"time"
 
@@ -78,3 +79,32 @@ func decodeEnabled(w http.ResponseWriter, r *http.Request) (bool, bool) {
 
 // jsonProblem describes a JSON decoding failure (httpmw.JSONProblem).
 func jsonProblem(err error) string { return httpmw.JSONProblem(err) }
+
+// The JSON helpers below are the control calls' still written in the facade (control_*.go,
+// api_runreport.go); internal/control has its own for the calls it serves.
+
+// jsonList answers {"items": [...]} with each item in its control API shape.
+func jsonList[T, J any](items []T, view func(T) J) map[string][]J {
+	out := make([]J, len(items))
+	for i, it := range items {
+		out[i] = view(it)
+	}
+	return map[string][]J{"items": out}
+}
+
+// finite is v, or nil (null) when it is not a finite number (the loudness of silence is -Inf).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// seconds is *d in seconds, or nil (null) for no duration.
+func seconds(d *time.Duration) *float64 {
+	if d == nil {
+		return nil
+	}
+	s := d.Seconds()
+	return &s
+}

@@ -7,6 +7,7 @@
 package control
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -32,6 +33,9 @@ type Deps struct {
 	// WorkspaceCreated is told of each workspace POST /_fake/workspaces made (the facade raises
 	// its event).
 	WorkspaceCreated func(core.Workspace)
+	// CheckWebhookURL refuses a webhook URL the fake's policy does not let it deliver to (and
+	// raises the refusal's event).
+	CheckWebhookURL func(ctx context.Context, url string) error
 }
 
 // API is the control API's own part: the contract check, and the control calls of the
@@ -42,6 +46,7 @@ type API struct {
 	now              func() time.Time
 	advance          func(time.Duration) (time.Time, error)
 	workspaceCreated func(core.Workspace)
+	checkWebhookURL  func(ctx context.Context, url string) error
 }
 
 // New is the control API over d.
@@ -50,7 +55,7 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, log: log, now: d.Now, advance: d.Advance, workspaceCreated: d.WorkspaceCreated}
+	return &API{core: d.Core, log: log, now: d.Now, advance: d.Advance, workspaceCreated: d.WorkspaceCreated, checkWebhookURL: d.CheckWebhookURL}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.
