@@ -150,14 +150,14 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/webhook-endpoints/{id}/test", h(ctl.ServeTestEvent)},
 		{"POST /_fake/webhook-deliveries/{id}/resend", h(ctl.ServeResendDelivery)},
 		{"GET /_fake/emails", h(ctl.ServeListEmails)},
-		{"PUT /_fake/series/{id}/automated-reporting", h(s.handleAutomatedReporting)},
+		{"PUT /_fake/series/{id}/automated-reporting", h(ctl.ServeAutomatedReporting)},
 		// Standards.
 		{"POST /_fake/workspaces/{id}/standards", h(s.handleCreateStandard)},
 		{"GET /_fake/workspaces/{id}/standards", h(s.handleListStandards)},
 		{"PUT /_fake/workspaces/{id}/default-standard", h(s.handleSetDefaultStandard)},
 		{"PUT /_fake/series/{id}/standard", h(s.handleSetSeriesStandard)},
 		// Seeded reports, scripted transcripts, reset, the request journal.
-		{"POST /_fake/workspaces/{id}/reports", h(s.handleSeedReports)},
+		{"POST /_fake/workspaces/{id}/reports", h(ctl.ServeSeedReports)},
 		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
 		{"POST /_fake/reset", h(s.handleReset)},
 		// The report of the run (control_runreport.go).

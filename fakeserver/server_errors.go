@@ -72,11 +72,6 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	return httpmw.DecodeBody(w, r, v)
 }
 
-// decodeEnabled reads a control body {"enabled": bool} (httpmw.DecodeEnabled).
-func decodeEnabled(w http.ResponseWriter, r *http.Request) (bool, bool) {
-	return httpmw.DecodeEnabled(w, r)
-}
-
 // jsonProblem describes a JSON decoding failure (httpmw.JSONProblem).
 func jsonProblem(err error) string { return httpmw.JSONProblem(err) }
 
