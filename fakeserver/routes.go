@@ -167,11 +167,11 @@ func (s *Server) controlRows() []route {
 		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
 		// The account of a report (internal/control).
 		{"GET /_fake/reports/{id}", h(ctl.ServeReportAccount)},
-		// The listings for any language, paged by cursor (control_listings.go).
-		{"GET /_fake/workspaces", h(s.handleListWorkspaces)},
-		{"GET /_fake/feeds", h(s.handleListFeeds)},
-		{"GET /_fake/reports", h(s.handleListReports)},
-		{"GET /_fake/events", h(s.handleListEvents)},
+		// The listings for any language, paged by cursor (internal/control).
+		{"GET /_fake/workspaces", h(ctl.ServeListWorkspaces)},
+		{"GET /_fake/feeds", h(ctl.ServeListFeeds)},
+		{"GET /_fake/reports", h(ctl.ServeListReports)},
+		{"GET /_fake/events", h(ctl.ServeListEvents)},
 	}
 }
 
@@ -223,6 +223,15 @@ func (s *Server) controlAPI() *control.API {
 		},
 		WorkspaceCreated: s.workspaceCreated,
 		CheckWebhookURL:  s.checkWebhookURL,
+		Host:             s.host,
+		EventPage: func(f control.EventFilter) ([]control.Event, string, error) {
+			page, err := s.EventPage(EventPageFilter(f))
+			events := make([]control.Event, len(page.Events))
+			for i, e := range page.Events {
+				events[i] = control.Event(e)
+			}
+			return events, page.Next, answerOf(err)
+		},
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 )
@@ -36,6 +37,11 @@ type Deps struct {
 	// CheckWebhookURL refuses a webhook URL the fake's policy does not let it deliver to (and
 	// raises the refusal's event).
 	CheckWebhookURL func(ctx context.Context, url string) error
+	// Host is the podcast host of the hosted feeds, whose listing GET /_fake/feeds adapts.
+	Host *hosted.Host
+	// EventPage is a page of the facade's event record (Server.EventPage), and the next page's
+	// cursor, its refusals as httpmw answers them.
+	EventPage func(EventFilter) ([]Event, string, error)
 }
 
 // API is the control API's own part: the contract check, and the control calls of the
@@ -47,6 +53,8 @@ type API struct {
 	advance          func(time.Duration) (time.Time, error)
 	workspaceCreated func(core.Workspace)
 	checkWebhookURL  func(ctx context.Context, url string) error
+	host             *hosted.Host
+	eventPage        func(EventFilter) ([]Event, string, error)
 }
 
 // New is the control API over d.
@@ -55,7 +63,8 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, log: log, now: d.Now, advance: d.Advance, workspaceCreated: d.WorkspaceCreated, checkWebhookURL: d.CheckWebhookURL}
+	return &API{core: d.Core, log: log, now: d.Now, advance: d.Advance, workspaceCreated: d.WorkspaceCreated, checkWebhookURL: d.CheckWebhookURL,
+		host: d.Host, eventPage: d.EventPage}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.
