@@ -119,45 +119,22 @@ func (s *Server) publicControlRows() []route {
 // controlRows is the control API's route table under /_fake, behind the admin token.
 func (s *Server) controlRows() []route {
 	h := func(f http.HandlerFunc) http.Handler { return f }
-	ctl := s.controlAPI()
-	return []route{
-		// Workspaces, keys, sessions.
-		{"POST /_fake/workspaces", h(ctl.ServeCreateWorkspace)},
-		{"POST /_fake/workspaces/{id}/api-keys", h(ctl.ServeCreateAPIKey)},
-		{"POST /_fake/workspaces/{id}/sessions", h(ctl.ServeCreateSession)},
-		{"DELETE /_fake/workspaces/{id}/owners", h(ctl.ServeRemoveOwners)},
-		{"PATCH /_fake/api-keys/{id}", h(ctl.ServePatchAPIKey)},
-		// Clock and faults.
-		{"GET /_fake/clock", h(ctl.ServeGetClock)},
-		{"POST /_fake/clock/advance", h(ctl.ServeAdvance)},
+	rows := []route{
+		// Faults.
 		{"POST /_fake/faults", h(s.handleCreateFault)},
 		{"DELETE /_fake/faults", h(s.handleClearFaults)},
 		{"GET /_fake/faults", h(s.handleListFaults)},
 		{"DELETE /_fake/faults/{id}", h(s.handleRemoveFault)},
-		// Credits.
-		{"PATCH /_fake/workspaces/{id}/credits", h(ctl.ServePatchCredits)},
-		{"POST /_fake/workspaces/{id}/topups", h(ctl.ServeAddTopup)},
 		// Hosted feeds.
 		{"POST /_fake/feeds", h(s.handleHostFeed)},
 		{"POST /_fake/feeds/{id}/episodes", h(s.handleAddHostedEpisode)},
 		{"PATCH /_fake/feeds/{id}", h(s.handleChangeFeed)},
-		// Webhooks, emails and automated reporting.
-		{"GET /_fake/webhook-deliveries", h(ctl.ServeListDeliveries)},
-		{"POST /_fake/workspaces/{id}/webhook-endpoints", h(ctl.ServeCreateEndpoint)},
-		{"GET /_fake/workspaces/{id}/webhook-endpoints", h(ctl.ServeListEndpoints)},
-		{"PATCH /_fake/webhook-endpoints/{id}", h(ctl.ServePatchEndpoint)},
-		{"DELETE /_fake/webhook-endpoints/{id}", h(ctl.ServeDeleteEndpoint)},
-		{"POST /_fake/webhook-endpoints/{id}/test", h(ctl.ServeTestEvent)},
-		{"POST /_fake/webhook-deliveries/{id}/resend", h(ctl.ServeResendDelivery)},
-		{"GET /_fake/emails", h(ctl.ServeListEmails)},
-		{"PUT /_fake/series/{id}/automated-reporting", h(ctl.ServeAutomatedReporting)},
 		// Standards.
 		{"POST /_fake/workspaces/{id}/standards", h(s.handleCreateStandard)},
 		{"GET /_fake/workspaces/{id}/standards", h(s.handleListStandards)},
 		{"PUT /_fake/workspaces/{id}/default-standard", h(s.handleSetDefaultStandard)},
 		{"PUT /_fake/series/{id}/standard", h(s.handleSetSeriesStandard)},
-		// Seeded reports, scripted transcripts, reset, the request journal.
-		{"POST /_fake/workspaces/{id}/reports", h(ctl.ServeSeedReports)},
+		// Scripted transcripts, reset, the request journal.
 		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
 		{"POST /_fake/reset", h(s.handleReset)},
 		// The report of the run (control_runreport.go).
@@ -165,14 +142,13 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/report", h(s.handleWriteRunReport)},
 		{"GET /_fake/requests", h(s.journal.ServeRequests)},
 		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
-		// The account of a report (internal/control).
-		{"GET /_fake/reports/{id}", h(ctl.ServeReportAccount)},
-		// The listings for any language, paged by cursor (internal/control).
-		{"GET /_fake/workspaces", h(ctl.ServeListWorkspaces)},
-		{"GET /_fake/feeds", h(ctl.ServeListFeeds)},
-		{"GET /_fake/reports", h(ctl.ServeListReports)},
-		{"GET /_fake/events", h(ctl.ServeListEvents)},
 	}
+	// Workspaces, keys and sessions, the clock, credits, webhooks and emails, seeded reports,
+	// a report's account, the listings: the calls internal/control serves.
+	for _, r := range s.controlAPI().Routes() {
+		rows = append(rows, route{r.Pattern, r.Handler})
+	}
+	return rows
 }
 
 // uiRows is the dashboard's route table under /_fake/ui: HTML pages for a browser (or any
