@@ -76,7 +76,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 func jsonProblem(err error) string { return httpmw.JSONProblem(err) }
 
 // The JSON helpers below are the control calls' still written in the facade (control_*.go,
-// api_runreport.go); internal/control has its own for the calls it serves.
+// api_runreport.go, ui_reports.go); internal/control has its own for the calls it serves.
 
 // jsonList answers {"items": [...]} with each item in its control API shape.
 func jsonList[T, J any](items []T, view func(T) J) map[string][]J {
@@ -93,13 +93,4 @@ func finite(v float64) *float64 {
 		return nil
 	}
 	return &v
-}
-
-// seconds is *d in seconds, or nil (null) for no duration.
-func seconds(d *time.Duration) *float64 {
-	if d == nil {
-		return nil
-	}
-	s := d.Seconds()
-	return &s
 }
