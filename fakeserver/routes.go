@@ -200,13 +200,12 @@ func (s *Server) controlAPI() *control.API {
 		WorkspaceCreated: s.workspaceCreated,
 		CheckWebhookURL:  s.checkWebhookURL,
 		Host:             s.host,
-		EventPage: func(f control.EventFilter) ([]control.Event, string, error) {
+		EventPage: func(f control.EventFilter, each func(control.Event)) (string, error) {
 			page, err := s.EventPage(EventPageFilter(f))
-			events := make([]control.Event, len(page.Events))
-			for i, e := range page.Events {
-				events[i] = control.Event(e)
+			for _, e := range page.Events {
+				each(control.Event(e))
 			}
-			return events, page.Next, answerOf(err)
+			return page.Next, answerOf(err)
 		},
 	})
 }

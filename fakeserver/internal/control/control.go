@@ -42,9 +42,10 @@ type Deps struct {
 	CheckWebhookURL func(ctx context.Context, url string) error
 	// Host is the podcast host of the hosted feeds, whose listing GET /_fake/feeds adapts.
 	Host *hosted.Host
-	// EventPage is a page of the facade's event record (Server.EventPage), and the next page's
-	// cursor, its refusals as httpmw answers them.
-	EventPage func(EventFilter) ([]Event, string, error)
+	// EventPage tells each of a page of the facade's event record (Server.EventPage), oldest
+	// first, and returns the next page's cursor, its refusals as httpmw answers them. Each event
+	// is told rather than returned, so that the page is not copied to be converted.
+	EventPage func(f EventFilter, each func(Event)) (next string, err error)
 }
 
 // API is the control API's own part: the contract check, and the control calls of the
@@ -57,7 +58,7 @@ type API struct {
 	workspaceCreated func(core.Workspace)
 	checkWebhookURL  func(ctx context.Context, url string) error
 	host             *hosted.Host
-	eventPage        func(EventFilter) ([]Event, string, error)
+	eventPage        func(EventFilter, func(Event)) (string, error)
 }
 
 // New is the control API over d.

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"cmp"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -175,15 +176,14 @@ func (a *API) ServeListEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	events, next, err := a.eventPage(EventFilter{Kind: q.Get("kind"), ReportID: q.Get("report_id"), Cursor: q.Get("cursor"), Limit: limit})
-	items := make([]eventJSON, len(events))
-	for i, e := range events {
+	items := make([]eventJSON, 0, cmp.Or(limit, core.DefaultListLimit))
+	next, err := a.eventPage(EventFilter{Kind: q.Get("kind"), ReportID: q.Get("report_id"), Cursor: q.Get("cursor"), Limit: limit}, func(e Event) {
 		ej := eventJSON{Seq: e.Seq, At: apitime.Format(e.At), Level: e.Level.String(), Kind: e.Kind, Message: e.Message,
 			WorkspaceID: e.WorkspaceID, ReportID: e.ReportID, Attrs: make([]attrJSON, 0, len(e.Attrs))}
 		for _, at := range e.Attrs {
 			ej.Attrs = append(ej.Attrs, attrJSON{Key: at.Key, Value: at.Value.Resolve().String()})
 		}
-		items[i] = ej
-	}
+		items = append(items, ej)
+	})
 	httpmw.Respond(w, http.StatusOK, pageOf(items, next), err)
 }
