@@ -1,8 +1,6 @@
 package fakeserver
 
 import (
-	"encoding/json"
-	"math"
 	"time"
 
 	"github.com/google/uuid"
@@ -97,28 +95,22 @@ type LoudnessSeries struct {
 // is not a UUID is a 400 *Error, an unknown one a 404.
 func (s *Server) ReportAccount(reportID string) (_ ReportAccount, err error) {
 	defer apiError(&err)
-	id, err := parseReportID(reportID)
+	a, err := s.core.AccountOf(reportID)
 	if err != nil {
 		return ReportAccount{}, err
 	}
-	r, ok := s.core.ReportByID(id)
-	if !ok {
-		return ReportAccount{}, core.ErrNotFound("Report")
-	}
-	deliveries, emails := s.core.ReportTrail(id)
+	r := a.Report
 	acc := ReportAccount{
 		Report:     reportSummary(r),
 		Timeline:   make([]StatusChange, len(r.Timeline)),
+		Failure:    a.Failure,
 		Checks:     make([]CheckAccount, 0, len(r.Results)),
-		Deliveries: make([]WebhookDelivery, len(deliveries)),
-		Emails:     make([]Email, len(emails)),
+		Deliveries: make([]WebhookDelivery, len(a.Deliveries)),
+		Emails:     make([]Email, len(a.Emails)),
 		Loudness:   loudnessSeries(nil),
 	}
 	for i, st := range r.Timeline {
 		acc.Timeline[i] = StatusChange(st)
-	}
-	if r.Status == core.StatusFailed || r.Status == core.StatusOutOfQuota {
-		acc.Failure = r.FailureReason
 	}
 	if m := r.Measurement; m != nil {
 		acc.Loudness = loudnessSeries(m.ShortTermLoudness)
@@ -131,70 +123,67 @@ func (s *Server) ReportAccount(reportID string) (_ ReportAccount, err error) {
 		}
 	}
 	for _, res := range r.Results {
-		acc.Checks = append(acc.Checks, checkAccount(res))
+		acc.Checks = append(acc.Checks, CheckAccount(reportview.CheckOf(res)))
 	}
-	for i, d := range deliveries {
+	for i, d := range a.Deliveries {
 		acc.Deliveries[i] = deliveryView(d)
 	}
-	for i, e := range emails {
+	for i, e := range a.Emails {
 		acc.Emails[i] = emailView(e)
 	}
 	return acc, nil
 }
 
-// parseReportID reads a report id: malformed is a 400 here, not a 404, since the caller named
-// no report at all.
-func parseReportID(s string) (uuid.UUID, error) {
-	u, perr := parseID(s, "Report")
-	if perr != nil {
-		return uuid.Nil, core.ErrValidation("%q is not a report id (a UUID).", s)
-	}
-	return u, nil
-}
+// parseReportID reads a report id: malformed is a 400, not a 404 (core.ParseReportID).
+func parseReportID(s string) (uuid.UUID, error) { return core.ParseReportID(s) }
 
-// loudnessSeries expands the core's series (hundredths of a LU) to LUFS, NaN where gated.
+// loudnessSeries is the core's series as an account shows it (reportview.Loudness).
 func loudnessSeries(series []int16) LoudnessSeries {
-	out := LoudnessSeries{Step: time.Second, Window: 3 * time.Second, LUFS: make([]float32, len(series))}
-	for i, v := range series {
-		if v == core.GatedLoudness {
-			out.LUFS[i] = float32(math.NaN())
-		} else {
-			out.LUFS[i] = float32(v) / 100
-		}
-	}
-	return out
+	return LoudnessSeries{Step: reportview.LoudnessStep, Window: reportview.LoudnessWindow, LUFS: reportview.Loudness(series)}
 }
 
-func checkAccount(res core.Result) CheckAccount {
-	out := CheckAccount{ID: res.Name, Name: res.VerboseName, Severity: res.Severity, Passed: res.Status == core.Pass}
-	var v any
-	if json.Unmarshal(res.Value, &v) == nil {
-		if str, ok := v.(string); ok {
-			out.Value = str
-		} else {
-			out.Value = string(res.Value)
-		}
-	} else {
-		out.Value = string(res.Value)
-	}
-	if res.MeasurementUnit != nil && *res.MeasurementUnit != "" {
-		out.Value += " " + *res.MeasurementUnit
-	}
-	if res.Limit != nil {
-		out.Limit = *res.Limit
-	}
-	// Why reads as a person would say it: rounded, and digital silence rather than null.
-	unit, warning := "", ""
-	if res.MeasurementUnit != nil {
-		unit = *res.MeasurementUnit
-	}
-	if res.WarningMessage != nil {
-		warning = *res.WarningMessage
-	}
-	out.Why = reportview.Why(reportview.FormatValue(res.Value, unit), out.Limit, out.Passed, warning, res.Description)
-	return out
+// CreditsChange changes a workspace's plan figures; nil fields stay as they are. PlanAllowance
+// and PlanUsed are whole credits, from 0 to MaxPlanCredits.
+type CreditsChange struct {
+	PlanAllowance   *float64 `json:"plan_allowance,omitempty"`
+	PlanUsed        *float64 `json:"plan_used,omitempty"`
+	ChargingEnabled *bool    `json:"charging_enabled,omitempty"`
 }
 
-func emailView(e core.Email) Email {
-	return Email{ID: e.ID.String(), WorkspaceID: e.Workspace.String(), Kind: e.Kind, To: e.To, Subject: e.Subject, Text: e.Text, SentAt: e.SentAt}
+// SetCredits changes a workspace's plan allowance, credits used this period, or charging
+// switch. Read the result over REST (GET /credits), as a client would.
+func (s *Server) SetCredits(workspaceID string, change CreditsChange) (err error) {
+	defer apiError(&err)
+	_, err = s.setCredits(workspaceID, change)
+	return err
+}
+
+func (s *Server) setCredits(workspaceID string, change CreditsChange) (core.Credits, error) {
+	return s.core.ChangeCredits(workspaceID, change.PlanAllowance, change.PlanUsed, change.ChargingEnabled)
+}
+
+// MaxPlanCredits bounds a plan's allowance and credits used as the Go API, the control API and
+// the fixtures set them: whole credits, so that no value is rounded out of sight.
+const MaxPlanCredits = maxFixtureCredits
+
+// TopupSpec describes a top-up of credits bought for a workspace.
+type TopupSpec struct {
+	// Amount is how many credits the top-up adds, at least 1.
+	Amount int
+	// ExpiresAt is when the top-up's unused credits expire; zero means twelve months after it
+	// is bought, on the fake's clock.
+	ExpiresAt time.Time
+	// NeverExpires makes the credits last until they are used; ExpiresAt must then be zero.
+	NeverExpires bool
+}
+
+// AddTopup buys a top-up for a workspace, as the dashboard's billing page does.
+func (s *Server) AddTopup(workspaceID string, spec TopupSpec) (err error) {
+	defer apiError(&err)
+	_, err = s.addTopup(workspaceID, spec)
+	return err
+}
+
+func (s *Server) addTopup(workspaceID string, spec TopupSpec) (core.Credits, error) {
+	return s.core.BuyTopup(workspaceID, spec.Amount, spec.ExpiresAt, spec.NeverExpires)
 }

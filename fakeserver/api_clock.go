@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/internal/ctxsleep"
 )
@@ -62,3 +63,11 @@ func (c Clock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 	return ctx.Err()
 }
+
+// clockAnswer is the fake's time as the control API answers it.
+type clockAnswer struct {
+	Now string `json:"now"`
+}
+
+// maxAdvance bounds one advance from the dashboard as from the control API.
+const maxAdvance = control.MaxAdvance

@@ -85,14 +85,6 @@ func journalLimits() journal.Limits {
 	}
 }
 
-// nullable is s, or nil (JSON null) when it is empty.
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // RequestFilter selects journal entries; zero fields match everything.
 type RequestFilter struct {
 	WorkspaceID string

@@ -4,14 +4,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/google/uuid"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
 // Bounds of the paged listings (WorkspacePage, FeedPage, ReportListing, EventPage) and of
 // their control routes (GET /_fake/workspaces, /_fake/feeds, /_fake/reports, /_fake/events).
+// The core enforces them (core.ListLimit, core.ReportsOf); TestListBoundsAreTheCores holds
+// these figures to its.
 const (
 	// DefaultListLimit is a listing's page size when the limit is 0.
 	DefaultListLimit = 100
@@ -22,34 +23,6 @@ const (
 	// have a next cursor.
 	MaxWorkspacesPerReportPage = 1000
 )
-
-// listLimit reads a listing's limit: 0 is DefaultListLimit.
-func listLimit(n int) (int, error) {
-	switch {
-	case n == 0:
-		return DefaultListLimit, nil
-	case n < 0 || n > MaxListLimit:
-		return 0, core.ErrValidation("limit must be from 1 to %d.", MaxListLimit)
-	}
-	return n, nil
-}
-
-// errCursor is the answer to a cursor that is not the next cursor of an earlier page.
-func errCursor(what string) error {
-	return core.ErrValidation("cursor is not the next_cursor of an earlier page of %s.", what)
-}
-
-// cursorID reads a cursor that is an id; "" is nil (the first page).
-func cursorID(cursor, what string) (*uuid.UUID, error) {
-	if cursor == "" {
-		return nil, nil
-	}
-	id, ok := core.CanonicalID(cursor)
-	if !ok {
-		return nil, errCursor(what)
-	}
-	return &id, nil
-}
 
 // WorkspaceListPage is one page of WorkspacePage.
 type WorkspaceListPage struct {
@@ -65,23 +38,13 @@ type WorkspaceListPage struct {
 // cursor naming no workspace of this state (a reset ends every cursor) a 404.
 func (s *Server) WorkspacePage(cursor string, limit int) (_ WorkspaceListPage, err error) {
 	defer apiError(&err)
-	if limit, err = listLimit(limit); err != nil {
-		return WorkspaceListPage{}, err
-	}
-	after, err := cursorID(cursor, "workspaces")
+	wss, next, err := s.core.WorkspaceListing(cursor, limit)
 	if err != nil {
 		return WorkspaceListPage{}, err
 	}
-	wss, more, err := s.core.WorkspacePage(after, limit)
-	if err != nil {
-		return WorkspaceListPage{}, err
-	}
-	out := WorkspaceListPage{Workspaces: make([]Workspace, len(wss))}
+	out := WorkspaceListPage{Workspaces: make([]Workspace, len(wss)), Next: next}
 	for i, ws := range wss {
-		out.Workspaces[i] = Workspace{ID: ws.ID.String(), Type: string(ws.Type), Name: ws.Name}
-	}
-	if more && len(wss) > 0 {
-		out.Next = wss[len(wss)-1].ID.String()
+		out.Workspaces[i] = workspaceOf(ws)
 	}
 	return out, nil
 }
@@ -107,23 +70,13 @@ type FeedListPage struct {
 // malformed cursor or a limit out of range is a 400 *Error; a cursor naming no feed a 404.
 func (s *Server) FeedPage(cursor string, limit int) (_ FeedListPage, err error) {
 	defer apiError(&err)
-	if limit, err = listLimit(limit); err != nil {
-		return FeedListPage{}, err
-	}
-	after, err := cursorID(cursor, "feeds")
+	heads, next, err := s.host.FeedListing(cursor, limit)
 	if err != nil {
 		return FeedListPage{}, err
 	}
-	heads, more, err := s.host.FeedPage(after, limit)
-	if err != nil {
-		return FeedListPage{}, err
-	}
-	out := FeedListPage{Feeds: make([]FeedSummary, len(heads))}
+	out := FeedListPage{Feeds: make([]FeedSummary, len(heads)), Next: next}
 	for i, h := range heads {
 		out.Feeds[i] = FeedSummary{ID: h.ID.String(), Title: h.Title, FeedURL: h.FeedURL, Explicit: h.Explicit, Broken: h.Broken, Episodes: h.Episodes}
-	}
-	if more && len(heads) > 0 {
-		out.Next = heads[len(heads)-1].ID.String()
 	}
 	return out, nil
 }
@@ -158,87 +111,15 @@ type ReportListPage struct {
 // or a cursor naming nothing of this state (a reset ends every cursor), a 404.
 func (s *Server) ReportListing(f ReportListFilter) (_ ReportListPage, err error) {
 	defer apiError(&err)
-	limit, err := listLimit(f.Limit)
+	heads, next, err := s.core.ReportListing(core.ReportListQuery(f))
 	if err != nil {
 		return ReportListPage{}, err
 	}
-	if f.Status != "" && !slices.Contains(reportStatuses, f.Status) {
-		return ReportListPage{}, core.ErrValidation("status must be one of %v.", reportStatuses)
-	}
-	var only *uuid.UUID
-	if f.WorkspaceID != "" {
-		id, ok := core.CanonicalID(f.WorkspaceID)
-		if !ok {
-			return ReportListPage{}, core.ErrValidation("workspace_id must be a workspace's id (a lower-case uuid).")
-		}
-		if _, err := s.core.Workspace(id); err != nil {
-			return ReportListPage{}, err
-		}
-		only = &id
-	}
-	// The cursor is an id: of the last report of the page before (the page goes on below it, in
-	// its workspace), or of a workspace (the page starts at its top).
-	var from *uuid.UUID
-	after := ""
-	if f.Cursor != "" {
-		id, ok := core.CanonicalID(f.Cursor)
-		if !ok {
-			return ReportListPage{}, errCursor("reports")
-		}
-		if r, ok := s.core.ReportByID(id); ok {
-			from, after = &r.Workspace, r.ID.String()
-		} else if _, err := s.core.Workspace(id); err == nil {
-			from = &id
-		} else {
-			return ReportListPage{}, core.ErrNotFound("The cursor's report or workspace")
-		}
-		if only != nil && *from != *only {
-			return ReportListPage{}, errCursor("this workspace's reports")
-		}
-	}
-	var wss []uuid.UUID
-	switch {
-	case only != nil:
-		wss = []uuid.UUID{*only}
-	case from != nil:
-		wss = append([]uuid.UUID{*from}, s.core.WorkspacesAfter(from, MaxWorkspacesPerReportPage)...)
-	default:
-		wss = s.core.WorkspacesAfter(nil, MaxWorkspacesPerReportPage+1)
-	}
-	out := ReportListPage{Reports: make([]ReportSummary, 0, min(limit, 64))}
-	for i, ws := range wss {
-		if i == MaxWorkspacesPerReportPage || len(out.Reports) == limit {
-			out.Next = ws.String() // the top of the next workspace
-			break
-		}
-		page, err := s.Reports(ws.String(), ReportFilter{Status: f.Status, After: after, Limit: limit - len(out.Reports)})
-		if err != nil {
-			continue // the workspace (or the cursor's report) went with a reset meanwhile
-		}
-		after = ""
-		for _, sum := range page.Reports {
-			out.Reports = append(out.Reports, s.reportListItem(sum))
-		}
-		if page.Next != "" {
-			out.Next = page.Next // the page's last report
-			break
-		}
+	out := ReportListPage{Reports: make([]ReportSummary, len(heads)), Next: next}
+	for i, h := range heads {
+		out.Reports[i] = reportHeadSummary(h)
 	}
 	return out, nil
-}
-
-// reportListItem is sum with its name by the core's rule (Core.ShownName: the name rule, else the
-// id), which a list without room for an empty cell shows.
-func (s *Server) reportListItem(sum ReportSummary) ReportSummary {
-	if sum.Name != "" {
-		return sum
-	}
-	if id, ok := core.CanonicalID(sum.ID); ok {
-		if r, ok := s.core.ReportByID(id); ok {
-			sum.Name = s.core.ShownName(r)
-		}
-	}
-	return sum
 }
 
 // EventPageFilter selects the events of EventPage.
@@ -276,7 +157,7 @@ var listedEventKinds = []string{
 // a report id that is no uuid, a malformed cursor or a limit out of range is a 400 *Error.
 func (s *Server) EventPage(f EventPageFilter) (_ EventListPage, err error) {
 	defer apiError(&err)
-	limit, err := listLimit(f.Limit)
+	limit, err := core.ListLimit(f.Limit)
 	if err != nil {
 		return EventListPage{}, err
 	}
@@ -292,7 +173,7 @@ func (s *Server) EventPage(f EventPageFilter) (_ EventListPage, err error) {
 	if f.Cursor != "" {
 		n, err := strconv.ParseUint(f.Cursor, 10, 64)
 		if err != nil {
-			return EventListPage{}, errCursor("events")
+			return EventListPage{}, core.ErrCursor("events")
 		}
 		afterSeq = n
 	}
@@ -306,4 +187,112 @@ func (s *Server) EventPage(f EventPageFilter) (_ EventListPage, err error) {
 		out.Next = strconv.FormatUint(last, 10)
 	}
 	return out, nil
+}
+
+// Workspaces returns every workspace of the fake, oldest first: what the fake's own pages and
+// the report of a run list. An organisation's owner has a personal workspace of its own, which
+// is listed too.
+func (s *Server) Workspaces() []Workspace {
+	wss := s.core.AllWorkspaces()
+	out := make([]Workspace, len(wss))
+	for i, ws := range wss {
+		out[i] = workspaceOf(ws)
+	}
+	return out
+}
+
+// Report listing bounds of Reports.
+const (
+	// DefaultReportPageSize is the page size of Reports when ReportFilter.Limit is 0.
+	DefaultReportPageSize = 50
+	// MaxReportPageSize is the largest page Reports returns.
+	MaxReportPageSize = 500
+)
+
+// ReportFilter selects the reports Reports returns.
+type ReportFilter struct {
+	// Status keeps the reports of one status (PENDING, SCHEDULED, IN_PROGRESS, COMPLETE,
+	// FAILED, OUT_OF_QUOTA); "" keeps all.
+	Status string
+	// SeriesID keeps the reports of one series; "" keeps all.
+	SeriesID string
+	// After is the Next of the previous page; "" starts at the newest report.
+	After string
+	// Limit is the page size: 0 means DefaultReportPageSize, at most MaxReportPageSize.
+	Limit int
+}
+
+// ReportPage is one page of Reports.
+type ReportPage struct {
+	// Reports are newest first by creation.
+	Reports []ReportSummary
+	// Next is the After of the next page; "" on the last page.
+	Next string
+	// Total is how many reports of the workspace match the filter, on every page.
+	Total int
+}
+
+// ReportSummary is a report as lists show it.
+type ReportSummary struct {
+	ID          string
+	WorkspaceID string
+	// SeriesID is "" for an upload.
+	SeriesID string
+	// Source is upload, feed, automated (by a series' automated reporting) or seeded (by
+	// SeedReports).
+	Source    string
+	Status    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Name is the report's name: the name it was given, else its audio's title tag, else its
+	// episode's title, else its file name; "" when none is known.
+	Name string
+	// Verdict is its judgement: passed or not, once COMPLETE.
+	Verdict ReportVerdict
+}
+
+// reportStatuses are the statuses a report filter takes (core.ReportStatuses).
+var reportStatuses = core.ReportStatuses()
+
+// Reports returns one page of a workspace's reports, newest first. A page costs what it holds
+// (plus the reports a filter skips), however many reports the workspace has. Bad input (an
+// unknown status, a malformed series id or cursor, a limit out of range) is a 400 *Error; an
+// unknown workspace a 404.
+func (s *Server) Reports(workspaceID string, f ReportFilter) (_ ReportPage, err error) {
+	defer apiError(&err)
+	page, next, err := s.core.ReportsOf(workspaceID, core.ReportsQuery(f))
+	if err != nil {
+		return ReportPage{}, err
+	}
+	out := ReportPage{Reports: make([]ReportSummary, len(page.Reports)), Next: next, Total: page.Total}
+	for i, h := range page.Reports {
+		out.Reports[i] = reportHeadSummary(h)
+	}
+	return out, nil
+}
+
+// reportHeadSummary is a listed report as the Go API shows it.
+func reportHeadSummary(h core.ReportHead) ReportSummary {
+	out := ReportSummary{
+		ID: h.ID.String(), WorkspaceID: h.Workspace.String(), Source: h.Source, Status: h.Status,
+		CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, Name: h.Name, Verdict: verdictView(h.Verdict),
+	}
+	if h.Series != nil {
+		out.SeriesID = h.Series.String()
+	}
+	return out
+}
+
+func reportSummary(r core.Report) ReportSummary {
+	out := ReportSummary{
+		ID: r.ID.String(), WorkspaceID: r.Workspace.String(), Source: r.Source, Status: r.Status,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Verdict: verdictView(core.VerdictOf(&r)),
+	}
+	if r.Name != nil {
+		out.Name = *r.Name
+	}
+	if r.Series != nil {
+		out.SeriesID = r.Series.String()
+	}
+	return out
 }

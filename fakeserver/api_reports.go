@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
@@ -30,23 +29,11 @@ type SeededReport struct {
 // valid.
 func (s *Server) SeedReports(workspaceID string, reports []SeededReport) (_ []string, err error) {
 	defer apiError(&err)
-	ws, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return nil, err
-	}
 	in := make([]core.BulkReport, len(reports))
 	for i, r := range reports {
-		// The core checks the bounds, for this method and the control call alike.
-		b := core.BulkReport{FileName: r.FileName, Duration: r.Duration, CompleteAfter: r.CompleteAfter}
-		if b.FileName == "" {
-			b.FileName = fmt.Sprintf("seeded-%d.wav", i+1)
-		}
-		if b.Duration == 0 {
-			b.Duration = 10 * time.Minute
-		}
-		in[i] = b
+		in[i] = core.BulkReport(r)
 	}
-	out, err := s.core.SeedReports(ws, in)
+	out, err := s.core.SeedReportsIn(workspaceID, in)
 	if err != nil {
 		return nil, err
 	}
@@ -66,10 +53,22 @@ const FeedCheckPeriod = time.Hour
 // the dashboard: with it on, the feed checker reports on every new episode.
 func (s *Server) SetAutomatedReporting(seriesID string, on bool) (err error) {
 	defer apiError(&err)
-	id, err := parseID(seriesID, "Series")
-	if err != nil {
-		return err
-	}
-	_, err = s.core.SetAutomatedReporting(id, on)
+	_, err = s.core.SwitchAutomatedReporting(seriesID, on)
 	return err
 }
+
+// ReportVerdict is a report's judgement as lists show it beside the status: whether it passed
+// its standard, how many of the standard's required checks failed, and the standard's name. A
+// report is judged when it completes: before that, and for a FAILED or OUT_OF_QUOTA report,
+// Judged is false and only Standard is set. A COMPLETE report with Passed false completed but
+// did not pass.
+type ReportVerdict struct {
+	Judged bool
+	Passed bool
+	// RequiredFailures of RequiredTotal required checks failed.
+	RequiredFailures, RequiredTotal int
+	// Standard is the name of the standard the report is judged by.
+	Standard string
+}
+
+func verdictView(v core.Verdict) ReportVerdict { return ReportVerdict(v) }

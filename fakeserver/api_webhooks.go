@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/netip"
 	"time"
 
@@ -83,18 +82,6 @@ func (s *Server) checkWebhookURL(ctx context.Context, raw string) error {
 	return core.ErrInvalidWebhookURL()
 }
 
-// createEndpoint validates and creates an endpoint: the fields, the series, the URL (which
-// resolves names, so it runs outside the core's lock), then the limit.
-func (s *Server) createEndpoint(ctx context.Context, ws uuid.UUID, in core.NewEndpoint, viaREST bool) (core.Endpoint, string, error) {
-	if err := s.core.CheckEndpoint(ws, in); err != nil {
-		return core.Endpoint{}, "", err
-	}
-	if err := s.checkWebhookURL(ctx, in.URL); err != nil {
-		return core.Endpoint{}, "", err
-	}
-	return s.core.CreateEndpoint(ws, in, viaREST)
-}
-
 // WebhookEndpointSpec describes an endpoint added as Settings, Developers, Webhook endpoints
 // would add it.
 type WebhookEndpointSpec struct {
@@ -124,15 +111,21 @@ type WebhookEndpoint struct {
 func endpointView(ep core.Endpoint, secret string) WebhookEndpoint {
 	v := WebhookEndpoint{
 		ID: ep.ID.String(), Secret: secret, URL: ep.URL, Events: ep.Events, Enabled: ep.Enabled,
-		Source: "settings", CreatedAt: ep.CreatedAt,
-	}
-	if ep.ViaREST {
-		v.Source = "rest"
+		Source: ep.Source(), CreatedAt: ep.CreatedAt,
 	}
 	if ep.Series != nil {
 		v.SeriesID = ep.Series.String()
 	}
 	return v
+}
+
+// MaxWebhookAnswer is how much of a receiver's answer body a delivery keeps and shows: the
+// first 2 KiB.
+const MaxWebhookAnswer = webhooks.MaxAnswerKept
+
+// WebhookHeader is one request header of a delivery attempt as sent.
+type WebhookHeader struct {
+	Name, Value string
 }
 
 // WebhookDelivery is one row of a delivery log.
@@ -185,7 +178,14 @@ func deliveryView(d core.Delivery) WebhookDelivery {
 	if d.NextAttemptAt != nil {
 		v.NextAttemptAt = *d.NextAttemptAt
 	}
-	deliveryExchange(&v, d)
+	if d.Report != uuid.Nil {
+		v.ReportID = d.Report.String()
+	}
+	v.Resends = d.Resends
+	for _, h := range d.Sent {
+		v.RequestHeaders = append(v.RequestHeaders, WebhookHeader{Name: h.Name, Value: h.Value})
+	}
+	v.ResponseBody, v.ResponseBodyTruncated = d.AnswerText(), d.AnswerCut
 	return v
 }
 
@@ -207,19 +207,7 @@ type Email struct {
 // its secret.
 func (s *Server) CreateWebhookEndpoint(ctx context.Context, workspaceID string, spec WebhookEndpointSpec) (_ WebhookEndpoint, err error) {
 	defer apiError(&err)
-	ws, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return WebhookEndpoint{}, err
-	}
-	in := core.NewEndpoint{URL: spec.URL, Events: spec.Events}
-	if spec.SeriesID != "" {
-		id, ok := core.CanonicalID(spec.SeriesID)
-		if !ok {
-			id = core.NoID // no series has it
-		}
-		in.SeriesID = &id
-	}
-	ep, secret, err := s.createEndpoint(ctx, ws, in, false)
+	ep, secret, err := s.core.AddSettingsEndpoint(ctx, workspaceID, core.SettingsEndpoint(spec), s.checkWebhookURL)
 	if err != nil {
 		return WebhookEndpoint{}, err
 	}
@@ -230,11 +218,7 @@ func (s *Server) CreateWebhookEndpoint(ctx context.Context, workspaceID string, 
 // secrets.
 func (s *Server) WebhookEndpoints(workspaceID string) (_ []WebhookEndpoint, err error) {
 	defer apiError(&err)
-	ws, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return nil, err
-	}
-	eps, err := s.core.Endpoints(ws)
+	eps, err := s.core.EndpointsOf(workspaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -249,11 +233,7 @@ func (s *Server) WebhookEndpoints(workspaceID string) (_ []WebhookEndpoint, err 
 // queued retries at the next sweep. An endpoint made over REST answers 409 conflict.
 func (s *Server) SetWebhookEndpointEnabled(endpointID string, enabled bool) (_ WebhookEndpoint, err error) {
 	defer apiError(&err)
-	id, err := parseID(endpointID, "Webhook endpoint")
-	if err != nil {
-		return WebhookEndpoint{}, err
-	}
-	ep, err := s.core.SetEndpointEnabled(id, enabled)
+	ep, err := s.core.SwitchEndpoint(endpointID, enabled)
 	if err != nil {
 		return WebhookEndpoint{}, err
 	}
@@ -263,18 +243,7 @@ func (s *Server) SetWebhookEndpointEnabled(endpointID string, enabled bool) (_ W
 // DeleteWebhookEndpoint deletes a Settings endpoint and drops its queued retries.
 func (s *Server) DeleteWebhookEndpoint(endpointID string) (err error) {
 	defer apiError(&err)
-	id, err := parseID(endpointID, "Webhook endpoint")
-	if err != nil {
-		return err
-	}
-	ep, err := s.core.EndpointByID(id)
-	if err != nil {
-		return err
-	}
-	if ep.ViaREST {
-		return &Error{Status: http.StatusConflict, Code: core.CodeConflict, Message: "This endpoint was created over REST; delete it with DELETE /webhook/subscribe/{id}."}
-	}
-	return s.core.DeleteEndpoint(ep.Workspace, id, false)
+	return s.core.RemoveSettingsEndpoint(endpointID)
 }
 
 // SendTestEvent is Settings' "Send test event": a report.completed-shaped event with test:
@@ -283,11 +252,7 @@ func (s *Server) DeleteWebhookEndpoint(endpointID string) (err error) {
 // its retry queued).
 func (s *Server) SendTestEvent(ctx context.Context, endpointID string) (_ WebhookDelivery, err error) {
 	defer apiError(&err)
-	id, err := parseID(endpointID, "Webhook endpoint")
-	if err != nil {
-		return WebhookDelivery{}, err
-	}
-	d, err := s.core.SendTestEvent(ctx, id)
+	d, err := s.core.SendTestEventTo(ctx, endpointID)
 	if err != nil {
 		return WebhookDelivery{}, err
 	}
@@ -298,15 +263,7 @@ func (s *Server) SendTestEvent(ctx context.Context, endpointID string) (_ Webhoo
 // empty): each endpoint's 20 most recent deliveries, newest first.
 func (s *Server) WebhookDeliveries(endpointID string) (_ []WebhookDelivery, err error) {
 	defer apiError(&err)
-	var filter *uuid.UUID
-	if endpointID != "" {
-		id, err := parseID(endpointID, "Webhook endpoint")
-		if err != nil {
-			return nil, err
-		}
-		filter = &id
-	}
-	ds, err := s.core.Deliveries(filter)
+	ds, err := s.core.DeliveryLog(endpointID)
 	if err != nil {
 		return nil, err
 	}
@@ -317,25 +274,40 @@ func (s *Server) WebhookDeliveries(endpointID string) (_ []WebhookDelivery, err 
 	return out, nil
 }
 
+// ResendDelivery makes a new attempt of a delivery now, as the dashboard's Resend button does,
+// and returns the delivery once the attempt's outcome is recorded: the same body and
+// webhook-id, a fresh webhook-timestamp and signature. The attempt is outside the retry
+// ladder: a success ends the delivery (its queued retry dropped); a failure leaves a retrying
+// delivery on its schedule and any other abandoned. It never counts towards disabling the
+// endpoint.
+//
+// An unknown delivery (or one no longer in its endpoint's log of 20) is 404 not_found; a
+// delivery of a disabled endpoint, one whose first attempt is still queued and one with an
+// attempt on its way are 409 conflict, and nothing changes.
+func (s *Server) ResendDelivery(ctx context.Context, deliveryID string) (_ WebhookDelivery, err error) {
+	defer apiError(&err)
+	d, err := s.core.ResendDeliveryNamed(ctx, deliveryID)
+	if err != nil {
+		return WebhookDelivery{}, err
+	}
+	return deliveryView(d), nil
+}
+
 // Emails returns the emails sent about a workspace (every workspace when workspaceID is empty),
 // newest first.
 func (s *Server) Emails(workspaceID string) (_ []Email, err error) {
 	defer apiError(&err)
-	var filter *uuid.UUID
-	if workspaceID != "" {
-		id, err := parseID(workspaceID, "Workspace")
-		if err != nil {
-			return nil, err
-		}
-		filter = &id
-	}
-	es, err := s.core.Emails(filter)
+	es, err := s.core.EmailLog(workspaceID)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Email, len(es))
 	for i, e := range es {
-		out[i] = Email{ID: e.ID.String(), WorkspaceID: e.Workspace.String(), Kind: e.Kind, To: e.To, Subject: e.Subject, Text: e.Text, SentAt: e.SentAt}
+		out[i] = emailView(e)
 	}
 	return out, nil
+}
+
+func emailView(e core.Email) Email {
+	return Email{ID: e.ID.String(), WorkspaceID: e.Workspace.String(), Kind: e.Kind, To: e.To, Subject: e.Subject, Text: e.Text, SentAt: e.SentAt}
 }

@@ -38,10 +38,7 @@ type APIKey struct {
 // An organisation gets one owner account.
 func (s *Server) CreateWorkspace(spec WorkspaceSpec) (_ Workspace, err error) {
 	defer apiError(&err)
-	if err := core.CheckWholeCredits("plan_allowance", spec.PlanAllowance); err != nil {
-		return Workspace{}, err
-	}
-	ws, err := s.core.CreateWorkspace(core.NewWorkspace{
+	ws, err := s.core.OpenWorkspace(core.NewWorkspace{
 		Type:            core.WorkspaceType(spec.Type),
 		Name:            spec.Name,
 		PlanAllowance:   spec.PlanAllowance,
@@ -51,8 +48,17 @@ func (s *Server) CreateWorkspace(spec WorkspaceSpec) (_ Workspace, err error) {
 	if err != nil {
 		return Workspace{}, err
 	}
+	s.workspaceCreated(ws)
+	return workspaceOf(ws), nil
+}
+
+// workspaceCreated raises the event of a workspace the Go API or the control API made.
+func (s *Server) workspaceCreated(ws core.Workspace) {
 	s.events.raise(s.clock.Now(), slog.LevelInfo, EventWorkspaceCreated, "workspace created", ws.ID.String(), "", slog.String("type", string(ws.Type)))
-	return Workspace{ID: ws.ID.String(), Type: string(ws.Type), Name: ws.Name}, nil
+}
+
+func workspaceOf(ws core.Workspace) Workspace {
+	return Workspace{ID: ws.ID.String(), Type: string(ws.Type), Name: ws.Name}
 }
 
 // CreateAPIKey mints a key for a workspace, as Settings, Developers, API Keys does.
@@ -69,11 +75,7 @@ func (s *Server) CreateLegacyAPIKey(workspaceID, description string) (_ APIKey, 
 }
 
 func (s *Server) createAPIKey(workspaceID, description string, legacy bool) (APIKey, error) {
-	id, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return APIKey{}, err
-	}
-	rec, key, err := s.core.CreateAPIKey(id, description, legacy)
+	rec, key, err := s.core.MintAPIKey(workspaceID, description, legacy)
 	if err != nil {
 		return APIKey{}, err
 	}
@@ -84,41 +86,23 @@ func (s *Server) createAPIKey(workspaceID, description string, legacy bool) (API
 // again.
 func (s *Server) SetAPIKeyDisabled(keyID string, disabled bool) (err error) {
 	defer apiError(&err)
-	id, err := parseID(keyID, "API key")
-	if err != nil {
-		return err
-	}
-	_, err = s.core.SetKeyDisabled(id, disabled)
+	_, err = s.core.SwitchAPIKey(keyID, disabled)
 	return err
 }
 
 // RemoveOwners leaves an organisation with no owner, so every one of its keys answers 401.
 func (s *Server) RemoveOwners(workspaceID string) (err error) {
 	defer apiError(&err)
-	id, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return err
-	}
-	return s.core.RemoveOwners(id)
+	return s.core.DropOwners(workspaceID)
 }
 
 // CreateSession logs the user of a personal workspace in and returns the value of the sessionid
 // cookie, which works for reads only.
 func (s *Server) CreateSession(workspaceID string) (_ string, err error) {
 	defer apiError(&err)
-	id, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return "", err
-	}
-	return s.core.CreateSession(id)
+	return s.core.LogIn(workspaceID)
 }
 
-// parseID reads an id argument by the id rule (core.CanonicalID): any other text, an id in
-// another spelling among it, names nothing, and what it was to name is not found.
-func parseID(s, what string) (uuid.UUID, error) {
-	id, ok := core.CanonicalID(s)
-	if !ok {
-		return uuid.Nil, core.ErrNotFound(what)
-	}
-	return id, nil
-}
+// parseID reads an id argument by the id rule (core.ParseID): any other text, an id in another
+// spelling among it, names nothing, and what it was to name is not found.
+func parseID(s, what string) (uuid.UUID, error) { return core.ParseID(s, what) }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
@@ -118,45 +119,22 @@ func (s *Server) publicControlRows() []route {
 // controlRows is the control API's route table under /_fake, behind the admin token.
 func (s *Server) controlRows() []route {
 	h := func(f http.HandlerFunc) http.Handler { return f }
-	ctl := s.controlAPI()
-	return []route{
-		// Workspaces, keys, sessions.
-		{"POST /_fake/workspaces", h(s.handleCreateWorkspace)},
-		{"POST /_fake/workspaces/{id}/api-keys", h(s.handleCreateAPIKey)},
-		{"POST /_fake/workspaces/{id}/sessions", h(s.handleCreateSession)},
-		{"DELETE /_fake/workspaces/{id}/owners", h(s.handleRemoveOwners)},
-		{"PATCH /_fake/api-keys/{id}", h(s.handlePatchAPIKey)},
-		// Clock and faults.
-		{"GET /_fake/clock", h(s.handleGetClock)},
-		{"POST /_fake/clock/advance", h(s.handleAdvance)},
+	rows := []route{
+		// Faults.
 		{"POST /_fake/faults", h(s.handleCreateFault)},
 		{"DELETE /_fake/faults", h(s.handleClearFaults)},
 		{"GET /_fake/faults", h(s.handleListFaults)},
 		{"DELETE /_fake/faults/{id}", h(s.handleRemoveFault)},
-		// Credits.
-		{"PATCH /_fake/workspaces/{id}/credits", h(ctl.ServePatchCredits)},
-		{"POST /_fake/workspaces/{id}/topups", h(ctl.ServeAddTopup)},
 		// Hosted feeds.
 		{"POST /_fake/feeds", h(s.handleHostFeed)},
 		{"POST /_fake/feeds/{id}/episodes", h(s.handleAddHostedEpisode)},
 		{"PATCH /_fake/feeds/{id}", h(s.handleChangeFeed)},
-		// Webhooks, emails and automated reporting.
-		{"GET /_fake/webhook-deliveries", h(s.handleListDeliveries)},
-		{"POST /_fake/workspaces/{id}/webhook-endpoints", h(s.handleCreateEndpoint)},
-		{"GET /_fake/workspaces/{id}/webhook-endpoints", h(s.handleListEndpoints)},
-		{"PATCH /_fake/webhook-endpoints/{id}", h(s.handlePatchEndpoint)},
-		{"DELETE /_fake/webhook-endpoints/{id}", h(s.handleDeleteEndpoint)},
-		{"POST /_fake/webhook-endpoints/{id}/test", h(s.handleTestEvent)},
-		{"POST /_fake/webhook-deliveries/{id}/resend", h(s.handleResendDelivery)},
-		{"GET /_fake/emails", h(s.handleListEmails)},
-		{"PUT /_fake/series/{id}/automated-reporting", h(s.handleAutomatedReporting)},
 		// Standards.
 		{"POST /_fake/workspaces/{id}/standards", h(s.handleCreateStandard)},
 		{"GET /_fake/workspaces/{id}/standards", h(s.handleListStandards)},
 		{"PUT /_fake/workspaces/{id}/default-standard", h(s.handleSetDefaultStandard)},
 		{"PUT /_fake/series/{id}/standard", h(s.handleSetSeriesStandard)},
-		// Seeded reports, scripted transcripts, reset, the request journal.
-		{"POST /_fake/workspaces/{id}/reports", h(s.handleSeedReports)},
+		// Scripted transcripts, reset, the request journal.
 		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
 		{"POST /_fake/reset", h(s.handleReset)},
 		// The report of the run (control_runreport.go).
@@ -164,14 +142,13 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/report", h(s.handleWriteRunReport)},
 		{"GET /_fake/requests", h(s.journal.ServeRequests)},
 		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
-		// The account of a report (control_account.go).
-		{"GET /_fake/reports/{id}", h(s.handleReportAccount)},
-		// The listings for any language, paged by cursor (control_listings.go).
-		{"GET /_fake/workspaces", h(s.handleListWorkspaces)},
-		{"GET /_fake/feeds", h(s.handleListFeeds)},
-		{"GET /_fake/reports", h(s.handleListReports)},
-		{"GET /_fake/events", h(s.handleListEvents)},
 	}
+	// Workspaces, keys and sessions, the clock, credits, webhooks and emails, seeded reports,
+	// a report's account, the listings: the calls internal/control serves.
+	for _, r := range s.controlAPI().Routes() {
+		rows = append(rows, route{r.Pattern, r.Handler})
+	}
+	return rows
 }
 
 // uiRows is the dashboard's route table under /_fake/ui: HTML pages for a browser (or any
@@ -214,7 +191,23 @@ func (s *Server) routes() http.Handler {
 
 // controlAPI is the control API's own part (internal/control).
 func (s *Server) controlAPI() *control.API {
-	return control.New(control.Deps{Core: s.core, Log: s.log})
+	return control.New(control.Deps{
+		Core: s.core, Log: s.log, Now: s.Now,
+		Advance: func(d time.Duration) (time.Time, error) {
+			now, err := s.Advance(d)
+			return now, answerOf(err)
+		},
+		WorkspaceCreated: s.workspaceCreated,
+		CheckWebhookURL:  s.checkWebhookURL,
+		Host:             s.host,
+		EventPage: func(f control.EventFilter, each func(control.Event)) (string, error) {
+			page, err := s.EventPage(EventPageFilter(f))
+			for _, e := range page.Events {
+				each(control.Event(e))
+			}
+			return page.Next, answerOf(err)
+		},
+	})
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"errors"
+	"math"
 	"net/http"
 	"time"
 
@@ -71,10 +72,25 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	return httpmw.DecodeBody(w, r, v)
 }
 
-// decodeEnabled reads a control body {"enabled": bool} (httpmw.DecodeEnabled).
-func decodeEnabled(w http.ResponseWriter, r *http.Request) (bool, bool) {
-	return httpmw.DecodeEnabled(w, r)
-}
-
 // jsonProblem describes a JSON decoding failure (httpmw.JSONProblem).
 func jsonProblem(err error) string { return httpmw.JSONProblem(err) }
+
+// The JSON helpers below are the control calls' still written in the facade (control_*.go,
+// api_runreport.go, ui_reports.go); internal/control has its own for the calls it serves.
+
+// jsonList answers {"items": [...]} with each item in its control API shape.
+func jsonList[T, J any](items []T, view func(T) J) map[string][]J {
+	out := make([]J, len(items))
+	for i, it := range items {
+		out[i] = view(it)
+	}
+	return map[string][]J{"items": out}
+}
+
+// finite is v, or nil (null) when it is not a finite number (the loudness of silence is -Inf).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}

@@ -97,3 +97,17 @@ func (s *Server) newREST() *rest.API {
 		},
 	})
 }
+
+// requireAdmin lets in the control calls that carry the admin token.
+func (s *Server) requireAdmin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ok, _ := s.admin.Admits(r); !ok {
+			writeError(w, &Error{Status: http.StatusUnauthorized, Code: core.CodeInvalidAPIKey, Message: "The control API needs Authorization: Bearer <admin_token>."})
+			return
+		}
+		if s.admitted != nil {
+			s.admitted(r)
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,19 +1,25 @@
 // Package control is the fake's control API under /_fake: the contract check of every control
 // call against control.openapi.json, the health check, and the thin HTTP adapters of the
-// operations the core implements (credits and top-ups), which the Go API's methods adapt too. The facade mounts it behind the
-// admin guard (fakeserver/routes.go) with the control calls of the packages that own their
-// operation (the journal's GET and DELETE /_fake/requests) and, for now, the adapters of the
-// operations still written in the facade (fakeserver/DESIGN.md, "Where the code stands").
+// operations the core implements, which the Go API's methods adapt too: workspaces, keys and
+// sessions, the clock, credits and top-ups, webhook endpoints, deliveries, resends and emails,
+// seeded reports and automated reporting, a report's account, and the listings (Routes gives
+// their rows). The facade mounts it behind the admin guard (fakeserver/routes.go) with the
+// control calls of the packages that own their operation (the journal's GET and DELETE
+// /_fake/requests) and, for now, the adapters of the operations still written in the facade
+// (fakeserver/DESIGN.md, "Where the code stands").
 package control
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 )
@@ -24,13 +30,35 @@ type Deps struct {
 	Core *core.Core
 	// Log takes the contract's load failure.
 	Log *slog.Logger
+	// Now is the fake's clock; Advance moves it (Server.Advance: what falls due runs, the event
+	// is raised), its refusals as httpmw answers them.
+	Now     func() time.Time
+	Advance func(time.Duration) (time.Time, error)
+	// WorkspaceCreated is told of each workspace POST /_fake/workspaces made (the facade raises
+	// its event).
+	WorkspaceCreated func(core.Workspace)
+	// CheckWebhookURL refuses a webhook URL the fake's policy does not let it deliver to (and
+	// raises the refusal's event).
+	CheckWebhookURL func(ctx context.Context, url string) error
+	// Host is the podcast host of the hosted feeds, whose listing GET /_fake/feeds adapts.
+	Host *hosted.Host
+	// EventPage tells each of a page of the facade's event record (Server.EventPage), oldest
+	// first, and returns the next page's cursor, its refusals as httpmw answers them. Each event
+	// is told rather than returned, so that the page is not copied to be converted.
+	EventPage func(f EventFilter, each func(Event)) (next string, err error)
 }
 
 // API is the control API's own part: the contract check, and the control calls of the
 // operations the core implements.
 type API struct {
-	core *core.Core
-	log  *slog.Logger
+	core             *core.Core
+	log              *slog.Logger
+	now              func() time.Time
+	advance          func(time.Duration) (time.Time, error)
+	workspaceCreated func(core.Workspace)
+	checkWebhookURL  func(ctx context.Context, url string) error
+	host             *hosted.Host
+	eventPage        func(EventFilter, func(Event)) (string, error)
 }
 
 // New is the control API over d.
@@ -39,7 +67,8 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, log: log}
+	return &API{core: d.Core, log: log, now: d.Now, advance: d.Advance, workspaceCreated: d.WorkspaceCreated, checkWebhookURL: d.CheckWebhookURL,
+		host: d.Host, eventPage: d.EventPage}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.

@@ -37,3 +37,14 @@ func IsCanonicalID(s string) bool {
 	}
 	return true
 }
+
+// ParseID reads an id argument by the id rule (CanonicalID): any other text, an id in another
+// spelling among it, names nothing, and what it was to name (what: "Workspace", "API key", …)
+// is not found. The Go API and the control API read an id argument through it alike.
+func ParseID(s, what string) (uuid.UUID, error) {
+	id, ok := CanonicalID(s)
+	if !ok {
+		return NoID, ErrNotFound(what)
+	}
+	return id, nil
+}

@@ -38,3 +38,26 @@ func (h *Host) FeedPage(after *uuid.UUID, limit int) ([]FeedHead, bool, error) {
 	}
 	return out, end < len(h.order), nil
 }
+
+// FeedListing is FeedPage by a cursor and a limit as sent (core.ListLimit, core.CursorID): the
+// page from cursor ("" for the first, else the next cursor of the page before) and the next
+// page's cursor ("" on the last). Server.FeedPage and GET /_fake/feeds both.
+func (h *Host) FeedListing(cursor string, limit int) ([]FeedHead, string, error) {
+	limit, err := core.ListLimit(limit)
+	if err != nil {
+		return nil, "", err
+	}
+	after, err := core.CursorID(cursor, "feeds")
+	if err != nil {
+		return nil, "", err
+	}
+	heads, more, err := h.FeedPage(after, limit)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if more && len(heads) > 0 {
+		next = heads[len(heads)-1].ID.String()
+	}
+	return heads, next, nil
+}

@@ -1,4 +1,4 @@
-package fakeserver
+package control
 
 import (
 	"math"
@@ -6,12 +6,15 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
-// reportAccountJSON is a ReportAccount as GET /_fake/reports/{id} shows it: times in the API's
-// format, durations in seconds, -Inf and NaN as null.
+// reportAccountJSON is a report's account (core.AccountOf; fakeserver.ReportAccount) as
+// GET /_fake/reports/{id} shows it: times in the API's format, durations in seconds, -Inf and
+// NaN as null.
 type reportAccountJSON struct {
 	Report     reportSummaryJSON  `json:"report"`
 	Timeline   []statusChangeJSON `json:"timeline"`
@@ -107,26 +110,31 @@ func seconds(d *time.Duration) *float64 {
 	return &s
 }
 
-func reportAccountJSONOf(a ReportAccount) reportAccountJSON {
+func reportAccountJSONOf(a core.ReportAccount) reportAccountJSON {
+	r := a.Report
 	out := reportAccountJSON{
 		Report: reportSummaryJSON{
-			ID: a.Report.ID, WorkspaceID: a.Report.WorkspaceID, SeriesID: nullable(a.Report.SeriesID),
-			Source: a.Report.Source, Status: a.Report.Status,
-			CreatedAt: apitime.Format(a.Report.CreatedAt), UpdatedAt: apitime.Format(a.Report.UpdatedAt),
+			ID: r.ID.String(), WorkspaceID: r.Workspace.String(), Source: r.Source, Status: r.Status,
+			CreatedAt: apitime.Format(r.CreatedAt), UpdatedAt: apitime.Format(r.UpdatedAt),
 		},
-		Timeline:   make([]statusChangeJSON, len(a.Timeline)),
+		Timeline:   make([]statusChangeJSON, len(r.Timeline)),
 		Failure:    nullable(a.Failure),
-		Checks:     make([]checkJSON, len(a.Checks)),
-		Loudness:   loudnessJSON{StepS: a.Loudness.Step.Seconds(), WindowS: a.Loudness.Window.Seconds(), LUFS: lufsArray(a.Loudness.LUFS)},
+		Checks:     make([]checkJSON, len(r.Results)),
+		Loudness:   loudnessJSON{StepS: reportview.LoudnessStep.Seconds(), WindowS: reportview.LoudnessWindow.Seconds(), LUFS: lufsArray{}},
 		Deliveries: make([]deliveryJSON, len(a.Deliveries)),
 		Emails:     make([]emailJSON, len(a.Emails)),
 	}
-	for i, st := range a.Timeline {
+	if r.Series != nil {
+		id := r.Series.String()
+		out.Report.SeriesID = &id
+	}
+	for i, st := range r.Timeline {
 		out.Timeline[i] = statusChangeJSON{Status: st.Status, At: apitime.Format(st.At), Reason: nullable(st.Reason)}
 	}
-	if m := a.Measured; m != nil {
+	if m := r.Measurement; m != nil {
+		out.Loudness.LUFS = reportview.Loudness(m.ShortTermLoudness)
 		out.Measured = &measurementJSON{
-			Format: m.Format, Codec: m.Codec, DurationS: m.Duration.Seconds(), SampleRate: m.SampleRate,
+			Format: m.FormatName, Codec: m.CodecName, DurationS: m.Duration.Seconds(), SampleRate: m.SampleRate,
 			Channels: m.Channels, BitRate: m.BitRate, IntegratedLUFS: finite(m.IntegratedLUFS),
 			TruePeakDB: finite(m.TruePeakDB), SamplePeakDB: finite(m.SamplePeakDB),
 			LeadingSilenceS: seconds(m.LeadingSilence), TrailingSilenceS: seconds(m.TrailingSilence),
@@ -136,7 +144,8 @@ func reportAccountJSONOf(a ReportAccount) reportAccountJSON {
 			out.Measured.LoudnessRangeLU = finite(*m.LoudnessRange)
 		}
 	}
-	for i, c := range a.Checks {
+	for i, res := range r.Results {
+		c := reportview.CheckOf(res)
 		out.Checks[i] = checkJSON{ID: c.ID, Name: c.Name, Value: c.Value, Limit: nullable(c.Limit), Severity: c.Severity, Passed: c.Passed, Why: c.Why}
 	}
 	for i, d := range a.Deliveries {
@@ -148,13 +157,17 @@ func reportAccountJSONOf(a ReportAccount) reportAccountJSON {
 	return out
 }
 
-func emailJSONOf(e Email) emailJSON {
-	return emailJSON{ID: e.ID, WorkspaceID: e.WorkspaceID, Kind: e.Kind, To: e.To, Subject: e.Subject, Text: e.Text, SentAt: apitime.Format(e.SentAt)}
+// nullable is s, or nil (JSON null) when it is empty.
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
-// handleReportAccount answers GET /_fake/reports/{id}: the account of one report of any
-// workspace.
-func (s *Server) handleReportAccount(w http.ResponseWriter, r *http.Request) {
-	a, err := s.ReportAccount(httpmw.PathID(r, "id"))
-	respond(w, http.StatusOK, reportAccountJSONOf(a), err)
+// ServeReportAccount is GET /_fake/reports/{id}: Server.ReportAccount over HTTP, the account of
+// one report of any workspace.
+func (a *API) ServeReportAccount(w http.ResponseWriter, r *http.Request) {
+	acc, err := a.core.AccountOf(httpmw.PathID(r, "id"))
+	httpmw.Respond(w, http.StatusOK, reportAccountJSONOf(acc), err)
 }
