@@ -31,6 +31,15 @@ func TestReportAccountOfAnUpload(t *testing.T) {
 	if acc.Report.ID != id || acc.Report.Status != "COMPLETE" || acc.Report.Source != "upload" || acc.Failure != "" {
 		t.Errorf("summary: %+v, failure %q", acc.Report, acc.Failure)
 	}
+	// The account names the report as the listing does: by the rule of NameOf (here, with no
+	// name given and no title tag, its file name), not only a name it was given.
+	page, err := srv.Reports(seed.WorkspaceID, ReportFilter{})
+	if err != nil || len(page.Reports) != 1 {
+		t.Fatalf("listing: %+v, %v", page, err)
+	}
+	if acc.Report.Name != "up.wav" || acc.Report.Name != page.Reports[0].Name {
+		t.Errorf("account names the report %q, the listing %q; want up.wav", acc.Report.Name, page.Reports[0].Name)
+	}
 	var steps []string
 	for i, st := range acc.Timeline {
 		steps = append(steps, st.Status)
