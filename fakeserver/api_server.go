@@ -19,6 +19,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/journal"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
+	"github.com/podqa/podqa-go/fakeserver/internal/runreport"
 	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 	"github.com/podqa/podqa-go/fakeserver/internal/views"
 )
@@ -84,7 +85,7 @@ type Server struct {
 	// start is what Reset rebuilds.
 	start startState
 	// reports writes the run report (see WithReportDir); nil without a report dir.
-	reports *runReports
+	reports *runreport.Reporter
 	// built is the fake's rows of the shared route tables, made on first use (shared_routes.go).
 	built builtRoutes
 	// admitted, nil but in the package's tests, runs once a request is let in (an API's door

@@ -159,9 +159,9 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/workspaces/{id}/reports", h(s.handleSeedReports)},
 		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
 		{"POST /_fake/reset", h(s.handleReset)},
-		// The report of the run (control_runreport.go).
-		{"GET /_fake/report", h(s.handleGetRunReport)},
-		{"POST /_fake/report", h(s.handleWriteRunReport)},
+		// The report of the run (internal/control/runreport.go).
+		{"GET /_fake/report", h(s.runReportCalls().ServeGet)},
+		{"POST /_fake/report", h(s.runReportCalls().ServeWrite)},
 		{"GET /_fake/requests", h(s.journal.ServeRequests)},
 		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
 		// The account of a report (control_account.go).

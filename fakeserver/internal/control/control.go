@@ -1,6 +1,7 @@
 // Package control is the fake's control API under /_fake: the contract check of every control
 // call against control.openapi.json, the health check, and the thin HTTP adapters of the
-// operations the core implements (credits and top-ups), which the Go API's methods adapt too. The facade mounts it behind the
+// operations the core implements (credits and top-ups) and of the run report (runreport.go),
+// which the Go API's methods adapt too. The facade mounts it behind the
 // admin guard (fakeserver/routes.go) with the control calls of the packages that own their
 // operation (the journal's GET and DELETE /_fake/requests) and, for now, the adapters of the
 // operations still written in the facade (fakeserver/DESIGN.md, "Where the code stands").
