@@ -6,9 +6,9 @@ import (
 	"math"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/runreport"
 )
@@ -39,29 +39,27 @@ type RunReportFiles struct {
 	WrittenAt time.Time `json:"written_at"`
 }
 
-// runReports is the fake's run report: where it goes, the run's id, and one write at a time.
-type runReports struct {
-	dir   string
-	runID string
-	mu    sync.Mutex
-}
-
-// setupRunReports checks and prepares the report dir of WithReportDir, before the fake listens.
-func setupRunReports(o options) (*runReports, error) {
+// setupRunReports checks and prepares the report dir of WithReportDir, before the fake listens;
+// nil without one.
+func setupRunReports(o options) (*runreport.Reporter, error) {
 	if !o.reportDirSet {
 		return nil, nil
 	}
-	if err := runreport.PrepareDir(o.reportDir); err != nil {
+	// A NewTest fake's run id begins with its test's name (see NewTest).
+	p, err := runreport.NewReporter(o.reportDir, o.testName, time.Now())
+	if err != nil {
 		return nil, fmt.Errorf("fakeserver: %w", err)
 	}
-	// A NewTest fake's run id begins with its test's name (see NewTest).
-	return &runReports{dir: o.reportDir, runID: runreport.NewLabelledRunID(o.testName, time.Now())}, nil
+	return p, nil
 }
 
 // WriteRunReport writes the report of the run so far into the dir of WithReportDir and says
 // where; ErrNoReportDir without one. The fake writes it again when it stops.
 func (s *Server) WriteRunReport() (RunReportFiles, error) {
-	return s.writeRunReport(runreport.ReasonRequest)
+	if s.reports == nil {
+		return RunReportFiles{}, ErrNoReportDir
+	}
+	return s.logWritten(s.reports.Dir())(s.reports.Write(runreport.ReasonRequest, s.runReport))
 }
 
 // writeRunReportOnStop writes the last report of the run, from Close.
@@ -69,31 +67,36 @@ func (s *Server) writeRunReportOnStop() error {
 	if s.reports == nil {
 		return nil
 	}
-	_, err := s.writeRunReport(runreport.ReasonStop)
+	_, err := s.logWritten(s.reports.Dir())(s.reports.Write(runreport.ReasonStop, s.runReport))
 	return err
 }
 
-func (s *Server) writeRunReport(reason string) (RunReportFiles, error) {
-	if s.reports == nil {
-		return RunReportFiles{}, ErrNoReportDir
-	}
-	s.reports.mu.Lock()
-	defer s.reports.mu.Unlock()
-	return s.writeRunReportAs(s.reports.dir, s.reports.runID, reason)
+// writeRunReportAs writes the report of the run so far into dir as run id, outside the report
+// dir's own writes (a failed test's report).
+func (s *Server) writeRunReportAs(dir, runID, reason string) (RunReportFiles, error) {
+	return s.logWritten(dir)(runreport.WriteAs(dir, runID, reason, s.runReport))
 }
 
-// writeRunReportAs writes the report of the run so far into dir as run id.
-func (s *Server) writeRunReportAs(dir, runID, reason string) (RunReportFiles, error) {
-	run := s.runReport()
-	run.RunID, run.Reason = runID, reason
-	files, err := runreport.Write(dir, run)
-	if err != nil {
-		s.log.Error("run report not written", "dir", dir, "err", err)
-		return RunReportFiles{}, fmt.Errorf("fakeserver: run report: %w", err)
+// logWritten is what a write of a run report into dir ends with: a log line, and where it went.
+func (s *Server) logWritten(dir string) func(*runreport.Run, runreport.Files, error) (RunReportFiles, error) {
+	return func(run *runreport.Run, files runreport.Files, err error) (RunReportFiles, error) {
+		if err != nil {
+			s.log.Error("run report not written", "dir", dir, "err", err)
+			return RunReportFiles{}, fmt.Errorf("fakeserver: run report: %w", err)
+		}
+		s.log.Info("run report written", "json", files.JSON, "html", files.HTML, "reason", run.Reason,
+			"reports", run.Summary.Reports, "failures", len(run.Summary.Failures))
+		return RunReportFiles{RunID: run.RunID, JSON: files.JSON, HTML: files.HTML, WrittenAt: run.WrittenAt}, nil
 	}
-	s.log.Info("run report written", "json", files.JSON, "html", files.HTML, "reason", reason,
-		"reports", run.Summary.Reports, "failures", len(run.Summary.Failures))
-	return RunReportFiles{RunID: run.RunID, JSON: files.JSON, HTML: files.HTML, WrittenAt: run.WrittenAt}, nil
+}
+
+// runReportCalls are the run report's control calls (GET and POST /_fake/report) over
+// runReport and WriteRunReport.
+func (s *Server) runReportCalls() control.RunReport {
+	return control.RunReport{Gather: s.runReport, Log: s.log, Write: func() (runreport.Written, error) {
+		f, err := s.WriteRunReport()
+		return runreport.Written{RunID: f.RunID, Files: runreport.Files{JSON: f.JSON, HTML: f.HTML}, WrittenAt: f.WrittenAt}, answerOf(err)
+	}}
 }
 
 // runReport gathers the report of the run so far, as WriteRunReport writes it and GET
@@ -115,7 +118,7 @@ func (s *Server) runReport() *runreport.Run {
 		Faults:     runreport.Faults{Armed: []runreport.ArmedFault{}, Fired: eventsOfKind(events, EventFaultFired)},
 	}
 	if s.reports != nil {
-		run.RunID = s.reports.runID
+		run.RunID = s.reports.RunID()
 	}
 	if s.clock.Manual() {
 		run.Clock.Mode = "manual"

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
@@ -18,6 +19,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/journal"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
+	"github.com/podqa/podqa-go/fakeserver/internal/runreport"
 	"github.com/podqa/podqa-go/fakeserver/internal/seeded"
 	"github.com/podqa/podqa-go/fakeserver/internal/views"
 )
@@ -50,9 +52,12 @@ type Server struct {
 	handler    http.Handler
 	httpServer *http.Server
 	listener   net.Listener
-	transport  *http.Transport
-	// outbound are the transports of feed and audio fetches, which reach the fake itself too.
-	outbound []*http.Transport
+	// transport is Client's, made by the first Client call (transportMu guards it): a fake a
+	// test reaches with its own client never builds it.
+	transportMu sync.Mutex
+	transport   *http.Transport
+	// outbound are the clients of feed and audio fetches, which reach the fake itself too.
+	outbound outboundClients
 	url      string
 	serveErr chan error
 	// uploadKey signs upload URLs.
@@ -80,7 +85,7 @@ type Server struct {
 	// start is what Reset rebuilds.
 	start startState
 	// reports writes the run report (see WithReportDir); nil without a report dir.
-	reports *runReports
+	reports *runreport.Reporter
 	// built is the fake's rows of the shared route tables, made on first use (shared_routes.go).
 	built builtRoutes
 	// admitted, nil but in the package's tests, runs once a request is let in (an API's door
@@ -263,8 +268,6 @@ func New(opts ...Option) (*Server, error) {
 	s.views = views.New(s.core, clk, s.url, s.uploadKey)
 	s.rest = s.newREST()
 	s.graphql = graphqlapi.New(graphqlapi.Deps{Core: s.core, Log: s.log, Views: s.views, Enter: s.enter})
-	s.transport = http.DefaultTransport.(*http.Transport).Clone()
-	s.transport.Protocols = plainHTTP1()
 	s.handler = s.routes()
 	s.httpServer = &http.Server{
 		Handler:           o.timeouts.Deadlines(s.handler),
@@ -290,7 +293,19 @@ func New(opts ...Option) (*Server, error) {
 func (s *Server) URL() string { return s.url }
 
 // Client returns an HTTP client for talking to the fake; its connections close with the fake.
-func (s *Server) Client() *http.Client { return &http.Client{Transport: s.transport} }
+func (s *Server) Client() *http.Client { return &http.Client{Transport: s.ownTransport(true)} }
+
+// ownTransport returns Client's transport, made first when build is set; nil when it is not
+// and no Client call made it.
+func (s *Server) ownTransport(build bool) *http.Transport {
+	s.transportMu.Lock()
+	defer s.transportMu.Unlock()
+	if s.transport == nil && build {
+		s.transport = http.DefaultTransport.(*http.Transport).Clone()
+		s.transport.Protocols = plainHTTP1()
+	}
+	return s.transport
+}
 
 // Handler returns the fake's whole HTTP handler, for callers that serve it themselves.
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -306,12 +321,15 @@ func (s *Server) Close() error {
 	s.faults.Close()
 	// Our own clients' idle connections go first: one that a transport dialled but never used
 	// looks new to the server, and Shutdown would wait five seconds for it.
-	s.transport.CloseIdleConnections()
-	for _, t := range s.outbound {
-		t.CloseIdleConnections()
+	own := s.ownTransport(false)
+	if own != nil {
+		own.CloseIdleConnections()
 	}
+	s.outbound.closeIdle()
 	err := s.httpServer.Shutdown(ctx)
-	s.transport.CloseIdleConnections()
+	if own := s.ownTransport(false); own != nil {
+		own.CloseIdleConnections()
+	}
 	// The run report, once no request can change what it shows and before the clock stops.
 	err = errors.Join(err, s.writeRunReportOnStop())
 	s.clock.Close()

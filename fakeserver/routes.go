@@ -137,9 +137,9 @@ func (s *Server) controlRows() []route {
 		// Scripted transcripts, reset, the request journal.
 		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
 		{"POST /_fake/reset", h(s.handleReset)},
-		// The report of the run (control_runreport.go).
-		{"GET /_fake/report", h(s.handleGetRunReport)},
-		{"POST /_fake/report", h(s.handleWriteRunReport)},
+		// The report of the run (internal/control/runreport.go).
+		{"GET /_fake/report", h(s.runReportCalls().ServeGet)},
+		{"POST /_fake/report", h(s.runReportCalls().ServeWrite)},
 		{"GET /_fake/requests", h(s.journal.ServeRequests)},
 		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
 	}

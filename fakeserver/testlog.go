@@ -109,7 +109,7 @@ func (out *testOutput) afterClose(s *Server, closeErr error) {
 		return
 	}
 	if s != nil && s.reports != nil && closeErr == nil && out.t.Failed() {
-		files := runreport.FilesFor(s.reports.dir, s.reports.runID)
+		files := s.reports.Files()
 		out.t.Log("fakeserver: the test failed; the fake's run report: " + files.HTML + " (JSON: " + files.JSON + ")")
 	}
 	out.end()

@@ -2,11 +2,11 @@
 // call against control.openapi.json, the health check, and the thin HTTP adapters of the
 // operations the core implements, which the Go API's methods adapt too: workspaces, keys and
 // sessions, the clock, credits and top-ups, webhook endpoints, deliveries, resends and emails,
-// seeded reports and automated reporting, a report's account, and the listings (Routes gives
-// their rows). The facade mounts it behind the admin guard (fakeserver/routes.go) with the
-// control calls of the packages that own their operation (the journal's GET and DELETE
-// /_fake/requests) and, for now, the adapters of the operations still written in the facade
-// (fakeserver/DESIGN.md, "Where the code stands").
+// seeded reports and automated reporting, a report's account, the listings (Routes gives
+// their rows) and the run report (runreport.go). The facade mounts it behind the admin guard
+// (fakeserver/routes.go) with the control calls of the packages that own their operation (the
+// journal's GET and DELETE /_fake/requests) and, for now, the adapters of the operations still
+// written in the facade (fakeserver/DESIGN.md, "Where the code stands").
 package control
 
 import (

@@ -28,20 +28,38 @@ type analysisPool struct {
 	turn    []uuid.UUID            // workspaces with queued measurements, in round-robin order
 	busy    int
 
-	wg     sync.WaitGroup
+	wg sync.WaitGroup
+	// ctx, the measurements' context, and the maps above are made by the first measurement
+	// (most fakes measure nothing); closed, set by close, makes a later ctx a cancelled one.
 	ctx    context.Context
 	cancel context.CancelFunc
+	closed bool
 }
 
 func newAnalysisPool() *analysisPool { return newAnalysisPoolSize(max(2, runtime.GOMAXPROCS(0))) }
 
 func newAnalysisPoolSize(size int) *analysisPool {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &analysisPool{
-		size: size, perWorkspace: 1,
-		running: map[uuid.UUID]int{}, queued: map[uuid.UUID][]func(){},
-		ctx: ctx, cancel: cancel,
+	return &analysisPool{size: size, perWorkspace: 1}
+}
+
+// startLocked makes the pool's context and maps on first use.
+func (p *analysisPool) startLocked() {
+	if p.ctx != nil {
+		return
 	}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
+	p.running, p.queued = map[uuid.UUID]int{}, map[uuid.UUID][]func(){}
+	if p.closed {
+		p.cancel()
+	}
+}
+
+// context is the measurements' context, which close cancels.
+func (p *analysisPool) context() context.Context {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.startLocked()
+	return p.ctx
 }
 
 // run queues fn for workspace ws and starts it once a slot is free and it is ws's turn; fn is
@@ -49,6 +67,7 @@ func newAnalysisPoolSize(size int) *analysisPool {
 func (p *analysisPool) run(ws uuid.UUID, fn func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.startLocked()
 	if p.ctx.Err() != nil {
 		return
 	}
@@ -101,9 +120,12 @@ func (p *analysisPool) dispatchLocked() {
 // close cancels the measurements' context, drops those not started and waits for those running
 // to return.
 func (p *analysisPool) close() {
-	p.cancel()
 	p.mu.Lock()
-	p.queued, p.turn = map[uuid.UUID][]func(){}, nil
+	p.closed = true
+	if p.cancel != nil {
+		p.cancel()
+	}
+	p.queued, p.turn = nil, nil
 	p.mu.Unlock()
 	p.wg.Wait()
 }

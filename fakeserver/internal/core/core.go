@@ -109,8 +109,9 @@ type Principal struct {
 
 // Core holds the fake's whole state.
 type Core struct {
-	clock     *clock.Clock
-	deps      Deps
+	clock *clock.Clock
+	deps  Deps
+	// standards are the built-in standards, the process's shared table: read, never written.
 	standards []Standard
 	stds      standardState
 
@@ -185,7 +186,7 @@ func New(c *clock.Clock, deps Deps, opts ...Option) *Core {
 		deps:      deps,
 		rand:      src,
 		analyses:  newAnalysisPool(),
-		standards: BuiltinStandards(),
+		standards: builtinStandards(),
 		// heldBudget outlives a reset, like the pool: it is the fake's configuration.
 		heldBudget: DefaultUploadBudget,
 		inflight:   newInflight(),

@@ -359,7 +359,7 @@ func (c *Core) measured(r *Report, started time.Time, m Measurement, heard []Tra
 // measure analyses a report's audio and returns its measurement and the SHA-256 of its bytes,
 // hashed as they stream to analysis (transcripts scripted by content are found by it).
 func (c *Core) measure(upload uploadAudio, freed bool, audioURL *string, name string) (Measurement, [sha256.Size]byte, error) {
-	ctx, cancel := context.WithTimeout(c.analyses.ctx, 10*time.Minute)
+	ctx, cancel := context.WithTimeout(c.analyses.context(), 10*time.Minute)
 	defer cancel()
 	var sum [sha256.Size]byte
 	if upload != nil {

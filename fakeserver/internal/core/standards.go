@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -87,10 +88,26 @@ const (
 	defaultBuiltinName = StandardPodcast
 )
 
-// BuiltinStandards returns the three built-in standards; Podcast is every workspace's default.
-// Their limits follow Apple's podcast requirements, AES TD1004 and EBU R128 where those fix
-// them, and the fake's own proposals elsewhere (loudness range, silences, noise floor).
+// BuiltinStandards returns the three built-in standards, a copy the caller may change; Podcast is
+// every workspace's default.
 func BuiltinStandards() []Standard {
+	shared := builtinStandards()
+	out := make([]Standard, len(shared))
+	for i, s := range shared {
+		out[i] = s.clone()
+	}
+	return out
+}
+
+// builtinStandards is the process's one table of the built-in standards, which every core
+// reads and none changes (a standard leaves the core as a clone): made once, on the first
+// core, so that a fake's start does not hash their ids again.
+var builtinStandards = sync.OnceValue(newBuiltinStandards)
+
+// newBuiltinStandards makes the built-in standards. Their limits follow Apple's podcast
+// requirements, AES TD1004 and EBU R128 where those fix them, and the fake's own proposals
+// elsewhere (loudness range, silences, noise floor).
+func newBuiltinStandards() []Standard {
 	builtin := func(name string, l Limits) Standard {
 		return Standard{
 			ID: uuid.NewSHA1(standardNamespace, []byte(name)), Name: name, Builtin: true,

@@ -35,11 +35,18 @@ type audioCache struct {
 
 	mu      sync.Mutex
 	size    int64
-	order   *list.List // of *audioEntry, most recently used first
+	order   list.List // of *audioEntry, most recently used first
 	entries map[audioKey]*list.Element
 	// asked counts the downloads asked of each audio (cached or not), for admission; it is
 	// forgotten whole when it reaches maxAsked keys.
 	asked map[audioKey]int
+}
+
+// initLocked makes the maps on the cache's first use: most fakes host no audio.
+func (c *audioCache) initLocked() {
+	if c.entries == nil {
+		c.entries, c.asked = map[audioKey]*list.Element{}, map[audioKey]int{}
+	}
 }
 
 // maxAsked bounds the download counts the cache keeps.
@@ -52,7 +59,7 @@ type audioEntry struct {
 }
 
 func newAudioCache(maxBytes int64) *audioCache {
-	return &audioCache{max: maxBytes, order: list.New(), entries: map[audioKey]*list.Element{}, asked: map[audioKey]int{}}
+	return &audioCache{max: maxBytes}
 }
 
 // get returns the audio kept under k, marks it recently used and pins it until release is
@@ -60,6 +67,7 @@ func newAudioCache(maxBytes int64) *audioCache {
 func (c *audioCache) get(k audioKey) (data []byte, release func(), ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.initLocked()
 	if len(c.asked) >= maxAsked {
 		clear(c.asked)
 	}
@@ -84,6 +92,7 @@ func (c *audioCache) get(k audioKey) (data []byte, release func(), ok bool) {
 // peek is get without counting a download.
 func (c *audioCache) peek(k audioKey) (data []byte, release func(), ok bool) {
 	c.mu.Lock()
+	c.initLocked()
 	c.asked[k]--
 	c.mu.Unlock()
 	return c.get(k)
@@ -98,6 +107,7 @@ func (c *audioCache) put(k audioKey, data []byte) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.initLocked()
 	if e, ok := c.entries[k]; ok { // two first downloads raced: the bytes are the same
 		c.order.MoveToFront(e)
 		return

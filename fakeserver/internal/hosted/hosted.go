@@ -112,9 +112,8 @@ func New(base string, cacheBytes int64, log *slog.Logger) *Host {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &Host{base: base, log: log, synthesize: synthesize, slots: make(chan struct{}, MaxConcurrentEncodes),
-		renders: map[audioKey]*render{}, streaming: map[audioKey]chan struct{}{}}
-	h.Reset()
+	// The maps of feeds and renderings are made by their first entry: most fakes host nothing.
+	h := &Host{base: base, log: log, synthesize: synthesize, slots: make(chan struct{}, MaxConcurrentEncodes)}
 	if cacheBytes > 0 {
 		h.cache = newAudioCache(cacheBytes)
 	}
@@ -125,7 +124,7 @@ func New(base string, cacheBytes int64, log *slog.Logger) *Host {
 func (h *Host) Reset() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.feeds, h.byAudio, h.order = map[uuid.UUID]*feed{}, map[string]*episode{}, nil
+	h.feeds, h.byAudio, h.order = nil, nil, nil
 }
 
 // check validates e, gives it the tags and cover a published episode usually has (unless it
@@ -265,6 +264,9 @@ func (h *Host) AddFeed(id uuid.UUID, title string, explicit bool, episodes []Epi
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.feeds == nil {
+		h.feeds, h.byAudio = map[uuid.UUID]*feed{}, map[string]*episode{}
+	}
 	addFeed(h.feeds, h.byAudio, &h.order, f)
 	return h.feedURL(id), nil
 }
@@ -364,7 +366,7 @@ func (h *Host) AddEpisode(feedID uuid.UUID, e Episode) (string, error) {
 	}
 	ep := &episode{Episode: e, audioURL: h.audioURL(feedID, e), length: length}
 	f.episodes = slices.Insert(f.episodes, 0, ep)
-	h.byAudio[ep.audioURL] = ep
+	h.byAudio[ep.audioURL] = ep // made with feeds, which holds f
 	return ep.audioURL, nil
 }
 

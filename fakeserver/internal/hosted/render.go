@@ -149,6 +149,9 @@ func (h *Host) joinRender(ctx context.Context, k audioKey, ep *episode) (*render
 		rctx, cancel := context.WithCancel(context.Background())
 		rd := &render{key: k, readers: 1, cancel: cancel, buf: make([]byte, 0, ep.length)}
 		rd.cond = sync.NewCond(&rd.mu)
+		if h.renders == nil {
+			h.renders = map[audioKey]*render{}
+		}
 		h.renders[k] = rd
 		h.renderMu.Unlock()
 		go h.run(rctx, rd, ep)
@@ -265,6 +268,9 @@ func (h *Host) streamed(ctx context.Context, w io.Writer, ep *episode) error {
 		busy, ok := h.streaming[k]
 		if !ok {
 			busy = make(chan struct{})
+			if h.streaming == nil {
+				h.streaming = map[audioKey]chan struct{}{}
+			}
 			h.streaming[k] = busy
 		}
 		h.renderMu.Unlock()

@@ -26,9 +26,13 @@ type (
 // redirect, and connecting only to addresses its policy allows (checked again at connect time,
 // so a name that has since started to resolve to an internal address is refused).
 type Sender struct {
+	policy Policy
+	budget time.Duration
+	// client and its transport are made by the first attempt (most fakes send none); mu
+	// guards them.
+	mu        sync.Mutex
 	client    *http.Client
 	transport *http.Transport
-	budget    time.Duration
 	// slots holds one token per attempt in flight, over every SendAll at once.
 	slots chan struct{}
 	// stamping is the clock of webhook-timestamp; wall is the wall clock (time.Now).
@@ -53,27 +57,11 @@ const maxResponseRead = 64 << 10
 // caller; the sender does not know the delivery ladder. A budget of 0 or less makes every
 // attempt fail at once, never wait without a bound.
 func NewSender(policy Policy, budget time.Duration, opts ...SenderOption) *Sender {
-	budget = max(budget, time.Nanosecond) // 0 would mean no timeout at all
-	tr := &http.Transport{
-		Proxy:                 nil, // deliveries go straight to the receiver, as the service's do
-		DialContext:           policy.DialContext(budget, nil),
-		MaxIdleConnsPerHost:   maxParallel,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   budget,
-		ResponseHeaderTimeout: budget,
-	}
 	s := &Sender{
-		transport: tr,
-		budget:    budget,
-		slots:     make(chan struct{}, MaxInFlight),
-		wall:      time.Now,
-		client: &http.Client{
-			Transport: tr,
-			Timeout:   budget,
-			CheckRedirect: func(*http.Request, []*http.Request) error {
-				return http.ErrUseLastResponse
-			},
-		},
+		policy: policy,
+		budget: max(budget, time.Nanosecond), // 0 would mean no timeout at all
+		slots:  make(chan struct{}, MaxInFlight),
+		wall:   time.Now,
 	}
 	for _, opt := range opts {
 		opt(s)
@@ -81,8 +69,38 @@ func NewSender(policy Policy, budget time.Duration, opts ...SenderOption) *Sende
 	return s
 }
 
+// httpClient returns the client of attempts, made on the first call.
+func (s *Sender) httpClient() *http.Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client == nil {
+		s.transport = &http.Transport{
+			Proxy:                 nil, // deliveries go straight to the receiver, as the service's do
+			DialContext:           s.policy.DialContext(s.budget, nil),
+			MaxIdleConnsPerHost:   maxParallel,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   s.budget,
+			ResponseHeaderTimeout: s.budget,
+		}
+		s.client = &http.Client{
+			Transport: s.transport,
+			Timeout:   s.budget,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		}
+	}
+	return s.client
+}
+
 // Close drops the sender's idle connections.
-func (s *Sender) Close() { s.transport.CloseIdleConnections() }
+func (s *Sender) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.transport != nil {
+		s.transport.CloseIdleConnections()
+	}
+}
 
 // Send makes one attempt.
 func (s *Sender) Send(ctx context.Context, a Attempt) Outcome {
@@ -118,7 +136,7 @@ func (s *Sender) send(ctx context.Context, a Attempt) (out Outcome) {
 
 // answer sends req, stamped stamp at wall on the wall clock, and reads what it got.
 func (s *Sender) answer(req *http.Request, stamp, wall time.Time) (out Outcome) {
-	resp, err := s.client.Do(req)
+	resp, err := s.httpClient().Do(req)
 	if err != nil {
 		return Outcome{Err: s.describe(err)}
 	}
