@@ -145,16 +145,17 @@ func (ui *dashboardUI) handleResend(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, fmt.Sprintf("%s/endpoints/%s?resent=%s#delivery-%s", uiPath, d.EndpointID, d.ID, d.ID), http.StatusSeeOther)
 }
 
-// resentNotice is the notice an endpoint's page shows after a Resend.
-func resentNotice(ds []uiDelivery, id string) string {
+// resentNotice is the notice an endpoint's page shows after a Resend, and whether it tells of
+// a success (the resent attempt delivered the event).
+func resentNotice(ds []uiDelivery, id string) (string, bool) {
 	for _, d := range ds {
 		if d.ID == id {
 			outcome := d.Status
 			if d.ResponseCode != nil {
 				outcome += " · HTTP " + strconv.Itoa(*d.ResponseCode)
 			}
-			return fmt.Sprintf("Resent delivery %s: attempt %d, %s.", id, d.Attempts, outcome)
+			return fmt.Sprintf("Resent delivery %s: attempt %d, %s.", id, d.Attempts, outcome), d.Status == "succeeded"
 		}
 	}
-	return ""
+	return "", false
 }

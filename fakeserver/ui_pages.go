@@ -30,9 +30,12 @@ type uiPage struct {
 	Version  string
 	StateURL string
 	// Back is the page's own path and query, where the clock's advance returns to.
-	Back   string
-	Notice string
-	Data   any
+	Back string
+	// Notice is a line above the page's content; NoticeOK styles it as a success (a resend
+	// that succeeded) instead of a problem (an error, a resend that failed).
+	Notice   string
+	NoticeOK bool
+	Data     any
 }
 
 // fillPage sets what the layout shows on every page.
@@ -302,7 +305,8 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 		ud.Pretty, ud.BodyCut = prettyBody(d.Body)
 		v.Deliveries = append(v.Deliveries, ud)
 	}
-	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Notice: resentNotice(v.Deliveries, r.URL.Query().Get("resent")), Data: v})
+	notice, ok := resentNotice(v.Deliveries, r.URL.Query().Get("resent"))
+	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Notice: notice, NoticeOK: ok, Data: v})
 }
 
 // emailsView is a workspace's simulated emails, newest first.
