@@ -2,11 +2,14 @@ package fakeserver
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
@@ -75,15 +78,16 @@ func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
 		ep.Deliveries = append(ep.Deliveries, ud)
 	}
 	endpoint := renderSize(t, "endpoint", ep)
+	others := otherPagesAtTheirCaps(t)
 
-	for _, tc := range []struct {
+	for _, tc := range append([]struct {
 		page      string
 		got, most int
 	}{
 		{"journal list", list, maxJournalPageBytes},
 		{"request page", one, maxRequestPageBytes},
 		{"endpoint page", endpoint, maxEndpointPageBytes},
-	} {
+	}, others...) {
 		t.Logf("%s: %d bytes (bound %d)", tc.page, tc.got, tc.most)
 		if tc.got > tc.most {
 			t.Errorf("%s: %d bytes, over its bound of %d", tc.page, tc.got, tc.most)
@@ -124,5 +128,124 @@ func TestJournalPageBoundedEndToEnd(t *testing.T) {
 	t.Logf("journal page of %d rows with %d-byte bodies: %d bytes", maxUIList, len(kept.RequestBody), len(page))
 	if len(page) > maxJournalPageBytes || quotes > maxUIList*(maxUIBodyPreview+200+maxUITitleQuery) {
 		t.Fatalf("journal page: %d bytes (bound %d), %d escaped quotes", len(page), maxJournalPageBytes, quotes)
+	}
+}
+
+// otherPagesAtTheirCaps renders the events, emails, overview, workspace, report and webhooks
+// pages with every text a tenant controls far past its cap, made of characters the page
+// escapes to five bytes, and every list far past its count; it returns each page's size and
+// its bound.
+func otherPagesAtTheirCaps(t *testing.T) []struct {
+	page      string
+	got, most int
+} {
+	long := fiveByteText(100 << 10)
+	id := "00000000-0000-4000-8000-000000000000"
+
+	// The events page: 200 events, each with a long message and more attributes than it shows.
+	var attrs []slog.Attr
+	for range 3 * maxUIEventAttrs {
+		attrs = append(attrs, slog.String(fiveByteText(200), long))
+	}
+	ev := eventsView{Kind: shownFilter(long), WorkspaceID: shownFilter(long), ReportID: shownFilter(long), Kinds: eventKinds, Capped: true}
+	for range maxUIList {
+		ev.Events = append(ev.Events, eventRow(Event{Seq: 1, At: TestStart(), Kind: EventDeliveryFailed, Message: long, WorkspaceID: long, ReportID: long, Attrs: attrs}))
+	}
+	if r := ev.Events[0]; len(r.Attrs) != maxUIEventAttrs || r.MoreAttrs != 2*maxUIEventAttrs {
+		t.Errorf("an event row shows %d attributes and counts %d more", len(r.Attrs), r.MoreAttrs)
+	}
+
+	// The emails page: 200 emails with long subjects, many long addresses, long texts.
+	var to []string
+	for range 10 * maxUIRecipients {
+		to = append(to, long)
+	}
+	email := Email{ID: id, WorkspaceID: id, Kind: long, To: to, Subject: long, Text: long, SentAt: TestStart()}
+	em := emailsView{WorkspaceID: id, Capped: true, Total: 100000}
+	for range maxUIList {
+		em.Emails = append(em.Emails, emailRow(email))
+	}
+	if r := em.Emails[0]; !r.TextCut || r.MoreTo != 9*maxUIRecipients {
+		t.Errorf("an email shows its whole text (%v) or counts %d more addresses", !r.TextCut, r.MoreTo)
+	}
+
+	// The overview: ten times the workspaces it lists, each with a long name.
+	var wss []Workspace
+	for range 10 * maxUIList {
+		wss = append(wss, Workspace{ID: id, Type: "organization", Name: long})
+	}
+	ov := overviewOf(wss, 3, 3)
+	if len(ov.Workspaces) != maxUIList || ov.Total != len(wss) {
+		t.Errorf("the overview lists %d of %d workspaces", len(ov.Workspaces), ov.Total)
+	}
+
+	// A workspace's page: a page of reports with long names and a long standard's name, a
+	// thousand top-up lots, a long filter in the query.
+	summary := ReportSummary{ID: id, WorkspaceID: id, SeriesID: id, Source: "feed", Status: "COMPLETE", CreatedAt: TestStart(), UpdatedAt: TestStart(),
+		Name: long, Verdict: ReportVerdict{Judged: true, RequiredFailures: 2, RequiredTotal: 8, Standard: long}}
+	expires := TestStart()
+	cr := core.Credits{}
+	for range 1000 {
+		cr.TopupLots = append(cr.TopupLots, core.TopupLot{AmountRemaining: 1 << 30, ExpiresAt: &expires})
+	}
+	wv := workspaceView{Workspace: workspaceRow(Workspace{ID: id, Type: "organization", Name: long}), Statuses: reportStatuses,
+		Filter: ReportFilter{Status: "COMPLETE", SeriesID: shownFilter(long), After: shownFilter(long)}, Filtered: true, NextURL: "/_fake/ui/workspaces/" + id + "?after=" + id}
+	shown, more := shownCredits(cr)
+	wv.Credits, wv.MoreTopups = &shown, more
+	for range uiReportPageSize {
+		wv.Page.Reports = append(wv.Page.Reports, summary)
+		wv.Rows = append(wv.Rows, uiRow(summary))
+	}
+
+	// A report's page: a long failure and reasons, checks with long texts and values, the
+	// longest series analysis measures (12 hours), far more deliveries and emails than it lists.
+	lastErr := long
+	acc := ReportAccount{Report: summary, Failure: long, Loudness: LoudnessSeries{Step: time.Second, Window: 3 * time.Second}}
+	for i := range 12 * 3600 {
+		acc.Loudness.LUFS = append(acc.Loudness.LUFS, -23.456-float32(i%7))
+	}
+	for range 10 {
+		acc.Timeline = append(acc.Timeline, StatusChange{Status: "FAILED", At: TestStart(), Reason: long})
+	}
+	for range 10 * maxUIReportTrail {
+		acc.Deliveries = append(acc.Deliveries, WebhookDelivery{ID: id, EndpointID: id, EventType: "report.completed", Status: "retrying", Attempts: 10, LastError: &lastErr, NextAttemptAt: TestStart()})
+		acc.Emails = append(acc.Emails, email)
+	}
+	fields := map[string]string{}
+	for i := range 4 * maxUIValueFields {
+		fields[fiveByteText(1<<10)+strconv.Itoa(i)] = long
+	}
+	value, _ := json.Marshal(fields)
+	unit, warning, limit := "LUFS", long, long
+	var results []core.Result
+	for range 20 { // above the 17 checks of CHECKS.md's catalogue, each at most once
+		results = append(results, core.Result{Name: "metadata", VerboseName: long, Status: core.Fail, Value: value, MeasurementUnit: &unit,
+			Description: long, WarningMessage: &warning, Severity: "required", Limit: &limit})
+	}
+	rv := uiReportPage{Row: uiRow(summary), Checks: uiChecks(results)}
+	rv.Account, rv.Emails, rv.MoreDeliveries, rv.MoreEmails = shownAccount(acc)
+	peak := 3.0
+	rv.Plot = plotLoudness(acc.Loudness, core.Limits{MaxTruePeak: -1}, &Measurement{Channels: 2, IntegratedLUFS: -20, TruePeakDB: peak})
+	if len(rv.Account.Deliveries) != maxUIReportTrail || len(rv.Emails) != maxUIReportTrail || rv.MoreDeliveries != 9*maxUIReportTrail || rv.MoreEmails != 9*maxUIReportTrail {
+		t.Errorf("the report page lists %d deliveries (%d more) and %d emails (%d more)", len(rv.Account.Deliveries), rv.MoreDeliveries, len(rv.Emails), rv.MoreEmails)
+	}
+
+	// A workspace's webhook endpoints: its five, each with a long URL.
+	wh := webhooksView{WorkspaceID: id}
+	for range 5 {
+		wh.Endpoints = append(wh.Endpoints, endpointRow(WebhookEndpoint{ID: id, URL: "http://" + long, Events: []string{"report.completed", "report.failed"}, Enabled: true, Source: "rest"},
+			[]WebhookDelivery{{Status: "retrying"}, {Status: "succeeded"}}))
+	}
+
+	return []struct {
+		page      string
+		got, most int
+	}{
+		{"events page", renderSize(t, "events", ev), maxEventsPageBytes},
+		{"emails page", renderSize(t, "emails", em), maxEmailsPageBytes},
+		{"overview", renderSize(t, "overview", ov), maxOverviewPageBytes},
+		{"workspace page", renderSize(t, "workspace", wv), maxWorkspacePageBytes},
+		{"report page", renderSize(t, "report", rv), maxReportPageBytes},
+		{"webhooks page", renderSize(t, "webhooks", wh), maxWebhooksPageBytes},
 	}
 }

@@ -214,6 +214,19 @@ type uiEndpoint struct {
 	Failing    int
 }
 
+// endpointRow is an endpoint as the list of a workspace's endpoints shows it, with the count
+// of its deliveries (ds) and of those failing.
+func endpointRow(ep WebhookEndpoint, ds []WebhookDelivery) uiEndpoint {
+	ue := uiEndpoint{WebhookEndpoint: ep, Deliveries: len(ds)}
+	ue.URL, _ = cutRunes(ep.URL, maxUIURL) // whole on the endpoint's own page
+	for _, d := range ds {
+		if d.Status == "retrying" || d.Status == "abandoned" {
+			ue.Failing++
+		}
+	}
+	return ue
+}
+
 // uiWorkspaceID parses the {id} of a workspace page; an unknown one is 404.
 func (s *Server) uiWorkspaceID(r *http.Request) (uuid.UUID, error) {
 	id, err := parseID(httpmw.PathID(r, "id"), "Workspace")
@@ -239,15 +252,8 @@ func (ui *dashboardUI) handleWebhooks(w http.ResponseWriter, r *http.Request) {
 	}
 	v := webhooksView{WorkspaceID: ws.String()}
 	for _, ep := range eps {
-		ue := uiEndpoint{WebhookEndpoint: ep}
 		ds, _ := ui.s.WebhookDeliveries(ep.ID)
-		ue.Deliveries = len(ds)
-		for _, d := range ds {
-			if d.Status == "retrying" || d.Status == "abandoned" {
-				ue.Failing++
-			}
-		}
-		v.Endpoints = append(v.Endpoints, ue)
+		v.Endpoints = append(v.Endpoints, endpointRow(ep, ds))
 	}
 	ui.render(w, r, http.StatusOK, "webhooks", uiPage{Title: "Webhook endpoints", Data: v})
 }
@@ -312,8 +318,10 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 // emailsView is a workspace's simulated emails, newest first.
 type emailsView struct {
 	WorkspaceID string
-	Emails      []Email
-	Capped      bool
+	Emails      []uiEmail
+	// Capped says older emails were sent than the page shows; Total counts them all.
+	Capped bool
+	Total  int
 }
 
 func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
@@ -327,24 +335,36 @@ func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
 		ui.renderError(w, r, err)
 		return
 	}
-	v := emailsView{WorkspaceID: ws.String()}
+	v := emailsView{WorkspaceID: ws.String(), Total: len(es)}
 	for _, e := range es { // newest first
 		if len(v.Emails) == maxUIList {
 			v.Capped = true
 			break
 		}
-		v.Emails = append(v.Emails, e)
+		v.Emails = append(v.Emails, emailRow(e))
 	}
 	ui.render(w, r, http.StatusOK, "emails", uiPage{Title: "Emails", Data: v})
 }
 
+// overviewOf is the overview of every workspace, the oldest maxUIList listed.
+func overviewOf(all []Workspace, feeds, faults int) overviewView {
+	v := overviewView{Total: len(all), Feeds: feeds, Faults: faults}
+	for _, ws := range all[:min(len(all), maxUIList)] {
+		v.Workspaces = append(v.Workspaces, workspaceRow(ws))
+	}
+	return v
+}
+
 // overviewView is the overview: the fake's clock and what it holds.
 type overviewView struct {
+	// Workspaces are the oldest maxUIList; Total counts them all (GET /_fake/workspaces
+	// lists them by cursor).
 	Workspaces    []Workspace
+	Total         int
 	Feeds, Faults int
 }
 
 func (ui *dashboardUI) handleOverview(w http.ResponseWriter, r *http.Request) {
-	v := overviewView{Workspaces: ui.s.Workspaces(), Feeds: len(ui.s.host.Feeds()), Faults: len(ui.s.Faults())}
+	v := overviewOf(ui.s.Workspaces(), len(ui.s.host.Feeds()), len(ui.s.Faults()))
 	ui.render(w, r, http.StatusOK, "overview", uiPage{Title: "Overview", Data: v})
 }

@@ -25,6 +25,8 @@ type workspaceView struct {
 	NextURL string
 	// Filtered says a filter is set, for the link back to every report.
 	Filtered bool
+	// MoreTopups counts the top-up lots the credits line does not list.
+	MoreTopups int
 }
 
 // uiReportPageSize is how many reports a page of the workspace page shows.
@@ -49,14 +51,16 @@ func (ui *dashboardUI) handleWorkspace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := workspaceView{
-		Workspace: Workspace{ID: cws.ID.String(), Type: string(cws.Type), Name: cws.Name},
+		Workspace: workspaceRow(Workspace{ID: cws.ID.String(), Type: string(cws.Type), Name: cws.Name}),
 		Filter:    f, Statuses: reportStatuses, Page: page, Filtered: f.Status != "" || f.SeriesID != "",
 	}
+	v.Filter.SeriesID, v.Filter.After = shownFilter(f.SeriesID), shownFilter(f.After)
 	v.Rows = make([]uiReportRow, len(page.Reports))
 	for i, rep := range page.Reports {
 		v.Rows[i] = uiRow(rep)
 	}
 	if cr, err := ui.s.core.Credits(ws); err == nil {
+		cr, v.MoreTopups = shownCredits(cr)
 		v.Credits = &cr
 	}
 	if page.Next != "" {
@@ -79,6 +83,10 @@ type uiReportPage struct {
 	Row     uiReportRow
 	Checks  []uiCheck
 	Plot    loudnessPlot
+	// Emails are the account's emails as shown; MoreDeliveries and MoreEmails count the older
+	// ones the page does not list (GET /_fake/reports/{id} has them).
+	Emails                     []uiEmail
+	MoreDeliveries, MoreEmails int
 }
 
 func (ui *dashboardUI) handleReport(w http.ResponseWriter, r *http.Request) {
@@ -87,7 +95,8 @@ func (ui *dashboardUI) handleReport(w http.ResponseWriter, r *http.Request) {
 		ui.renderError(w, r, err)
 		return
 	}
-	v := uiReportPage{Account: acc, Row: uiRow(acc.Report)}
+	v := uiReportPage{Row: uiRow(acc.Report)}
+	v.Account, v.Emails, v.MoreDeliveries, v.MoreEmails = shownAccount(acc)
 	var limits core.Limits
 	if id, err := parseID(acc.Report.ID, "Report"); err == nil {
 		if rep, ok := ui.s.core.ReportByID(id); ok {
@@ -323,7 +332,9 @@ func niceStep(d float64) float64 {
 type eventsView struct {
 	Kind, WorkspaceID, ReportID string
 	Kinds                       []string
-	Events                      []Event
+	Events                      []uiEvent
+	// Capped says older events matched than the page shows (GET /_fake/events lists them).
+	Capped bool
 }
 
 // eventKinds are the kinds the events page offers as a filter.
@@ -335,10 +346,14 @@ var eventKinds = []string{
 
 func (ui *dashboardUI) handleEvents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	v := eventsView{Kind: q.Get("kind"), WorkspaceID: q.Get("workspace"), ReportID: q.Get("report"), Kinds: eventKinds}
-	events := ui.s.Events(EventFilter{Kind: v.Kind, WorkspaceID: v.WorkspaceID, ReportID: v.ReportID, Limit: maxUIList})
+	f := EventFilter{Kind: q.Get("kind"), WorkspaceID: q.Get("workspace"), ReportID: q.Get("report"), Limit: maxUIList + 1}
+	v := eventsView{Kind: shownFilter(f.Kind), WorkspaceID: shownFilter(f.WorkspaceID), ReportID: shownFilter(f.ReportID), Kinds: eventKinds}
+	events := ui.s.Events(f)
+	if len(events) > maxUIList {
+		events, v.Capped = events[len(events)-maxUIList:], true
+	}
 	for i := len(events) - 1; i >= 0; i-- {
-		v.Events = append(v.Events, events[i])
+		v.Events = append(v.Events, eventRow(events[i]))
 	}
 	ui.render(w, r, http.StatusOK, "events", uiPage{Title: "Event record", Data: v})
 }

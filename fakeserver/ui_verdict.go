@@ -33,6 +33,7 @@ func uiRow(r ReportSummary) uiReportRow {
 	if !row.Named {
 		row.Shown = "(no name)"
 	}
+	row.Shown, _ = cutRunes(row.Shown, maxUIName)
 	row.Verdict, row.VerdictClass = verdictWords(r.Status, r.Verdict)
 	if r.Status == core.StatusComplete && row.VerdictClass != "passed" {
 		row.StatusClass += " not-passed"
@@ -42,7 +43,7 @@ func uiRow(r ReportSummary) uiReportRow {
 
 // verdictWords says a verdict as the dashboard shows it beside the status.
 func verdictWords(status string, v ReportVerdict) (words, class string) {
-	std := v.Standard
+	std, _ := cutRunes(v.Standard, maxUIName)
 	if std == "" {
 		std = "its standard"
 	}
@@ -92,7 +93,29 @@ func uiChecks(results []core.Result) []uiCheck {
 		c := uiCheck{ID: res.Name, Name: res.VerboseName, Severity: res.Severity, Limit: limit, Passed: res.Status == core.Pass,
 			Value: reportview.FormatValue(json.RawMessage(res.Value), unit)}
 		c.Why = reportview.Why(c.Value, limit, c.Passed, warning, res.Description)
+		// The standard's texts: a check's row shows a bounded part of each.
+		c.Name, _ = cutRunes(c.Name, maxUICheckText)
+		c.Limit, _ = cutRunes(c.Limit, maxUICheckText)
+		c.Why, _ = cutRunes(c.Why, maxUICheckText)
+		c.Value = shownValue(c.Value)
 		out = append(out, c)
 	}
 	return out
+}
+
+// shownValue is a check's value as its row shows it: each text cut at maxUICheckText and at
+// most maxUIValueFields labelled values (a value may hold what a tenant's audio says, as its
+// tags).
+func shownValue(v reportview.Value) reportview.Value {
+	v.Text, _ = cutRunes(v.Text, maxUICheckText)
+	v.Full, _ = cutRunes(v.Full, maxUICheckText)
+	fields := v.Fields[:min(len(v.Fields), maxUIValueFields)]
+	v.Fields = nil
+	for _, f := range fields {
+		f.Label, _ = cutRunes(f.Label, maxUIName)
+		f.Text, _ = cutRunes(f.Text, maxUICheckText)
+		f.Full, _ = cutRunes(f.Full, maxUICheckText)
+		v.Fields = append(v.Fields, f)
+	}
+	return v
 }

@@ -1,0 +1,171 @@
+package fakeserver
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
+)
+
+// What the dashboard's pages show of what tenants send, so that every page stays under its
+// documented size whatever they send (docs in BEHAVIOUR.md, "The dashboard"). A text past its
+// cap is cut with "…" and a note of where it is whole; a list past its cap shows its first
+// items with the count of the rest and the control call that lists them all.
+// TestPagesBoundedWhateverTenantsSend renders each page with every text at its cap, made of
+// characters escaped to five bytes.
+const (
+	// maxUIName bounds a name a page shows: a workspace's, a report's, a standard's.
+	maxUIName = 160
+	// maxUIText bounds a long text: an email's body, a report's failure and its reasons.
+	maxUIText = 1200
+	// maxUIEventText bounds an event's message and each of its attributes' values;
+	// maxUIEventAttrs the attributes an event's row shows.
+	maxUIEventText  = 120
+	maxUIEventAttrs = 12
+	// maxUIRecipients bounds the addresses an email's line shows.
+	maxUIRecipients = 5
+	// maxUIFilter bounds a filter's value the page shows back in its form.
+	maxUIFilter = 64
+	// maxUIURL bounds an endpoint's URL in the list of a workspace's endpoints (its own page
+	// shows it whole).
+	maxUIURL = 300
+	// maxUIReportTrail bounds the deliveries and the emails a report's page lists, and
+	// maxUITopups the top-up lots a workspace's credits line lists.
+	maxUIReportTrail = 20
+	maxUITopups      = 20
+	// maxUICheckText bounds each text of a check's row (its name, limit and why).
+	maxUICheckText = 300
+	// maxUIValueFields bounds the labelled values a check's value shows.
+	maxUIValueFields = 12
+)
+
+// The sizes of the pages bounded here, in bytes (the journal's three are in ui_journal.go).
+const (
+	maxEventsPageBytes    = 3 << 20
+	maxEmailsPageBytes    = 3 << 20
+	maxOverviewPageBytes  = 512 << 10
+	maxWorkspacePageBytes = 1 << 20
+	maxReportPageBytes    = 3 << 20
+	maxWebhooksPageBytes  = 64 << 10
+)
+
+// cutNote is s cut to n characters, with the note after the "…" when it was cut.
+func cutNote(s string, n int, note string) string {
+	if cut, ok := cutRunes(s, n); ok {
+		return cut + " " + note
+	}
+	return s
+}
+
+// uiEvent is an event of the record as its page's row shows it.
+type uiEvent struct {
+	Event
+	Attrs []uiAttr
+	// MoreAttrs counts the attributes not shown.
+	MoreAttrs int
+}
+
+// uiAttr is an attribute of an event as text, its value cut at maxUIEventText.
+type uiAttr struct {
+	Key, Value string
+}
+
+// eventRow is an event as the events page shows it.
+func eventRow(e Event) uiEvent {
+	row := uiEvent{Event: e}
+	row.Message, _ = cutRunes(e.Message, maxUIEventText)
+	row.WorkspaceID, _ = cutRunes(e.WorkspaceID, 36)
+	row.ReportID, _ = cutRunes(e.ReportID, 36)
+	for i, a := range e.Attrs {
+		if i == maxUIEventAttrs {
+			row.MoreAttrs = len(e.Attrs) - i
+			break
+		}
+		key, _ := cutRunes(a.Key, 40)
+		value, _ := cutRunes(a.Value.Resolve().String(), maxUIEventText)
+		row.Attrs = append(row.Attrs, uiAttr{Key: key, Value: value})
+	}
+	return row
+}
+
+// uiEmail is an email as the emails page and a report's page show it.
+type uiEmail struct {
+	Email
+	// MoreTo counts the addresses not shown; TextCut says the text was cut.
+	MoreTo  int
+	TextCut bool
+}
+
+// emailRow is an email with its texts cut.
+func emailRow(e Email) uiEmail {
+	row := uiEmail{Email: e}
+	row.Subject, _ = cutRunes(e.Subject, maxUIName)
+	row.Kind, _ = cutRunes(e.Kind, 40)
+	row.To = nil
+	for i, to := range e.To {
+		if i == maxUIRecipients {
+			row.MoreTo = len(e.To) - i
+			break
+		}
+		to, _ = cutRunes(to, maxUIName)
+		row.To = append(row.To, to)
+	}
+	row.Text, row.TextCut = cutRunes(e.Text, maxUIText)
+	return row
+}
+
+// workspaceRow is a workspace with its name cut.
+func workspaceRow(ws Workspace) Workspace {
+	ws.Name, _ = cutRunes(ws.Name, maxUIName)
+	return ws
+}
+
+// shownAccount is a report's account as its page shows it: its texts cut, its deliveries and
+// emails at most maxUIReportTrail each (the rest counted).
+func shownAccount(acc ReportAccount) (ReportAccount, []uiEmail, int, int) {
+	acc.Failure = cutNote(acc.Failure, maxUIText, "(cut: GET /_fake/reports/{id} returns it whole)")
+	acc.Report.Verdict.Standard, _ = cutRunes(acc.Report.Verdict.Standard, maxUIName)
+	acc.Timeline = append([]StatusChange(nil), acc.Timeline...)
+	for i := range acc.Timeline {
+		acc.Timeline[i].Reason, _ = cutRunes(acc.Timeline[i].Reason, maxUIText)
+	}
+	moreDeliveries, moreEmails := 0, 0
+	if n := len(acc.Deliveries); n > maxUIReportTrail {
+		acc.Deliveries, moreDeliveries = acc.Deliveries[n-maxUIReportTrail:], n-maxUIReportTrail
+	}
+	acc.Deliveries = append([]WebhookDelivery(nil), acc.Deliveries...)
+	for i, d := range acc.Deliveries {
+		if d.LastError != nil {
+			cut, _ := cutRunes(*d.LastError, maxUIAttemptError)
+			acc.Deliveries[i].LastError = &cut
+		}
+	}
+	if n := len(acc.Emails); n > maxUIReportTrail {
+		acc.Emails, moreEmails = acc.Emails[n-maxUIReportTrail:], n-maxUIReportTrail
+	}
+	emails := make([]uiEmail, len(acc.Emails))
+	for i, e := range acc.Emails {
+		emails[i] = emailRow(e)
+	}
+	acc.Emails = nil // the page shows the cut ones
+	return acc, emails, moreDeliveries, moreEmails
+}
+
+// shownCredits is a workspace's credits with at most maxUITopups lots, and the count of the rest.
+func shownCredits(cr core.Credits) (core.Credits, int) {
+	if n := len(cr.TopupLots); n > maxUITopups {
+		cr.TopupLots = cr.TopupLots[:maxUITopups]
+		return cr, n - maxUITopups
+	}
+	return cr, 0
+}
+
+// shownFilter is a filter's value as the page's form shows it back: a value longer than any
+// the filter takes is cut (the filter was refused or matched nothing).
+func shownFilter(v string) string {
+	if utf8.RuneCountInString(v) <= maxUIFilter {
+		return v
+	}
+	cut, _ := cutRunes(v, maxUIFilter)
+	return strings.TrimSuffix(cut, "…")
+}
