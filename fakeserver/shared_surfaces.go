@@ -43,14 +43,24 @@ var sharedUI = sync.OnceValue(func() http.Handler {
 	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "The dashboard takes forms only from its own pages (cross-origin request refused)."})
 	}))
-	return uiHeaders(origin.Handler(unrouted(table, "Dashboard page", table)))
+	return dashboard.Headers(origin.Handler(unrouted(table, "Dashboard page", table)))
 })
 
 // dashboardRows are uiRows over s's dashboard, made on its first dashboard request: its sessions
 // are its own, its pages the process's (dashboard.Shared).
 func (s *Server) dashboardRows() []route {
 	pages, err := dashboard.Shared()
-	rows := s.uiRows(&dashboardUI{s: s, pages: pages})
+	front := dashboard.NewUI(pages, dashboard.FrontDeps{
+		Admin: s.admin,
+		// Read at each request: the package's tests set the seam on a started fake.
+		Admitted: func(r *http.Request) {
+			if s.admitted != nil {
+				s.admitted(r)
+			}
+		},
+		Fill: s.fillPage,
+	})
+	rows := s.uiRows(&dashboardUI{s: s, front: front})
 	if err != nil {
 		// The templates are embedded and parsed by the tests: a failure here is a build error.
 		for i := range rows {

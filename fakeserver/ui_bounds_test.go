@@ -24,7 +24,7 @@ func renderSize(t *testing.T, name string, data any) int {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	page := uiPage{Title: fiveByteText(200), Authed: true, Now: TestStart(), Version: "v", StateURL: stateURL("/_fake/ui/" + fiveByteText(100)), Back: "/_fake/ui/" + fiveByteText(100), Data: data}
+	page := dashboard.Page{Title: fiveByteText(200), Authed: true, Now: TestStart(), Version: "v", StateURL: dashboard.StateURL("/_fake/ui/" + fiveByteText(100)), Back: "/_fake/ui/" + fiveByteText(100), Data: data}
 	if err := pages.Render(&b, name, page); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
 		RequestBody: fiveByteText(MaxJournalBody), RequestBodyTruncated: true, ErrorCode: fiveByteText(MaxJournalLinePart),
 		Duration: 1234567 * time.Nanosecond, FaultID: fiveByteText(36),
 	}
-	faults := map[string]*uiFaultRef{entry.FaultID: {ID: entry.FaultID, What: fiveByteText(200), Link: uiPath + "/faults#" + fiveByteText(36), Armed: true}}
+	faults := map[string]*uiFaultRef{entry.FaultID: {ID: entry.FaultID, What: fiveByteText(200), Link: dashboard.Path + "/faults#" + fiveByteText(36), Armed: true}}
 	v := requestsView{Method: fiveByteText(200), Path: fiveByteText(200), Status: fiveByteText(200), KeyPrefix: fiveByteText(200)}
 	for range maxUIList {
 		v.Entries = append(v.Entries, journalRow(entry, faults))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
@@ -59,7 +60,7 @@ func (s *Server) eventSubject(body []byte) uiSubject {
 		series, episode = r.Series, r.Episode
 		if id, err := parseID(r.ID, "Report"); err == nil {
 			if _, ok := s.core.ReportByID(id); ok {
-				out.ReportLink = uiPath + "/reports/" + id.String()
+				out.ReportLink = dashboard.Path + "/reports/" + id.String()
 			}
 		}
 	}
@@ -142,7 +143,7 @@ func (ui *dashboardUI) handleResend(w http.ResponseWriter, r *http.Request) {
 		ui.renderError(w, r, err)
 		return
 	}
-	http.Redirect(w, r, fmt.Sprintf("%s/endpoints/%s?resent=%s#delivery-%s", uiPath, d.EndpointID, d.ID, d.ID), http.StatusSeeOther)
+	http.Redirect(w, r, fmt.Sprintf("%s/endpoints/%s?resent=%s#delivery-%s", dashboard.Path, d.EndpointID, d.ID, d.ID), http.StatusSeeOther)
 }
 
 // resentNotice is the notice an endpoint's page shows after a Resend, and whether it tells of

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
@@ -66,7 +67,7 @@ func cutRunes(s string, n int) (string, bool) {
 func (s *Server) faultRefs() map[string]*uiFaultRef {
 	out := map[string]*uiFaultRef{}
 	for _, f := range s.Faults() {
-		out[f.ID] = &uiFaultRef{ID: f.ID, What: faultAction(f.Fault), Link: uiPath + "/faults#fault-" + f.ID, Armed: true}
+		out[f.ID] = &uiFaultRef{ID: f.ID, What: faultAction(f.Fault), Link: dashboard.Path + "/faults#fault-" + f.ID, Armed: true}
 	}
 	return out
 }
@@ -108,11 +109,11 @@ func journalRow(e JournalEntry, faults map[string]*uiFaultRef) uiJournalRow {
 		row.Whole += " … (cut: the request's page shows what the journal keeps)"
 	}
 	row.Preview, row.PreviewCut = cutText(e.RequestBody, maxUIBodyPreview)
-	row.Link = uiPath + "/requests/" + e.ID + "?at=" + url.QueryEscape(e.At.UTC().Format(time.RFC3339Nano))
+	row.Link = dashboard.Path + "/requests/" + e.ID + "?at=" + url.QueryEscape(e.At.UTC().Format(time.RFC3339Nano))
 	if e.FaultID != "" {
 		row.Fault = faults[e.FaultID]
 		if row.Fault == nil {
-			row.Fault = &uiFaultRef{ID: e.FaultID, Link: uiPath + "/events?kind=" + EventFaultFired}
+			row.Fault = &uiFaultRef{ID: e.FaultID, Link: dashboard.Path + "/events?kind=" + EventFaultFired}
 		}
 	}
 	return row
@@ -151,7 +152,7 @@ func (ui *dashboardUI) handleRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	title, _ := cutRunes(e.Method+" "+e.Path, maxUIPathShown)
-	ui.render(w, r, http.StatusOK, "request", uiPage{Title: "Request " + title, Data: requestView{Row: journalRow(e, ui.s.faultRefs())}})
+	ui.render(w, r, http.StatusOK, "request", dashboard.Page{Title: "Request " + title, Data: requestView{Row: journalRow(e, ui.s.faultRefs())}})
 }
 
 // The dashboard's page sizes, in bytes, whatever tenants send (docs/fakeserver.md, Limits):

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
 // journalPage is the journal page at query as the admin's browser gets it.
@@ -116,7 +118,7 @@ func TestJournalLinksTheFault(t *testing.T) {
 // stampOf is the version the state URL of the page at target answers.
 func stampOf(t *testing.T, srv *Server, target string) string {
 	t.Helper()
-	w := uiDo(t, srv, uiReq{method: "GET", target: stateURL(target), header: bearer(srv.AdminToken())})
+	w := uiDo(t, srv, uiReq{method: "GET", target: dashboard.StateURL(target), header: bearer(srv.AdminToken())})
 	var s stateAnswer
 	if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &s) != nil {
 		t.Fatalf("state of %s: %d %s", target, w.Code, w.Body)

@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"net/url"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -14,38 +12,37 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
-// uiPage is what the layout of every dashboard page shows around the page's own Data.
-type uiPage struct {
-	Title string
-	// Authed is false on the login form, which shows nothing of the fake.
-	Authed      bool
-	Now         time.Time
-	ManualClock bool
-	// Version changes when what the page shows changes (pageStamp): the page's script polls
-	// StateURL and reloads the page's main part when it differs.
-	Version  string
-	StateURL string
-	// Back is the page's own path and query, where the clock's advance returns to.
-	Back string
-	// Notice is a line above the page's content; NoticeOK styles it as a success (a resend
-	// that succeeded) instead of a problem (an error, a resend that failed).
-	Notice   string
-	NoticeOK bool
-	Data     any
+// dashboardUI is one fake's dashboard: its front (dashboard.UI: the sessions, the login, the
+// layout every page shows) and the fake whose pages it shows.
+type dashboardUI struct {
+	s     *Server
+	front *dashboard.UI
+}
+
+// render writes a page through the front.
+func (ui *dashboardUI) render(w http.ResponseWriter, r *http.Request, status int, name string, page dashboard.Page) {
+	ui.front.Render(w, r, status, name, page)
+}
+
+// renderError shows an error of the Go API (unknown id, bad filter) as a page in the control
+// API's status, or in its JSON shape for a client that did not ask for HTML.
+func (ui *dashboardUI) renderError(w http.ResponseWriter, r *http.Request, err error) {
+	ui.front.RenderError(w, r, answerOf(err))
 }
 
 // fillPage sets what the layout shows on every page.
-func (s *Server) fillPage(r *http.Request, page *uiPage) {
+func (s *Server) fillPage(r *http.Request, page *dashboard.Page) {
 	page.Now = s.Now()
 	page.ManualClock = s.clock.Manual()
-	if strings.HasPrefix(r.URL.Path, uiPath+"/") && r.Method == http.MethodGet {
+	if strings.HasPrefix(r.URL.Path, dashboard.Path+"/") && r.Method == http.MethodGet {
 		page.Back = r.URL.RequestURI()
 	}
-	page.Version, page.StateURL = s.pageStamp(r.URL.RequestURI()), stateURL(r.URL.RequestURI())
+	page.Version, page.StateURL = s.pageStamp(r.URL.RequestURI()), dashboard.StateURL(r.URL.RequestURI())
 }
 
 // maxUIList bounds every list a dashboard page shows that has no cursor of its own.
@@ -83,23 +80,9 @@ func (ui *dashboardUI) handleState(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, stateAnswer{Version: ui.s.pageStamp(r.URL.Query().Get("page")), Now: ui.s.Now().UTC().Format("2006-01-02 15:04:05.000Z")})
 }
 
-// localUIPath is back if it is a page of the dashboard, else the overview: the advance form
-// returns only within the dashboard, on the same origin, by a path with no dot segments.
-func localUIPath(back string) string {
-	u, err := url.Parse(back)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
-		strings.HasPrefix(back, "//") || strings.Contains(back, "\\") || !strings.HasPrefix(u.Path, uiPath+"/") {
-		return uiPath + "/"
-	}
-	if clean := path.Clean(u.Path); clean != u.Path && clean+"/" != u.Path {
-		return uiPath + "/"
-	}
-	return (&url.URL{Path: u.Path, RawQuery: u.RawQuery}).RequestURI() // escaped from the decoded path
-}
-
 // handleAdvance moves a manual clock by the form's Go duration ("90s", "1h30m").
 func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxUIForm)
+	r.Body = http.MaxBytesReader(w, r.Body, dashboard.MaxForm)
 	by := strings.TrimSpace(r.PostFormValue("by"))
 	d, err := time.ParseDuration(by)
 	if err != nil || d <= 0 || d > maxAdvance {
@@ -110,7 +93,7 @@ func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
 		ui.renderError(w, r, err)
 		return
 	}
-	http.Redirect(w, r, localUIPath(r.PostFormValue("back")), http.StatusSeeOther)
+	http.Redirect(w, r, dashboard.LocalPath(r.PostFormValue("back")), http.StatusSeeOther)
 }
 
 // feedsView is the hosted feeds page.
@@ -151,7 +134,7 @@ func (ui *dashboardUI) handleFeeds(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Feeds = append(v.Feeds, uf)
 	}
-	ui.render(w, r, http.StatusOK, "feeds", uiPage{Title: "Hosted feeds", Data: v})
+	ui.render(w, r, http.StatusOK, "feeds", dashboard.Page{Title: "Hosted feeds", Data: v})
 }
 
 // requestsView is the request journal's page.
@@ -195,11 +178,11 @@ func (ui *dashboardUI) handleRequests(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Entries = append(v.Entries, journalRow(e, faults))
 	}
-	ui.render(w, r, http.StatusOK, "requests", uiPage{Title: "Request journal", Data: v})
+	ui.render(w, r, http.StatusOK, "requests", dashboard.Page{Title: "Request journal", Data: v})
 }
 
 func (ui *dashboardUI) handleFaults(w http.ResponseWriter, r *http.Request) {
-	ui.render(w, r, http.StatusOK, "faults", uiPage{Title: "Armed faults", Data: ui.s.Faults()})
+	ui.render(w, r, http.StatusOK, "faults", dashboard.Page{Title: "Armed faults", Data: ui.s.Faults()})
 }
 
 // webhooksView is a workspace's webhook endpoints with their deliveries.
@@ -255,7 +238,7 @@ func (ui *dashboardUI) handleWebhooks(w http.ResponseWriter, r *http.Request) {
 		ds, _ := ui.s.WebhookDeliveries(ep.ID)
 		v.Endpoints = append(v.Endpoints, endpointRow(ep, ds))
 	}
-	ui.render(w, r, http.StatusOK, "webhooks", uiPage{Title: "Webhook endpoints", Data: v})
+	ui.render(w, r, http.StatusOK, "webhooks", dashboard.Page{Title: "Webhook endpoints", Data: v})
 }
 
 // uiEndpointPage is one endpoint's deliveries, newest first, each with its attempts.
@@ -312,7 +295,7 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 		v.Deliveries = append(v.Deliveries, ud)
 	}
 	notice, ok := resentNotice(v.Deliveries, r.URL.Query().Get("resent"))
-	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Notice: notice, NoticeOK: ok, Data: v})
+	ui.render(w, r, http.StatusOK, "endpoint", dashboard.Page{Title: "Webhook endpoint", Notice: notice, NoticeOK: ok, Data: v})
 }
 
 // emailsView is a workspace's simulated emails, newest first.
@@ -343,7 +326,7 @@ func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Emails = append(v.Emails, emailRow(e))
 	}
-	ui.render(w, r, http.StatusOK, "emails", uiPage{Title: "Emails", Data: v})
+	ui.render(w, r, http.StatusOK, "emails", dashboard.Page{Title: "Emails", Data: v})
 }
 
 // overviewOf is the overview of every workspace, the oldest maxUIList listed.
@@ -366,5 +349,5 @@ type overviewView struct {
 
 func (ui *dashboardUI) handleOverview(w http.ResponseWriter, r *http.Request) {
 	v := overviewOf(ui.s.Workspaces(), len(ui.s.host.Feeds()), len(ui.s.Faults()))
-	ui.render(w, r, http.StatusOK, "overview", uiPage{Title: "Overview", Data: v})
+	ui.render(w, r, http.StatusOK, "overview", dashboard.Page{Title: "Overview", Data: v})
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
 )
@@ -71,9 +72,9 @@ func (ui *dashboardUI) handleWorkspace(w http.ResponseWriter, r *http.Request) {
 		if f.SeriesID != "" {
 			next.Set("series", f.SeriesID)
 		}
-		v.NextURL = uiPath + "/workspaces/" + ws.String() + "?" + next.Encode()
+		v.NextURL = dashboard.Path + "/workspaces/" + ws.String() + "?" + next.Encode()
 	}
-	ui.render(w, r, http.StatusOK, "workspace", uiPage{Title: v.Workspace.Name, Data: v})
+	ui.render(w, r, http.StatusOK, "workspace", dashboard.Page{Title: v.Workspace.Name, Data: v})
 }
 
 // uiReportPage is a report's page: its account, its name and verdict, its checks as people
@@ -109,7 +110,7 @@ func (ui *dashboardUI) handleReport(w http.ResponseWriter, r *http.Request) {
 	if v.Row.Named {
 		title = v.Row.Shown + " · report"
 	}
-	ui.render(w, r, http.StatusOK, "report", uiPage{Title: title, Data: v})
+	ui.render(w, r, http.StatusOK, "report", dashboard.Page{Title: title, Data: v})
 }
 
 // loudnessPlot is the SVG plot of a report's short-term loudness, computed here so that the
@@ -355,7 +356,7 @@ func (ui *dashboardUI) handleEvents(w http.ResponseWriter, r *http.Request) {
 	for i := len(events) - 1; i >= 0; i-- {
 		v.Events = append(v.Events, eventRow(events[i]))
 	}
-	ui.render(w, r, http.StatusOK, "events", uiPage{Title: "Event record", Data: v})
+	ui.render(w, r, http.StatusOK, "events", dashboard.Page{Title: "Event record", Data: v})
 }
 
 // lastSeq is the Seq of the newest event raised, 0 before the first: a cheap sign that the

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
 // A dashboard page's stamp is a fingerprint of what that page shows, so that its script
@@ -23,20 +24,12 @@ import (
 // and key filters), at most once a second and within its bounded size. No other page shows
 // the journal, so no other stamp reads it.
 
-// uiStatePath is the state the dashboard's script polls.
-const uiStatePath = uiPath + "/state"
-
-// stateURL is the state URL of the page at target.
-func stateURL(target string) string {
-	return uiStatePath + "?" + url.Values{"page": {target}}.Encode()
-}
-
-// pageStamp is the stamp of the page at target, a dashboard path and query (localUIPath's
+// pageStamp is the stamp of the page at target, a dashboard path and query (dashboard.LocalPath's
 // answer for anything else: the overview).
 func (s *Server) pageStamp(target string) string {
-	u, err := url.Parse(localUIPath(target))
+	u, err := url.Parse(dashboard.LocalPath(target))
 	if err != nil {
-		u = &url.URL{Path: uiPath + "/"}
+		u = &url.URL{Path: dashboard.Path + "/"}
 	}
 	h := sha256.New()
 	if s.clock.Manual() {
@@ -45,20 +38,20 @@ func (s *Server) pageStamp(target string) string {
 	}
 	p, q := u.Path, u.Query()
 	switch {
-	case p == uiPath+"/requests":
+	case p == dashboard.Path+"/requests":
 		s.faultStamp(h, false)
 		if q.Get("follow") == "1" {
 			s.journalStamp(h, q)
 		}
-	case strings.HasPrefix(p, uiPath+"/requests/"):
+	case strings.HasPrefix(p, dashboard.Path+"/requests/"):
 		// A journal entry never changes; only the clock above and the faults it links.
 		s.faultStamp(h, false)
-	case strings.HasPrefix(p, uiPath+"/endpoints/"):
-		if id, ok := uuidAfter(p, uiPath+"/endpoints/"); ok {
+	case strings.HasPrefix(p, dashboard.Path+"/endpoints/"):
+		if id, ok := uuidAfter(p, dashboard.Path+"/endpoints/"); ok {
 			s.endpointStamp(h, id)
 		}
-	case strings.HasPrefix(p, uiPath+"/workspaces/") && strings.HasSuffix(p, "/webhooks"):
-		if id, ok := uuidAfter(strings.TrimSuffix(p, "/webhooks"), uiPath+"/workspaces/"); ok {
+	case strings.HasPrefix(p, dashboard.Path+"/workspaces/") && strings.HasSuffix(p, "/webhooks"):
+		if id, ok := uuidAfter(strings.TrimSuffix(p, "/webhooks"), dashboard.Path+"/workspaces/"); ok {
 			if eps, err := s.core.Endpoints(id); err == nil {
 				for _, ep := range eps {
 					fmt.Fprintln(h, ep.ID, ep.Enabled)
@@ -66,14 +59,14 @@ func (s *Server) pageStamp(target string) string {
 				}
 			}
 		}
-	case p == uiPath+"/feeds":
+	case p == dashboard.Path+"/feeds":
 		for _, f := range s.host.Feeds() {
 			fmt.Fprintln(h, f.ID, f.Title, f.FeedURL, f.Explicit, f.Broken, len(f.Episodes))
 			for _, e := range f.Episodes {
 				fmt.Fprintln(h, e.GUID, e.Title, e.Length)
 			}
 		}
-	case p == uiPath+"/faults":
+	case p == dashboard.Path+"/faults":
 		s.faultStamp(h, true)
 	default:
 		// The other pages (overview, workspaces, reports, emails, events): what the fake
