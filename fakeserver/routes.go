@@ -193,9 +193,9 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + dashboard.Path + "/state", page(ui.handleState)},
 		{"POST " + dashboard.Path + "/clock/advance", page(ui.handleAdvance)},
 		{"GET " + dashboard.Path + "/feeds", page(ui.handleFeeds)},
-		{"GET " + dashboard.Path + "/requests", page(ui.handleRequests)},
-		{"GET " + dashboard.Path + "/requests/{id}", page(ui.handleRequest)},
-		{"GET " + dashboard.Path + "/faults", page(ui.handleFaults)},
+		{"GET " + dashboard.Path + "/requests", page(ui.front.ServeRequests)},
+		{"GET " + dashboard.Path + "/requests/{id}", page(ui.front.ServeRequest)},
+		{"GET " + dashboard.Path + "/faults", page(ui.front.ServeFaults)},
 		{"GET " + dashboard.Path + "/events", page(ui.handleEvents)},
 		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
 		// webhook endpoints and their deliveries, emails.

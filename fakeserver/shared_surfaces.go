@@ -7,6 +7,7 @@ import (
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
+	"github.com/podqa/podqa-go/fakeserver/internal/journal"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
@@ -50,7 +51,7 @@ var sharedUI = sync.OnceValue(func() http.Handler {
 // are its own, its pages the process's (dashboard.Shared).
 func (s *Server) dashboardRows() []route {
 	pages, err := dashboard.Shared()
-	front := dashboard.NewUI(pages, dashboard.FrontDeps{
+	front := dashboard.NewUI(pages, dashboard.Deps{
 		Admin: s.admin,
 		// Read at each request: the package's tests set the seam on a started fake.
 		Admitted: func(r *http.Request) {
@@ -59,6 +60,25 @@ func (s *Server) dashboardRows() []route {
 			}
 		},
 		Fill: s.fillPage,
+		// The journal and the faults, read through the dashboard's twins of their types.
+		Requests: func(f dashboard.RequestFilter) []dashboard.JournalEntry {
+			entries := s.journal.Requests(journal.Filter(f))
+			out := make([]dashboard.JournalEntry, len(entries))
+			for i, e := range entries {
+				out[i] = dashboard.JournalEntry(e)
+			}
+			return out
+		},
+		JournalSize: s.opts.journalSize, MaxRequests: maxJournalLimit,
+		Faults: func() []dashboard.ArmedFault {
+			armed := s.faults.List()
+			out := make([]dashboard.ArmedFault, len(armed))
+			for i, a := range armed {
+				out[i] = dashboard.ArmedFault{ID: a.ID, Fault: dashboard.Fault(a.Fault), Matches: a.Matches, Fired: a.Fired}
+			}
+			return out
+		},
+		FaultFiredKind: EventFaultFired,
 	})
 	rows := s.uiRows(&dashboardUI{s: s, front: front})
 	if err != nil {

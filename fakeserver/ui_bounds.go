@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
 // What the dashboard's pages show of what tenants send, so that every page stays under its
@@ -39,8 +40,9 @@ const (
 	maxUIValueFields = 12
 )
 
-// The sizes of the pages bounded here, in bytes (the journal's three are in ui_journal.go).
+// The sizes of the pages bounded here, in bytes (the journal's are internal/dashboard's).
 const (
+	maxEndpointPageBytes  = 2560 << 10
 	maxEventsPageBytes    = 3 << 20
 	maxEmailsPageBytes    = 3 << 20
 	maxOverviewPageBytes  = 512 << 10
@@ -51,7 +53,7 @@ const (
 
 // cutNote is s cut to n characters, with the note after the "…" when it was cut.
 func cutNote(s string, n int, note string) string {
-	if cut, ok := cutRunes(s, n); ok {
+	if cut, ok := dashboard.CutRunes(s, n); ok {
 		return cut + " " + note
 	}
 	return s
@@ -73,16 +75,16 @@ type uiAttr struct {
 // eventRow is an event as the events page shows it.
 func eventRow(e Event) uiEvent {
 	row := uiEvent{Event: e}
-	row.Message, _ = cutRunes(e.Message, maxUIEventText)
-	row.WorkspaceID, _ = cutRunes(e.WorkspaceID, 36)
-	row.ReportID, _ = cutRunes(e.ReportID, 36)
+	row.Message, _ = dashboard.CutRunes(e.Message, maxUIEventText)
+	row.WorkspaceID, _ = dashboard.CutRunes(e.WorkspaceID, 36)
+	row.ReportID, _ = dashboard.CutRunes(e.ReportID, 36)
 	for i, a := range e.Attrs {
 		if i == maxUIEventAttrs {
 			row.MoreAttrs = len(e.Attrs) - i
 			break
 		}
-		key, _ := cutRunes(a.Key, 40)
-		value, _ := cutRunes(a.Value.Resolve().String(), maxUIEventText)
+		key, _ := dashboard.CutRunes(a.Key, 40)
+		value, _ := dashboard.CutRunes(a.Value.Resolve().String(), maxUIEventText)
 		row.Attrs = append(row.Attrs, uiAttr{Key: key, Value: value})
 	}
 	return row
@@ -99,24 +101,24 @@ type uiEmail struct {
 // emailRow is an email with its texts cut.
 func emailRow(e Email) uiEmail {
 	row := uiEmail{Email: e}
-	row.Subject, _ = cutRunes(e.Subject, maxUIName)
-	row.Kind, _ = cutRunes(e.Kind, 40)
+	row.Subject, _ = dashboard.CutRunes(e.Subject, maxUIName)
+	row.Kind, _ = dashboard.CutRunes(e.Kind, 40)
 	row.To = nil
 	for i, to := range e.To {
 		if i == maxUIRecipients {
 			row.MoreTo = len(e.To) - i
 			break
 		}
-		to, _ = cutRunes(to, maxUIName)
+		to, _ = dashboard.CutRunes(to, maxUIName)
 		row.To = append(row.To, to)
 	}
-	row.Text, row.TextCut = cutRunes(e.Text, maxUIText)
+	row.Text, row.TextCut = dashboard.CutRunes(e.Text, maxUIText)
 	return row
 }
 
 // workspaceRow is a workspace with its name cut.
 func workspaceRow(ws Workspace) Workspace {
-	ws.Name, _ = cutRunes(ws.Name, maxUIName)
+	ws.Name, _ = dashboard.CutRunes(ws.Name, maxUIName)
 	return ws
 }
 
@@ -124,10 +126,10 @@ func workspaceRow(ws Workspace) Workspace {
 // emails at most maxUIReportTrail each (the rest counted).
 func shownAccount(acc ReportAccount) (ReportAccount, []uiEmail, int, int) {
 	acc.Failure = cutNote(acc.Failure, maxUIText, "(cut: GET /_fake/reports/{id} returns it whole)")
-	acc.Report.Verdict.Standard, _ = cutRunes(acc.Report.Verdict.Standard, maxUIName)
+	acc.Report.Verdict.Standard, _ = dashboard.CutRunes(acc.Report.Verdict.Standard, maxUIName)
 	acc.Timeline = append([]StatusChange(nil), acc.Timeline...)
 	for i := range acc.Timeline {
-		acc.Timeline[i].Reason, _ = cutRunes(acc.Timeline[i].Reason, maxUIText)
+		acc.Timeline[i].Reason, _ = dashboard.CutRunes(acc.Timeline[i].Reason, maxUIText)
 	}
 	moreDeliveries, moreEmails := 0, 0
 	if n := len(acc.Deliveries); n > maxUIReportTrail {
@@ -136,7 +138,7 @@ func shownAccount(acc ReportAccount) (ReportAccount, []uiEmail, int, int) {
 	acc.Deliveries = append([]WebhookDelivery(nil), acc.Deliveries...)
 	for i, d := range acc.Deliveries {
 		if d.LastError != nil {
-			cut, _ := cutRunes(*d.LastError, maxUIAttemptError)
+			cut, _ := dashboard.CutRunes(*d.LastError, maxUIAttemptError)
 			acc.Deliveries[i].LastError = &cut
 		}
 	}
@@ -166,6 +168,6 @@ func shownFilter(v string) string {
 	if utf8.RuneCountInString(v) <= maxUIFilter {
 		return v
 	}
-	cut, _ := cutRunes(v, maxUIFilter)
+	cut, _ := dashboard.CutRunes(v, maxUIFilter)
 	return strings.TrimSuffix(cut, "…")
 }

@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"encoding/json"
 	"log/slog"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,27 +30,12 @@ func renderSize(t *testing.T, name string, data any) int {
 	return b.Len()
 }
 
-// TestPagesBoundedWhateverTenantsSend: the journal's list, a request's page and an endpoint's
-// page stay under their documented sizes when every text they show is at its cap and made of
-// characters the page escapes to five bytes; the journal's list shows at most
-// maxUIBodyPreview bytes of each body, a request's page the whole body the journal kept.
+// TestPagesBoundedWhateverTenantsSend: an endpoint's page and the pages of
+// otherPagesAtTheirCaps stay under their documented sizes when every text they show is at its
+// cap and made of characters the page escapes to five bytes (the journal's pages:
+// internal/dashboard's TestJournalPagesBoundedWhateverTenantsSend).
 func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
 	t.Parallel()
-	entry := JournalEntry{
-		ID: "00000000-0000-4000-8000-000000000000", At: TestStart(), Method: http.MethodPost,
-		Path: "/" + fiveByteText(MaxJournalPath-1), PathTruncated: true, Query: fiveByteText(MaxJournalQuery), QueryTruncated: true,
-		Status: 400, MaskedKey: fiveByteText(MaxJournalLinePart), RequestContentType: fiveByteText(MaxJournalLinePart),
-		RequestBody: fiveByteText(MaxJournalBody), RequestBodyTruncated: true, ErrorCode: fiveByteText(MaxJournalLinePart),
-		Duration: 1234567 * time.Nanosecond, FaultID: fiveByteText(36),
-	}
-	faults := map[string]*uiFaultRef{entry.FaultID: {ID: entry.FaultID, What: fiveByteText(200), Link: dashboard.Path + "/faults#" + fiveByteText(36), Armed: true}}
-	v := requestsView{Method: fiveByteText(200), Path: fiveByteText(200), Status: fiveByteText(200), KeyPrefix: fiveByteText(200)}
-	for range maxUIList {
-		v.Entries = append(v.Entries, journalRow(entry, faults))
-	}
-	list := renderSize(t, "requests", v)
-	one := renderSize(t, "request", requestView{Row: journalRow(entry, faults)})
-
 	body, _ := json.Marshal(map[string]any{"type": "report.completed", "data": map[string]any{"report": map[string]any{
 		"id": fiveByteText(1 << 10), "filename": fiveByteText(64 << 10),
 		"series": map[string]any{"id": fiveByteText(100), "title": fiveByteText(64 << 10)}, "episode": map[string]any{"title": fiveByteText(64 << 10)},
@@ -84,8 +68,6 @@ func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
 		page      string
 		got, most int
 	}{
-		{"journal list", list, maxJournalPageBytes},
-		{"request page", one, maxRequestPageBytes},
 		{"endpoint page", endpoint, maxEndpointPageBytes},
 	}, others...) {
 		t.Logf("%s: %d bytes (bound %d)", tc.page, tc.got, tc.most)
@@ -93,20 +75,16 @@ func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
 			t.Errorf("%s: %d bytes, over its bound of %d", tc.page, tc.got, tc.most)
 		}
 	}
-	// The request's page shows the whole body it kept: at least five bytes a byte of it.
-	if one < 5*MaxJournalBody {
-		t.Errorf("the request page is %d bytes: it does not show the whole kept body", one)
-	}
 }
 
 // TestJournalPageBoundedEndToEnd: 200 requests from tenants, each with the largest body the
 // journal keeps made of characters the page escapes to five bytes, make a journal page under
-// its bound that holds at most maxUIBodyPreview bytes of each body.
+// its bound that holds at most dashboard.MaxBodyPreview bytes of each body.
 func TestJournalPageBoundedEndToEnd(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
 	body := `{"feed_url":"` + fiveByteText(MaxJournalBody-16) + `"}`
-	for i := range maxUIList {
+	for i := range dashboard.MaxList {
 		if i%90 == 89 {
 			// Within the key's limit of 100 requests a minute (a GET is not a write, which
 			// counts against 30 an hour as well).
@@ -121,13 +99,18 @@ func TestJournalPageBoundedEndToEnd(t *testing.T) {
 		t.Fatalf("the journal kept %d bytes of the body (status %d)", len(kept.RequestBody), kept.Status)
 	}
 	page := journalPage(t, srv, "")
-	if n := strings.Count(page, `<tr class="entry"`); n != maxUIList {
+	if n := strings.Count(page, `<tr class="entry"`); n != dashboard.MaxList {
 		t.Fatalf("%d rows", n)
 	}
 	quotes := strings.Count(page, "&#39;")
-	t.Logf("journal page of %d rows with %d-byte bodies: %d bytes", maxUIList, len(kept.RequestBody), len(page))
-	if len(page) > maxJournalPageBytes || quotes > maxUIList*(maxUIBodyPreview+200+maxUITitleQuery) {
-		t.Fatalf("journal page: %d bytes (bound %d), %d escaped quotes", len(page), maxJournalPageBytes, quotes)
+	t.Logf("journal page of %d rows with %d-byte bodies: %d bytes", dashboard.MaxList, len(kept.RequestBody), len(page))
+	if len(page) > dashboard.MaxJournalPageBytes || quotes > dashboard.MaxList*(dashboard.MaxBodyPreview+200+dashboard.MaxTitleQuery) {
+		t.Fatalf("journal page: %d bytes (bound %d), %d escaped quotes", len(page), dashboard.MaxJournalPageBytes, quotes)
+	}
+	// A request's own page shows the whole body the journal kept, under its bound.
+	one := uiDo(t, srv, uiReq{method: "GET", target: dashboard.Path + "/requests/" + kept.ID, header: browser(bearer(srv.AdminToken()))}).Body.String()
+	if len(one) > dashboard.MaxRequestPageBytes || strings.Count(one, "&#39;") < len(kept.RequestBody)-16 {
+		t.Fatalf("a request's page: %d bytes (bound %d), %d escaped quotes of a %d-byte body", len(one), dashboard.MaxRequestPageBytes, strings.Count(one, "&#39;"), len(kept.RequestBody))
 	}
 }
 
@@ -148,7 +131,7 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 		attrs = append(attrs, slog.String(fiveByteText(200), long))
 	}
 	ev := eventsView{Kind: shownFilter(long), WorkspaceID: shownFilter(long), ReportID: shownFilter(long), Kinds: eventKinds, Capped: true}
-	for range maxUIList {
+	for range dashboard.MaxList {
 		ev.Events = append(ev.Events, eventRow(Event{Seq: 1, At: TestStart(), Kind: EventDeliveryFailed, Message: long, WorkspaceID: long, ReportID: long, Attrs: attrs}))
 	}
 	if r := ev.Events[0]; len(r.Attrs) != maxUIEventAttrs || r.MoreAttrs != 2*maxUIEventAttrs {
@@ -162,7 +145,7 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 	}
 	email := Email{ID: id, WorkspaceID: id, Kind: long, To: to, Subject: long, Text: long, SentAt: TestStart()}
 	em := emailsView{WorkspaceID: id, Capped: true, Total: 100000}
-	for range maxUIList {
+	for range dashboard.MaxList {
 		em.Emails = append(em.Emails, emailRow(email))
 	}
 	if r := em.Emails[0]; !r.TextCut || r.MoreTo != 9*maxUIRecipients {
@@ -171,11 +154,11 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 
 	// The overview: ten times the workspaces it lists, each with a long name.
 	var wss []Workspace
-	for range 10 * maxUIList {
+	for range 10 * dashboard.MaxList {
 		wss = append(wss, Workspace{ID: id, Type: "organization", Name: long})
 	}
 	ov := overviewOf(wss, 3, 3)
-	if len(ov.Workspaces) != maxUIList || ov.Total != len(wss) {
+	if len(ov.Workspaces) != dashboard.MaxList || ov.Total != len(wss) {
 		t.Errorf("the overview lists %d of %d workspaces", len(ov.Workspaces), ov.Total)
 	}
 

@@ -79,7 +79,7 @@ func (s *Server) eventSubject(body []byte) uiSubject {
 	}
 	// Tenants choose these (file names, feed titles): the page shows a bounded part of each.
 	for _, f := range []*string{&out.ReportID, &out.ReportName, &out.SeriesID, &out.SeriesTitle, &out.EpisodeTitle} {
-		*f, _ = cutRunes(*f, maxUISubject)
+		*f, _ = dashboard.CutRunes(*f, maxUISubject)
 	}
 	return out
 }
@@ -116,22 +116,10 @@ func attemptLine(code, latency, errText string) (string, string, string) {
 		}
 	}
 	if d, err := time.ParseDuration(latency); err == nil {
-		latency = roundDuration(d)
+		latency = dashboard.RoundDuration(d)
 	}
-	errText, _ = cutRunes(errText, maxUIAttemptError)
+	errText, _ = dashboard.CutRunes(errText, maxUIAttemptError)
 	return code, latency, errText
-}
-
-// roundDuration is d to three significant digits (999ns, 18.5µs, 1.98ms, 123ms, 1.23s).
-func roundDuration(d time.Duration) string {
-	if d <= 0 {
-		return d.String()
-	}
-	unit := time.Duration(1)
-	for v := d; v >= 1000; v /= 10 {
-		unit *= 10
-	}
-	return d.Round(unit).String()
 }
 
 // handleResend is the Resend button of a delivery: POST /_fake/ui/deliveries/{id}/resend, under

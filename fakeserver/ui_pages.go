@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -44,9 +43,6 @@ func (s *Server) fillPage(r *http.Request, page *dashboard.Page) {
 	}
 	page.Version, page.StateURL = s.pageStamp(r.URL.RequestURI()), dashboard.StateURL(r.URL.RequestURI())
 }
-
-// maxUIList bounds every list a dashboard page shows that has no cursor of its own.
-const maxUIList = 200
 
 // uiVersion is a fingerprint of what the dashboard shows but the journal: the manual clock,
 // the newest event raised, and the deliveries and emails made. Its cost is that of one pass
@@ -137,54 +133,6 @@ func (ui *dashboardUI) handleFeeds(w http.ResponseWriter, r *http.Request) {
 	ui.render(w, r, http.StatusOK, "feeds", dashboard.Page{Title: "Hosted feeds", Data: v})
 }
 
-// requestsView is the request journal's page.
-type requestsView struct {
-	Method, Path, Status, KeyPrefix string
-	// Follow makes the page live: it refreshes when a request it would list arrives (see
-	// uiStamp); otherwise it is a snapshot that no tenant's request re-renders.
-	Follow  bool
-	Entries []uiJournalRow
-	// Scanned counts the entries read to fill the page; Capped says the page stopped at its
-	// size.
-	Scanned int
-	Capped  bool
-}
-
-func (ui *dashboardUI) handleRequests(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	v := requestsView{Method: q.Get("method"), Path: q.Get("path"), Status: q.Get("status"), KeyPrefix: q.Get("key"), Follow: q.Get("follow") == "1"}
-	f := RequestFilter{Method: v.Method, PathPrefix: v.Path, Limit: maxJournalLimit}
-	if v.Status != "" {
-		n, err := strconv.Atoi(v.Status)
-		if err != nil || n < 100 || n > 599 {
-			ui.renderError(w, r, core.ErrValidation("status must be an HTTP status from 100 to 599."))
-			return
-		}
-		f.Status = n
-	}
-	if v.KeyPrefix == "" {
-		f.Limit = maxUIList
-	}
-	entries := ui.s.Requests(f)
-	v.Scanned = len(entries)
-	faults := ui.s.faultRefs()
-	for _, e := range entries {
-		if v.KeyPrefix != "" && !strings.HasPrefix(e.MaskedKey, v.KeyPrefix) {
-			continue
-		}
-		if len(v.Entries) == maxUIList {
-			v.Capped = true
-			break
-		}
-		v.Entries = append(v.Entries, journalRow(e, faults))
-	}
-	ui.render(w, r, http.StatusOK, "requests", dashboard.Page{Title: "Request journal", Data: v})
-}
-
-func (ui *dashboardUI) handleFaults(w http.ResponseWriter, r *http.Request) {
-	ui.render(w, r, http.StatusOK, "faults", dashboard.Page{Title: "Armed faults", Data: ui.s.Faults()})
-}
-
 // webhooksView is a workspace's webhook endpoints with their deliveries.
 type webhooksView struct {
 	WorkspaceID string
@@ -201,7 +149,7 @@ type uiEndpoint struct {
 // of its deliveries (ds) and of those failing.
 func endpointRow(ep WebhookEndpoint, ds []WebhookDelivery) uiEndpoint {
 	ue := uiEndpoint{WebhookEndpoint: ep, Deliveries: len(ds)}
-	ue.URL, _ = cutRunes(ep.URL, maxUIURL) // whole on the endpoint's own page
+	ue.URL, _ = dashboard.CutRunes(ep.URL, maxUIURL) // whole on the endpoint's own page
 	for _, d := range ds {
 		if d.Status == "retrying" || d.Status == "abandoned" {
 			ue.Failing++
@@ -320,7 +268,7 @@ func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
 	}
 	v := emailsView{WorkspaceID: ws.String(), Total: len(es)}
 	for _, e := range es { // newest first
-		if len(v.Emails) == maxUIList {
+		if len(v.Emails) == dashboard.MaxList {
 			v.Capped = true
 			break
 		}
@@ -329,10 +277,10 @@ func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
 	ui.render(w, r, http.StatusOK, "emails", dashboard.Page{Title: "Emails", Data: v})
 }
 
-// overviewOf is the overview of every workspace, the oldest maxUIList listed.
+// overviewOf is the overview of every workspace, the oldest dashboard.MaxList listed.
 func overviewOf(all []Workspace, feeds, faults int) overviewView {
 	v := overviewView{Total: len(all), Feeds: feeds, Faults: faults}
-	for _, ws := range all[:min(len(all), maxUIList)] {
+	for _, ws := range all[:min(len(all), dashboard.MaxList)] {
 		v.Workspaces = append(v.Workspaces, workspaceRow(ws))
 	}
 	return v
@@ -340,7 +288,7 @@ func overviewOf(all []Workspace, feeds, faults int) overviewView {
 
 // overviewView is the overview: the fake's clock and what it holds.
 type overviewView struct {
-	// Workspaces are the oldest maxUIList; Total counts them all (GET /_fake/workspaces
+	// Workspaces are the oldest dashboard.MaxList; Total counts them all (GET /_fake/workspaces
 	// lists them by cursor).
 	Workspaces    []Workspace
 	Total         int

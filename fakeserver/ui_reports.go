@@ -347,11 +347,11 @@ var eventKinds = []string{
 
 func (ui *dashboardUI) handleEvents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := EventFilter{Kind: q.Get("kind"), WorkspaceID: q.Get("workspace"), ReportID: q.Get("report"), Limit: maxUIList + 1}
+	f := EventFilter{Kind: q.Get("kind"), WorkspaceID: q.Get("workspace"), ReportID: q.Get("report"), Limit: dashboard.MaxList + 1}
 	v := eventsView{Kind: shownFilter(f.Kind), WorkspaceID: shownFilter(f.WorkspaceID), ReportID: shownFilter(f.ReportID), Kinds: eventKinds}
 	events := ui.s.Events(f)
-	if len(events) > maxUIList {
-		events, v.Capped = events[len(events)-maxUIList:], true
+	if len(events) > dashboard.MaxList {
+		events, v.Capped = events[len(events)-dashboard.MaxList:], true
 	}
 	for i := len(events) - 1; i >= 0; i-- {
 		v.Events = append(v.Events, eventRow(events[i]))

@@ -94,13 +94,13 @@ func (s *Server) faultStamp(h hash.Hash, counts bool) {
 }
 
 // journalStamp writes the newest entry the journal page with query q would list: one journal
-// read of at most maxUIList entries.
+// read of at most dashboard.MaxList entries.
 func (s *Server) journalStamp(h hash.Hash, q url.Values) {
 	f := RequestFilter{Method: q.Get("method"), PathPrefix: q.Get("path"), Limit: 1}
 	fmt.Sscan(q.Get("status"), &f.Status)
 	key := q.Get("key")
 	if key != "" {
-		f.Limit = maxUIList
+		f.Limit = dashboard.MaxList
 	}
 	for _, e := range s.Requests(f) {
 		if strings.HasPrefix(e.MaskedKey, key) {

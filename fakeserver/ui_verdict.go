@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
 )
 
@@ -33,7 +34,7 @@ func uiRow(r ReportSummary) uiReportRow {
 	if !row.Named {
 		row.Shown = "(no name)"
 	}
-	row.Shown, _ = cutRunes(row.Shown, maxUIName)
+	row.Shown, _ = dashboard.CutRunes(row.Shown, maxUIName)
 	row.Verdict, row.VerdictClass = verdictWords(r.Status, r.Verdict)
 	if r.Status == core.StatusComplete && row.VerdictClass != "passed" {
 		row.StatusClass += " not-passed"
@@ -43,7 +44,7 @@ func uiRow(r ReportSummary) uiReportRow {
 
 // verdictWords says a verdict as the dashboard shows it beside the status.
 func verdictWords(status string, v ReportVerdict) (words, class string) {
-	std, _ := cutRunes(v.Standard, maxUIName)
+	std, _ := dashboard.CutRunes(v.Standard, maxUIName)
 	if std == "" {
 		std = "its standard"
 	}
@@ -94,9 +95,9 @@ func uiChecks(results []core.Result) []uiCheck {
 			Value: reportview.FormatValue(json.RawMessage(res.Value), unit)}
 		c.Why = reportview.Why(c.Value, limit, c.Passed, warning, res.Description)
 		// The standard's texts: a check's row shows a bounded part of each.
-		c.Name, _ = cutRunes(c.Name, maxUICheckText)
-		c.Limit, _ = cutRunes(c.Limit, maxUICheckText)
-		c.Why, _ = cutRunes(c.Why, maxUICheckText)
+		c.Name, _ = dashboard.CutRunes(c.Name, maxUICheckText)
+		c.Limit, _ = dashboard.CutRunes(c.Limit, maxUICheckText)
+		c.Why, _ = dashboard.CutRunes(c.Why, maxUICheckText)
 		c.Value = shownValue(c.Value)
 		out = append(out, c)
 	}
@@ -107,14 +108,14 @@ func uiChecks(results []core.Result) []uiCheck {
 // most maxUIValueFields labelled values (a value may hold what a tenant's audio says, as its
 // tags).
 func shownValue(v reportview.Value) reportview.Value {
-	v.Text, _ = cutRunes(v.Text, maxUICheckText)
-	v.Full, _ = cutRunes(v.Full, maxUICheckText)
+	v.Text, _ = dashboard.CutRunes(v.Text, maxUICheckText)
+	v.Full, _ = dashboard.CutRunes(v.Full, maxUICheckText)
 	fields := v.Fields[:min(len(v.Fields), maxUIValueFields)]
 	v.Fields = nil
 	for _, f := range fields {
-		f.Label, _ = cutRunes(f.Label, maxUIName)
-		f.Text, _ = cutRunes(f.Text, maxUICheckText)
-		f.Full, _ = cutRunes(f.Full, maxUICheckText)
+		f.Label, _ = dashboard.CutRunes(f.Label, maxUIName)
+		f.Text, _ = dashboard.CutRunes(f.Text, maxUICheckText)
+		f.Full, _ = dashboard.CutRunes(f.Full, maxUICheckText)
 		v.Fields = append(v.Fields, f)
 	}
 	return v

@@ -62,8 +62,8 @@ type Page struct {
 	Data     any
 }
 
-// FrontDeps is what the front needs of the fake it serves.
-type FrontDeps struct {
+// Deps is what the dashboard needs of the fake it serves.
+type Deps struct {
 	// Admin is the fake's admin guard.
 	Admin httpmw.Admin
 	// Admitted runs once a request is let in: the tests' seam between admission and operation.
@@ -71,12 +71,21 @@ type FrontDeps struct {
 	// Fill sets what the layout shows on every page but the login form (the clock, the
 	// page's stamp and state URL).
 	Fill func(*http.Request, *Page)
+
+	// Requests reads the request journal, which keeps JournalSize entries and lists at most
+	// MaxRequests at once; Faults lists the armed faults; FaultFiredKind is the kind of the
+	// event a fault raises when it fires, which a journal row links once its fault is spent.
+	Requests       func(RequestFilter) []JournalEntry
+	JournalSize    int
+	MaxRequests    int
+	Faults         func() []ArmedFault
+	FaultFiredKind string
 }
 
 // UI is one fake's dashboard front: the process's parsed pages and the fake's logged-in
 // sessions.
 type UI struct {
-	deps  FrontDeps
+	deps  Deps
 	pages *Pages
 
 	mu       sync.Mutex
@@ -84,7 +93,7 @@ type UI struct {
 }
 
 // NewUI is the front of one fake over the parsed pages.
-func NewUI(pages *Pages, deps FrontDeps) *UI { return &UI{deps: deps, pages: pages} }
+func NewUI(pages *Pages, deps Deps) *UI { return &UI{deps: deps, pages: pages} }
 
 // Headers sets the dashboard's security headers on every answer, errors included.
 func Headers(next http.Handler) http.Handler {
