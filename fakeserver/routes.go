@@ -190,9 +190,9 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		// The fake: overview and clock, hosted feeds, the journal, faults, the event record.
 		{"GET " + dashboard.Path, page(ui.handleOverview)},
 		{"GET " + dashboard.Path + "/{$}", page(ui.handleOverview)},
-		{"GET " + dashboard.Path + "/state", page(ui.handleState)},
+		{"GET " + dashboard.Path + "/state", page(ui.front.ServeState)},
 		{"POST " + dashboard.Path + "/clock/advance", page(ui.handleAdvance)},
-		{"GET " + dashboard.Path + "/feeds", page(ui.handleFeeds)},
+		{"GET " + dashboard.Path + "/feeds", page(ui.front.ServeFeeds)},
 		{"GET " + dashboard.Path + "/requests", page(ui.front.ServeRequests)},
 		{"GET " + dashboard.Path + "/requests/{id}", page(ui.front.ServeRequest)},
 		{"GET " + dashboard.Path + "/faults", page(ui.front.ServeFaults)},

@@ -59,7 +59,7 @@ func (s *Server) dashboardRows() []route {
 				s.admitted(r)
 			}
 		},
-		Fill: s.fillPage,
+		Core: s.core, Clock: s.clock, Host: s.host, URL: s.URL, LastEventSeq: s.events.lastSeq,
 		// The journal and the faults, read through the dashboard's twins of their types.
 		Requests: func(f dashboard.RequestFilter) []dashboard.JournalEntry {
 			entries := s.journal.Requests(journal.Filter(f))

@@ -1,9 +1,6 @@
 package fakeserver
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -12,7 +9,6 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
-	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
@@ -34,48 +30,6 @@ func (ui *dashboardUI) renderError(w http.ResponseWriter, r *http.Request, err e
 	ui.front.RenderError(w, r, answerOf(err))
 }
 
-// fillPage sets what the layout shows on every page.
-func (s *Server) fillPage(r *http.Request, page *dashboard.Page) {
-	page.Now = s.Now()
-	page.ManualClock = s.clock.Manual()
-	if strings.HasPrefix(r.URL.Path, dashboard.Path+"/") && r.Method == http.MethodGet {
-		page.Back = r.URL.RequestURI()
-	}
-	page.Version, page.StateURL = s.pageStamp(r.URL.RequestURI()), dashboard.StateURL(r.URL.RequestURI())
-}
-
-// uiVersion is a fingerprint of what the dashboard shows but the journal: the manual clock,
-// the newest event raised, and the deliveries and emails made. Its cost is that of one pass
-// over the deliveries (at most 20 an endpoint), not of the reports. No page but the journal's
-// shows requests, so a request changes it only through what it makes (see pageStamp).
-func (s *Server) uiVersion() string {
-	h := sha256.New()
-	if s.clock.Manual() {
-		fmt.Fprintln(h, s.Now().UnixNano())
-	}
-	fmt.Fprintln(h, s.events.lastSeq())
-	if ds, err := s.core.Deliveries(nil); err == nil {
-		for _, d := range ds {
-			fmt.Fprintln(h, d.ID, d.Status, d.Attempts)
-		}
-	}
-	if es, err := s.core.Emails(nil); err == nil {
-		fmt.Fprintln(h, len(es))
-	}
-	fmt.Fprintln(h, len(s.Faults()))
-	return hex.EncodeToString(h.Sum(nil)[:12])
-}
-
-// stateAnswer is GET /_fake/ui/state: what the page's script polls.
-type stateAnswer struct {
-	Version string `json:"version"`
-	Now     string `json:"now"`
-}
-
-func (ui *dashboardUI) handleState(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, stateAnswer{Version: ui.s.pageStamp(r.URL.Query().Get("page")), Now: ui.s.Now().UTC().Format("2006-01-02 15:04:05.000Z")})
-}
-
 // handleAdvance moves a manual clock by the form's Go duration ("90s", "1h30m").
 func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, dashboard.MaxForm)
@@ -90,47 +44,6 @@ func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, dashboard.LocalPath(r.PostFormValue("back")), http.StatusSeeOther)
-}
-
-// feedsView is the hosted feeds page.
-type feedsView struct {
-	Feeds []uiFeed
-}
-
-type uiFeed struct {
-	hosted.FeedListing
-	// FeedPath is the feed's path on this fake, which the page links to.
-	FeedPath string
-	Episodes []uiEpisode
-}
-
-type uiEpisode struct {
-	hosted.EpisodeListing
-	// AudioPath is the audio's path on this fake, which the player loads (same origin).
-	AudioPath string
-	Duration  time.Duration
-}
-
-// sameOriginPath is u's path when u is on this fake, so that the page's player and links
-// stay on the page's origin whatever host name the browser used.
-func (s *Server) sameOriginPath(u string) string {
-	if p, ok := strings.CutPrefix(u, s.URL()); ok && strings.HasPrefix(p, "/") {
-		return p
-	}
-	return u
-}
-
-func (ui *dashboardUI) handleFeeds(w http.ResponseWriter, r *http.Request) {
-	var v feedsView
-	for _, f := range ui.s.host.Feeds() {
-		uf := uiFeed{FeedListing: f, FeedPath: ui.s.sameOriginPath(f.FeedURL)}
-		for _, e := range f.Episodes {
-			uf.Episodes = append(uf.Episodes, uiEpisode{EpisodeListing: e, AudioPath: ui.s.sameOriginPath(e.AudioURL),
-				Duration: time.Duration(e.DurationS * float64(time.Second))})
-		}
-		v.Feeds = append(v.Feeds, uf)
-	}
-	ui.render(w, r, http.StatusOK, "feeds", dashboard.Page{Title: "Hosted feeds", Data: v})
 }
 
 // webhooksView is a workspace's webhook endpoints with their deliveries.

@@ -483,3 +483,9 @@ func TestDashboardEscapesWhatItShows(t *testing.T) {
 	q := url.Values{"method": {uiPayloads[2]}, "path": {uiPayloads[0]}, "key": {uiPayloads[1]}}
 	shownEscaped(t, "journal filter", uiDo(t, srv, uiReq{method: "GET", target: "/_fake/ui/requests?" + q.Encode(), header: admin}).Body.String(), uiPayloads[0])
 }
+
+// stateAnswer is the answer of GET /_fake/ui/state, as the page's script reads it.
+type stateAnswer struct {
+	Version string `json:"version"`
+	Now     string `json:"now"`
+}

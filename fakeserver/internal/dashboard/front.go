@@ -12,7 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
@@ -68,9 +70,13 @@ type Deps struct {
 	Admin httpmw.Admin
 	// Admitted runs once a request is let in: the tests' seam between admission and operation.
 	Admitted func(*http.Request)
-	// Fill sets what the layout shows on every page but the login form (the clock, the
-	// page's stamp and state URL).
-	Fill func(*http.Request, *Page)
+	// Core is the fake's state; Clock its clock; Host the podcast host of its hosted feeds;
+	// URL its base URL; LastEventSeq the Seq of the newest event its record raised.
+	Core         *core.Core
+	Clock        *clock.Clock
+	Host         *hosted.Host
+	URL          func() string
+	LastEventSeq func() uint64
 
 	// Requests reads the request journal, which keeps JournalSize entries and lists at most
 	// MaxRequests at once; Faults lists the armed faults; FaultFiredKind is the kind of the
@@ -245,8 +251,8 @@ func (ui *UI) cookie(r *http.Request, value string, maxAge int) *http.Cookie {
 
 // Render writes a page, or the control API's 500 when it cannot be rendered.
 func (ui *UI) Render(w http.ResponseWriter, r *http.Request, status int, name string, page Page) {
-	if page.Authed = name != "login"; page.Authed && ui.deps.Fill != nil {
-		ui.deps.Fill(r, &page)
+	if page.Authed = name != "login"; page.Authed {
+		ui.fill(r, &page)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	var buf strings.Builder
