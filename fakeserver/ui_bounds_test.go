@@ -208,7 +208,7 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 	rv := uiReportPage{Row: uiRow(summary), Checks: uiChecks(results)}
 	rv.Account, rv.Emails, rv.MoreDeliveries, rv.MoreEmails = shownAccount(acc)
 	peak := 3.0
-	rv.Plot = plotLoudness(acc.Loudness, core.Limits{MaxTruePeak: -1}, &Measurement{Channels: 2, IntegratedLUFS: -20, TruePeakDB: peak})
+	rv.Plot = dashboard.PlotLoudness(dashboard.LoudnessSeries(acc.Loudness), core.Limits{MaxTruePeak: -1}, &dashboard.Measurement{Channels: 2, IntegratedLUFS: -20, TruePeakDB: peak})
 	if len(rv.Account.Deliveries) != maxUIReportTrail || len(rv.Emails) != maxUIReportTrail || rv.MoreDeliveries != 9*maxUIReportTrail || rv.MoreEmails != 9*maxUIReportTrail {
 		t.Errorf("the report page lists %d deliveries (%d more) and %d emails (%d more)", len(rv.Account.Deliveries), rv.MoreDeliveries, len(rv.Emails), rv.MoreEmails)
 	}
