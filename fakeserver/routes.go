@@ -196,7 +196,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + dashboard.Path + "/requests", page(ui.front.ServeRequests)},
 		{"GET " + dashboard.Path + "/requests/{id}", page(ui.front.ServeRequest)},
 		{"GET " + dashboard.Path + "/faults", page(ui.front.ServeFaults)},
-		{"GET " + dashboard.Path + "/events", page(ui.handleEvents)},
+		{"GET " + dashboard.Path + "/events", page(ui.front.ServeEvents)},
 		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
 		// webhook endpoints and their deliveries, emails.
 		{"GET " + dashboard.Path + "/workspaces/{id}", page(ui.handleWorkspace)},

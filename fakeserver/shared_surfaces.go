@@ -79,6 +79,15 @@ func (s *Server) dashboardRows() []route {
 			return out
 		},
 		FaultFiredKind: EventFaultFired,
+		Events: func(f dashboard.EventFilter) []dashboard.Event {
+			events := s.Events(EventFilter(f))
+			out := make([]dashboard.Event, len(events))
+			for i, e := range events {
+				out[i] = dashboard.Event(e)
+			}
+			return out
+		},
+		EventKinds: eventKinds,
 	})
 	rows := s.uiRows(&dashboardUI{s: s, front: front})
 	if err != nil {

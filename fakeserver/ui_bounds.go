@@ -1,9 +1,6 @@
 package fakeserver
 
 import (
-	"strings"
-	"unicode/utf8"
-
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
@@ -19,14 +16,8 @@ const (
 	maxUIName = 160
 	// maxUIText bounds a long text: an email's body, a report's failure and its reasons.
 	maxUIText = 1200
-	// maxUIEventText bounds an event's message and each of its attributes' values;
-	// maxUIEventAttrs the attributes an event's row shows.
-	maxUIEventText  = 120
-	maxUIEventAttrs = 12
 	// maxUIRecipients bounds the addresses an email's line shows.
 	maxUIRecipients = 5
-	// maxUIFilter bounds a filter's value the page shows back in its form.
-	maxUIFilter = 64
 	// maxUIURL bounds an endpoint's URL in the list of a workspace's endpoints (its own page
 	// shows it whole).
 	maxUIURL = 300
@@ -40,10 +31,10 @@ const (
 	maxUIValueFields = 12
 )
 
-// The sizes of the pages bounded here, in bytes (the journal's are internal/dashboard's).
+// The sizes of the pages bounded here, in bytes (the journal's and the events page's are
+// internal/dashboard's).
 const (
 	maxEndpointPageBytes  = 2560 << 10
-	maxEventsPageBytes    = 3 << 20
 	maxEmailsPageBytes    = 3 << 20
 	maxOverviewPageBytes  = 512 << 10
 	maxWorkspacePageBytes = 1 << 20
@@ -57,37 +48,6 @@ func cutNote(s string, n int, note string) string {
 		return cut + " " + note
 	}
 	return s
-}
-
-// uiEvent is an event of the record as its page's row shows it.
-type uiEvent struct {
-	Event
-	Attrs []uiAttr
-	// MoreAttrs counts the attributes not shown.
-	MoreAttrs int
-}
-
-// uiAttr is an attribute of an event as text, its value cut at maxUIEventText.
-type uiAttr struct {
-	Key, Value string
-}
-
-// eventRow is an event as the events page shows it.
-func eventRow(e Event) uiEvent {
-	row := uiEvent{Event: e}
-	row.Message, _ = dashboard.CutRunes(e.Message, maxUIEventText)
-	row.WorkspaceID, _ = dashboard.CutRunes(e.WorkspaceID, 36)
-	row.ReportID, _ = dashboard.CutRunes(e.ReportID, 36)
-	for i, a := range e.Attrs {
-		if i == maxUIEventAttrs {
-			row.MoreAttrs = len(e.Attrs) - i
-			break
-		}
-		key, _ := dashboard.CutRunes(a.Key, 40)
-		value, _ := dashboard.CutRunes(a.Value.Resolve().String(), maxUIEventText)
-		row.Attrs = append(row.Attrs, uiAttr{Key: key, Value: value})
-	}
-	return row
 }
 
 // uiEmail is an email as the emails page and a report's page show it.
@@ -160,14 +120,4 @@ func shownCredits(cr core.Credits) (core.Credits, int) {
 		return cr, n - maxUITopups
 	}
 	return cr, 0
-}
-
-// shownFilter is a filter's value as the page's form shows it back: a value longer than any
-// the filter takes is cut (the filter was refused or matched nothing).
-func shownFilter(v string) string {
-	if utf8.RuneCountInString(v) <= maxUIFilter {
-		return v
-	}
-	cut, _ := dashboard.CutRunes(v, maxUIFilter)
-	return strings.TrimSuffix(cut, "…")
 }

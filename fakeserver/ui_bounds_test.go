@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"encoding/json"
-	"log/slog"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,7 +113,7 @@ func TestJournalPageBoundedEndToEnd(t *testing.T) {
 	}
 }
 
-// otherPagesAtTheirCaps renders the events, emails, overview, workspace, report and webhooks
+// otherPagesAtTheirCaps renders the emails, overview, workspace, report and webhooks
 // pages with every text a tenant controls far past its cap, made of characters the page
 // escapes to five bytes, and every list far past its count; it returns each page's size and
 // its bound.
@@ -124,19 +123,6 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 } {
 	long := fiveByteText(100 << 10)
 	id := "00000000-0000-4000-8000-000000000000"
-
-	// The events page: 200 events, each with a long message and more attributes than it shows.
-	var attrs []slog.Attr
-	for range 3 * maxUIEventAttrs {
-		attrs = append(attrs, slog.String(fiveByteText(200), long))
-	}
-	ev := eventsView{Kind: shownFilter(long), WorkspaceID: shownFilter(long), ReportID: shownFilter(long), Kinds: eventKinds, Capped: true}
-	for range dashboard.MaxList {
-		ev.Events = append(ev.Events, eventRow(Event{Seq: 1, At: TestStart(), Kind: EventDeliveryFailed, Message: long, WorkspaceID: long, ReportID: long, Attrs: attrs}))
-	}
-	if r := ev.Events[0]; len(r.Attrs) != maxUIEventAttrs || r.MoreAttrs != 2*maxUIEventAttrs {
-		t.Errorf("an event row shows %d attributes and counts %d more", len(r.Attrs), r.MoreAttrs)
-	}
 
 	// The emails page: 200 emails with long subjects, many long addresses, long texts.
 	var to []string
@@ -172,7 +158,7 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 		cr.TopupLots = append(cr.TopupLots, core.TopupLot{AmountRemaining: 1 << 30, ExpiresAt: &expires})
 	}
 	wv := workspaceView{Workspace: workspaceRow(Workspace{ID: id, Type: "organization", Name: long}), Statuses: reportStatuses,
-		Filter: ReportFilter{Status: "COMPLETE", SeriesID: shownFilter(long), After: shownFilter(long)}, Filtered: true, NextURL: "/_fake/ui/workspaces/" + id + "?after=" + id}
+		Filter: ReportFilter{Status: "COMPLETE", SeriesID: dashboard.ShownFilter(long), After: dashboard.ShownFilter(long)}, Filtered: true, NextURL: "/_fake/ui/workspaces/" + id + "?after=" + id}
 	shown, more := shownCredits(cr)
 	wv.Credits, wv.MoreTopups = &shown, more
 	for range uiReportPageSize {
@@ -224,7 +210,6 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 		page      string
 		got, most int
 	}{
-		{"events page", renderSize(t, "events", ev), maxEventsPageBytes},
 		{"emails page", renderSize(t, "emails", em), maxEmailsPageBytes},
 		{"overview", renderSize(t, "overview", ov), maxOverviewPageBytes},
 		{"workspace page", renderSize(t, "workspace", wv), maxWorkspacePageBytes},

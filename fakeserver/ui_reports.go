@@ -51,7 +51,7 @@ func (ui *dashboardUI) handleWorkspace(w http.ResponseWriter, r *http.Request) {
 		Workspace: workspaceRow(Workspace{ID: cws.ID.String(), Type: string(cws.Type), Name: cws.Name}),
 		Filter:    f, Statuses: reportStatuses, Page: page, Filtered: f.Status != "" || f.SeriesID != "",
 	}
-	v.Filter.SeriesID, v.Filter.After = shownFilter(f.SeriesID), shownFilter(f.After)
+	v.Filter.SeriesID, v.Filter.After = dashboard.ShownFilter(f.SeriesID), dashboard.ShownFilter(f.After)
 	v.Rows = make([]uiReportRow, len(page.Reports))
 	for i, rep := range page.Reports {
 		v.Rows[i] = uiRow(rep)
@@ -109,34 +109,11 @@ func (ui *dashboardUI) handleReport(w http.ResponseWriter, r *http.Request) {
 	ui.render(w, r, http.StatusOK, "report", dashboard.Page{Title: title, Data: v})
 }
 
-// eventsView is the event record's page, newest first.
-type eventsView struct {
-	Kind, WorkspaceID, ReportID string
-	Kinds                       []string
-	Events                      []uiEvent
-	// Capped says older events matched than the page shows (GET /_fake/events lists them).
-	Capped bool
-}
-
 // eventKinds are the kinds the events page offers as a filter.
 var eventKinds = []string{
 	EventReportCreated, EventReportStatus, EventReportFinished, EventDeliveryFailed, EventDeliverySucceeded,
 	EventEndpointDisabled, EventFeedCheckFailed, EventFaultFired, EventRequestRefused, EventURLRefused,
 	EventClockAdvanced, EventWorkspaceCreated, EventReset,
-}
-
-func (ui *dashboardUI) handleEvents(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	f := EventFilter{Kind: q.Get("kind"), WorkspaceID: q.Get("workspace"), ReportID: q.Get("report"), Limit: dashboard.MaxList + 1}
-	v := eventsView{Kind: shownFilter(f.Kind), WorkspaceID: shownFilter(f.WorkspaceID), ReportID: shownFilter(f.ReportID), Kinds: eventKinds}
-	events := ui.s.Events(f)
-	if len(events) > dashboard.MaxList {
-		events, v.Capped = events[len(events)-dashboard.MaxList:], true
-	}
-	for i := len(events) - 1; i >= 0; i-- {
-		v.Events = append(v.Events, eventRow(events[i]))
-	}
-	ui.render(w, r, http.StatusOK, "events", dashboard.Page{Title: "Event record", Data: v})
 }
 
 // lastSeq is the Seq of the newest event raised, 0 before the first: a cheap sign that the

@@ -77,6 +77,9 @@ type Deps struct {
 	Host         *hosted.Host
 	URL          func() string
 	LastEventSeq func() uint64
+	// Events reads the event record; EventKinds are the kinds its page offers as a filter.
+	Events     func(EventFilter) []Event
+	EventKinds []string
 
 	// Requests reads the request journal, which keeps JournalSize entries and lists at most
 	// MaxRequests at once; Faults lists the armed faults; FaultFiredKind is the kind of the
