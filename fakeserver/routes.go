@@ -188,8 +188,8 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"POST " + dashboard.Path + "/logout", http.HandlerFunc(ui.front.ServeLogout)},
 		{"GET " + dashboard.StaticPrefix + "{file}", dashboard.Static()},
 		// The fake: overview and clock, hosted feeds, the journal, faults, the event record.
-		{"GET " + dashboard.Path, page(ui.handleOverview)},
-		{"GET " + dashboard.Path + "/{$}", page(ui.handleOverview)},
+		{"GET " + dashboard.Path, page(ui.front.ServeOverview)},
+		{"GET " + dashboard.Path + "/{$}", page(ui.front.ServeOverview)},
 		{"GET " + dashboard.Path + "/state", page(ui.front.ServeState)},
 		{"POST " + dashboard.Path + "/clock/advance", page(ui.handleAdvance)},
 		{"GET " + dashboard.Path + "/feeds", page(ui.front.ServeFeeds)},
@@ -204,7 +204,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + dashboard.Path + "/workspaces/{id}/webhooks", page(ui.handleWebhooks)},
 		{"GET " + dashboard.Path + "/endpoints/{id}", page(ui.handleEndpoint)},
 		{"POST " + dashboard.Path + "/deliveries/{id}/resend", page(ui.handleResend)},
-		{"GET " + dashboard.Path + "/workspaces/{id}/emails", page(ui.handleEmails)},
+		{"GET " + dashboard.Path + "/workspaces/{id}/emails", page(ui.front.ServeEmails)},
 	}
 }
 

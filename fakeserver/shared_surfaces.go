@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/google/uuid"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
@@ -88,6 +89,22 @@ func (s *Server) dashboardRows() []route {
 			return out
 		},
 		EventKinds: eventKinds,
+		Workspaces: func() []dashboard.Workspace {
+			wss := s.Workspaces()
+			out := make([]dashboard.Workspace, len(wss))
+			for i, ws := range wss {
+				out[i] = dashboard.Workspace(ws)
+			}
+			return out
+		},
+		Emails: func(ws uuid.UUID) ([]dashboard.Email, error) {
+			es, err := s.Emails(ws.String())
+			out := make([]dashboard.Email, len(es))
+			for i, e := range es {
+				out[i] = dashboard.Email(e)
+			}
+			return out, answerOf(err)
+		},
 	})
 	rows := s.uiRows(&dashboardUI{s: s, front: front})
 	if err != nil {

@@ -12,12 +12,6 @@ import (
 // TestPagesBoundedWhateverTenantsSend renders each page with every text at its cap, made of
 // characters escaped to five bytes.
 const (
-	// maxUIName bounds a name a page shows: a workspace's, a report's, a standard's.
-	maxUIName = 160
-	// maxUIText bounds a long text: an email's body, a report's failure and its reasons.
-	maxUIText = 1200
-	// maxUIRecipients bounds the addresses an email's line shows.
-	maxUIRecipients = 5
 	// maxUIURL bounds an endpoint's URL in the list of a workspace's endpoints (its own page
 	// shows it whole).
 	maxUIURL = 300
@@ -31,12 +25,10 @@ const (
 	maxUIValueFields = 12
 )
 
-// The sizes of the pages bounded here, in bytes (the journal's and the events page's are
-// internal/dashboard's).
+// The sizes of the pages bounded here, in bytes (the journal's, the events', the emails' and
+// the overview's are internal/dashboard's).
 const (
 	maxEndpointPageBytes  = 2560 << 10
-	maxEmailsPageBytes    = 3 << 20
-	maxOverviewPageBytes  = 512 << 10
 	maxWorkspacePageBytes = 1 << 20
 	maxReportPageBytes    = 3 << 20
 	maxWebhooksPageBytes  = 64 << 10
@@ -50,46 +42,19 @@ func cutNote(s string, n int, note string) string {
 	return s
 }
 
-// uiEmail is an email as the emails page and a report's page show it.
-type uiEmail struct {
-	Email
-	// MoreTo counts the addresses not shown; TextCut says the text was cut.
-	MoreTo  int
-	TextCut bool
-}
-
-// emailRow is an email with its texts cut.
-func emailRow(e Email) uiEmail {
-	row := uiEmail{Email: e}
-	row.Subject, _ = dashboard.CutRunes(e.Subject, maxUIName)
-	row.Kind, _ = dashboard.CutRunes(e.Kind, 40)
-	row.To = nil
-	for i, to := range e.To {
-		if i == maxUIRecipients {
-			row.MoreTo = len(e.To) - i
-			break
-		}
-		to, _ = dashboard.CutRunes(to, maxUIName)
-		row.To = append(row.To, to)
-	}
-	row.Text, row.TextCut = dashboard.CutRunes(e.Text, maxUIText)
-	return row
-}
-
-// workspaceRow is a workspace with its name cut.
+// workspaceRow is a workspace with its name cut (dashboard.WorkspaceRow).
 func workspaceRow(ws Workspace) Workspace {
-	ws.Name, _ = dashboard.CutRunes(ws.Name, maxUIName)
-	return ws
+	return Workspace(dashboard.WorkspaceRow(dashboard.Workspace(ws)))
 }
 
 // shownAccount is a report's account as its page shows it: its texts cut, its deliveries and
 // emails at most maxUIReportTrail each (the rest counted).
-func shownAccount(acc ReportAccount) (ReportAccount, []uiEmail, int, int) {
-	acc.Failure = cutNote(acc.Failure, maxUIText, "(cut: GET /_fake/reports/{id} returns it whole)")
-	acc.Report.Verdict.Standard, _ = dashboard.CutRunes(acc.Report.Verdict.Standard, maxUIName)
+func shownAccount(acc ReportAccount) (ReportAccount, []dashboard.EmailShown, int, int) {
+	acc.Failure = cutNote(acc.Failure, dashboard.MaxText, "(cut: GET /_fake/reports/{id} returns it whole)")
+	acc.Report.Verdict.Standard, _ = dashboard.CutRunes(acc.Report.Verdict.Standard, dashboard.MaxName)
 	acc.Timeline = append([]StatusChange(nil), acc.Timeline...)
 	for i := range acc.Timeline {
-		acc.Timeline[i].Reason, _ = dashboard.CutRunes(acc.Timeline[i].Reason, maxUIText)
+		acc.Timeline[i].Reason, _ = dashboard.CutRunes(acc.Timeline[i].Reason, dashboard.MaxText)
 	}
 	moreDeliveries, moreEmails := 0, 0
 	if n := len(acc.Deliveries); n > maxUIReportTrail {
@@ -105,9 +70,9 @@ func shownAccount(acc ReportAccount) (ReportAccount, []uiEmail, int, int) {
 	if n := len(acc.Emails); n > maxUIReportTrail {
 		acc.Emails, moreEmails = acc.Emails[n-maxUIReportTrail:], n-maxUIReportTrail
 	}
-	emails := make([]uiEmail, len(acc.Emails))
+	emails := make([]dashboard.EmailShown, len(acc.Emails))
 	for i, e := range acc.Emails {
-		emails[i] = emailRow(e)
+		emails[i] = dashboard.EmailRow(dashboard.Email(e))
 	}
 	acc.Emails = nil // the page shows the cut ones
 	return acc, emails, moreDeliveries, moreEmails

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
@@ -71,20 +69,8 @@ func endpointRow(ep WebhookEndpoint, ds []WebhookDelivery) uiEndpoint {
 	return ue
 }
 
-// uiWorkspaceID parses the {id} of a workspace page; an unknown one is 404.
-func (s *Server) uiWorkspaceID(r *http.Request) (uuid.UUID, error) {
-	id, err := parseID(httpmw.PathID(r, "id"), "Workspace")
-	if err != nil {
-		return uuid.Nil, err
-	}
-	if _, err := s.core.Workspace(id); err != nil {
-		return uuid.Nil, err
-	}
-	return id, nil
-}
-
 func (ui *dashboardUI) handleWebhooks(w http.ResponseWriter, r *http.Request) {
-	ws, err := ui.s.uiWorkspaceID(r)
+	ws, err := ui.front.WorkspaceID(r)
 	if err != nil {
 		ui.renderError(w, r, err)
 		return
@@ -157,58 +143,4 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 	}
 	notice, ok := resentNotice(v.Deliveries, r.URL.Query().Get("resent"))
 	ui.render(w, r, http.StatusOK, "endpoint", dashboard.Page{Title: "Webhook endpoint", Notice: notice, NoticeOK: ok, Data: v})
-}
-
-// emailsView is a workspace's simulated emails, newest first.
-type emailsView struct {
-	WorkspaceID string
-	Emails      []uiEmail
-	// Capped says older emails were sent than the page shows; Total counts them all.
-	Capped bool
-	Total  int
-}
-
-func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
-	ws, err := ui.s.uiWorkspaceID(r)
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	es, err := ui.s.Emails(ws.String())
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	v := emailsView{WorkspaceID: ws.String(), Total: len(es)}
-	for _, e := range es { // newest first
-		if len(v.Emails) == dashboard.MaxList {
-			v.Capped = true
-			break
-		}
-		v.Emails = append(v.Emails, emailRow(e))
-	}
-	ui.render(w, r, http.StatusOK, "emails", dashboard.Page{Title: "Emails", Data: v})
-}
-
-// overviewOf is the overview of every workspace, the oldest dashboard.MaxList listed.
-func overviewOf(all []Workspace, feeds, faults int) overviewView {
-	v := overviewView{Total: len(all), Feeds: feeds, Faults: faults}
-	for _, ws := range all[:min(len(all), dashboard.MaxList)] {
-		v.Workspaces = append(v.Workspaces, workspaceRow(ws))
-	}
-	return v
-}
-
-// overviewView is the overview: the fake's clock and what it holds.
-type overviewView struct {
-	// Workspaces are the oldest dashboard.MaxList; Total counts them all (GET /_fake/workspaces
-	// lists them by cursor).
-	Workspaces    []Workspace
-	Total         int
-	Feeds, Faults int
-}
-
-func (ui *dashboardUI) handleOverview(w http.ResponseWriter, r *http.Request) {
-	v := overviewOf(ui.s.Workspaces(), len(ui.s.host.Feeds()), len(ui.s.Faults()))
-	ui.render(w, r, http.StatusOK, "overview", dashboard.Page{Title: "Overview", Data: v})
 }

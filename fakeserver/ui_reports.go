@@ -30,7 +30,7 @@ type workspaceView struct {
 const uiReportPageSize = 100
 
 func (ui *dashboardUI) handleWorkspace(w http.ResponseWriter, r *http.Request) {
-	ws, err := ui.s.uiWorkspaceID(r)
+	ws, err := ui.front.WorkspaceID(r)
 	if err != nil {
 		ui.renderError(w, r, err)
 		return
@@ -82,7 +82,7 @@ type uiReportPage struct {
 	Plot    dashboard.LoudnessPlot
 	// Emails are the account's emails as shown; MoreDeliveries and MoreEmails count the older
 	// ones the page does not list (GET /_fake/reports/{id} has them).
-	Emails                     []uiEmail
+	Emails                     []dashboard.EmailShown
 	MoreDeliveries, MoreEmails int
 }
 

@@ -34,7 +34,7 @@ func uiRow(r ReportSummary) uiReportRow {
 	if !row.Named {
 		row.Shown = "(no name)"
 	}
-	row.Shown, _ = dashboard.CutRunes(row.Shown, maxUIName)
+	row.Shown, _ = dashboard.CutRunes(row.Shown, dashboard.MaxName)
 	row.Verdict, row.VerdictClass = verdictWords(r.Status, r.Verdict)
 	if r.Status == core.StatusComplete && row.VerdictClass != "passed" {
 		row.StatusClass += " not-passed"
@@ -44,7 +44,7 @@ func uiRow(r ReportSummary) uiReportRow {
 
 // verdictWords says a verdict as the dashboard shows it beside the status.
 func verdictWords(status string, v ReportVerdict) (words, class string) {
-	std, _ := dashboard.CutRunes(v.Standard, maxUIName)
+	std, _ := dashboard.CutRunes(v.Standard, dashboard.MaxName)
 	if std == "" {
 		std = "its standard"
 	}
@@ -113,7 +113,7 @@ func shownValue(v reportview.Value) reportview.Value {
 	fields := v.Fields[:min(len(v.Fields), maxUIValueFields)]
 	v.Fields = nil
 	for _, f := range fields {
-		f.Label, _ = dashboard.CutRunes(f.Label, maxUIName)
+		f.Label, _ = dashboard.CutRunes(f.Label, dashboard.MaxName)
 		f.Text, _ = dashboard.CutRunes(f.Text, maxUICheckText)
 		f.Full, _ = dashboard.CutRunes(f.Full, maxUICheckText)
 		v.Fields = append(v.Fields, f)

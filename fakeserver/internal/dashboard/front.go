@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
@@ -80,6 +81,9 @@ type Deps struct {
 	// Events reads the event record; EventKinds are the kinds its page offers as a filter.
 	Events     func(EventFilter) []Event
 	EventKinds []string
+	// Workspaces lists every workspace, oldest first; Emails a workspace's emails, newest first.
+	Workspaces func() []Workspace
+	Emails     func(uuid.UUID) ([]Email, error)
 
 	// Requests reads the request journal, which keeps JournalSize entries and lists at most
 	// MaxRequests at once; Faults lists the armed faults; FaultFiredKind is the kind of the
