@@ -201,7 +201,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		// webhook endpoints and their deliveries, emails.
 		{"GET " + dashboard.Path + "/workspaces/{id}", page(ui.handleWorkspace)},
 		{"GET " + dashboard.Path + "/reports/{id}", page(ui.handleReport)},
-		{"GET " + dashboard.Path + "/workspaces/{id}/webhooks", page(ui.handleWebhooks)},
+		{"GET " + dashboard.Path + "/workspaces/{id}/webhooks", page(ui.front.ServeWebhooks)},
 		{"GET " + dashboard.Path + "/endpoints/{id}", page(ui.handleEndpoint)},
 		{"POST " + dashboard.Path + "/deliveries/{id}/resend", page(ui.handleResend)},
 		{"GET " + dashboard.Path + "/workspaces/{id}/emails", page(ui.front.ServeEmails)},

@@ -97,6 +97,14 @@ func (s *Server) dashboardRows() []route {
 			}
 			return out
 		},
+		Endpoints: func(ws uuid.UUID) ([]dashboard.Endpoint, error) {
+			eps, err := s.WebhookEndpoints(ws.String())
+			out := make([]dashboard.Endpoint, len(eps))
+			for i, ep := range eps {
+				out[i] = dashboard.Endpoint(ep)
+			}
+			return out, answerOf(err)
+		},
 		Emails: func(ws uuid.UUID) ([]dashboard.Email, error) {
 			es, err := s.Emails(ws.String())
 			out := make([]dashboard.Email, len(es))

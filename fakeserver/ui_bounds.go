@@ -12,9 +12,6 @@ import (
 // TestPagesBoundedWhateverTenantsSend renders each page with every text at its cap, made of
 // characters escaped to five bytes.
 const (
-	// maxUIURL bounds an endpoint's URL in the list of a workspace's endpoints (its own page
-	// shows it whole).
-	maxUIURL = 300
 	// maxUIReportTrail bounds the deliveries and the emails a report's page lists, and
 	// maxUITopups the top-up lots a workspace's credits line lists.
 	maxUIReportTrail = 20
@@ -25,13 +22,12 @@ const (
 	maxUIValueFields = 12
 )
 
-// The sizes of the pages bounded here, in bytes (the journal's, the events', the emails' and
-// the overview's are internal/dashboard's).
+// The sizes of the pages bounded here, in bytes (the journal's, the events', the emails', the
+// overview's and the webhook endpoints' are internal/dashboard's).
 const (
 	maxEndpointPageBytes  = 2560 << 10
 	maxWorkspacePageBytes = 1 << 20
 	maxReportPageBytes    = 3 << 20
-	maxWebhooksPageBytes  = 64 << 10
 )
 
 // cutNote is s cut to n characters, with the note after the "…" when it was cut.

@@ -113,10 +113,10 @@ func TestJournalPageBoundedEndToEnd(t *testing.T) {
 	}
 }
 
-// otherPagesAtTheirCaps renders the workspace, report and webhooks
-// pages with every text a tenant controls far past its cap, made of characters the page
-// escapes to five bytes, and every list far past its count; it returns each page's size and
-// its bound.
+// otherPagesAtTheirCaps renders the workspace and report pages with every text a tenant
+// controls far past its cap, made of characters the page escapes to five bytes, and every list
+// far past its count; it returns each page's size and its bound (the other pages' tests are
+// internal/dashboard's).
 func otherPagesAtTheirCaps(t *testing.T) []struct {
 	page      string
 	got, most int
@@ -182,19 +182,11 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 		t.Errorf("the report page lists %d deliveries (%d more) and %d emails (%d more)", len(rv.Account.Deliveries), rv.MoreDeliveries, len(rv.Emails), rv.MoreEmails)
 	}
 
-	// A workspace's webhook endpoints: its five, each with a long URL.
-	wh := webhooksView{WorkspaceID: id}
-	for range 5 {
-		wh.Endpoints = append(wh.Endpoints, endpointRow(WebhookEndpoint{ID: id, URL: "http://" + long, Events: []string{"report.completed", "report.failed"}, Enabled: true, Source: "rest"},
-			[]WebhookDelivery{{Status: "retrying"}, {Status: "succeeded"}}))
-	}
-
 	return []struct {
 		page      string
 		got, most int
 	}{
 		{"workspace page", renderSize(t, "workspace", wv), maxWorkspacePageBytes},
 		{"report page", renderSize(t, "report", rv), maxReportPageBytes},
-		{"webhooks page", renderSize(t, "webhooks", wh), maxWebhooksPageBytes},
 	}
 }

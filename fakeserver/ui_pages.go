@@ -44,50 +44,6 @@ func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, dashboard.LocalPath(r.PostFormValue("back")), http.StatusSeeOther)
 }
 
-// webhooksView is a workspace's webhook endpoints with their deliveries.
-type webhooksView struct {
-	WorkspaceID string
-	Endpoints   []uiEndpoint
-}
-
-type uiEndpoint struct {
-	WebhookEndpoint
-	Deliveries int
-	Failing    int
-}
-
-// endpointRow is an endpoint as the list of a workspace's endpoints shows it, with the count
-// of its deliveries (ds) and of those failing.
-func endpointRow(ep WebhookEndpoint, ds []WebhookDelivery) uiEndpoint {
-	ue := uiEndpoint{WebhookEndpoint: ep, Deliveries: len(ds)}
-	ue.URL, _ = dashboard.CutRunes(ep.URL, maxUIURL) // whole on the endpoint's own page
-	for _, d := range ds {
-		if d.Status == "retrying" || d.Status == "abandoned" {
-			ue.Failing++
-		}
-	}
-	return ue
-}
-
-func (ui *dashboardUI) handleWebhooks(w http.ResponseWriter, r *http.Request) {
-	ws, err := ui.front.WorkspaceID(r)
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	eps, err := ui.s.WebhookEndpoints(ws.String())
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	v := webhooksView{WorkspaceID: ws.String()}
-	for _, ep := range eps {
-		ds, _ := ui.s.WebhookDeliveries(ep.ID)
-		v.Endpoints = append(v.Endpoints, endpointRow(ep, ds))
-	}
-	ui.render(w, r, http.StatusOK, "webhooks", dashboard.Page{Title: "Webhook endpoints", Data: v})
-}
-
 // uiEndpointPage is one endpoint's deliveries, newest first, each with its attempts.
 type uiEndpointPage struct {
 	Endpoint   WebhookEndpoint

@@ -84,6 +84,8 @@ type Deps struct {
 	// Workspaces lists every workspace, oldest first; Emails a workspace's emails, newest first.
 	Workspaces func() []Workspace
 	Emails     func(uuid.UUID) ([]Email, error)
+	// Endpoints lists a workspace's webhook endpoints, without their secrets.
+	Endpoints func(uuid.UUID) ([]Endpoint, error)
 
 	// Requests reads the request journal, which keeps JournalSize entries and lists at most
 	// MaxRequests at once; Faults lists the armed faults; FaultFiredKind is the kind of the
