@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/journal"
 )
 
@@ -119,5 +120,5 @@ const maxJournalLimit = journal.MaxRequestsLimit
 // ClearRequests empties the request journal.
 func (s *Server) ClearRequests() { s.journal.Clear() }
 
-// cutText is journal.CutText: a copy of at most n bytes of s, cut at a character boundary.
-func cutText(s string, n int) (string, bool) { return journal.CutText(s, n) }
+// cutText is httpmw.CutText: a copy of at most n bytes of s, cut at a character boundary.
+func cutText(s string, n int) (string, bool) { return httpmw.CutText(s, n) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"golang.org/x/net/html"
 )
 
@@ -15,7 +16,7 @@ func TestLandingPage(t *testing.T) {
 	srv, _ := NewTest(t)
 	// A browser gets a page linking what a newcomer opens first, under the dashboard's CSP.
 	w := uiDo(t, srv, uiReq{method: "GET", target: "/", header: browser(nil)})
-	if w.Code != http.StatusOK || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") || w.Header().Get("Content-Security-Policy") != uiCSP {
+	if w.Code != http.StatusOK || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") || w.Header().Get("Content-Security-Policy") != dashboard.CSP {
 		t.Fatalf("GET / as a browser: %d %v", w.Code, w.Header())
 	}
 	doc := page(t, w.Body.String())
@@ -43,7 +44,10 @@ func TestLandingPage(t *testing.T) {
 	}
 	// Any other client gets the same links as JSON, absolute.
 	w = uiDo(t, srv, uiReq{method: "GET", target: "/"})
-	var got landingAnswer
+	var got struct { // the dashboard's landing answer
+		Name  string            `json:"name"`
+		Links map[string]string `json:"links"`
+	}
 	if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &got) != nil {
 		t.Fatalf("GET / as JSON: %d %s", w.Code, w.Body)
 	}

@@ -66,8 +66,8 @@ func (s *Server) routeRows() []route {
 		{"/_fake/", s.requireAdmin(onFirstUse(sharedControl))},
 
 		// The dashboard (uiRows): pages on the admin token or its login's cookie.
-		{uiPath, ui},
-		{uiPath + "/", ui},
+		{dashboard.Path, ui},
+		{dashboard.Path + "/", ui},
 
 		// REST API: every path of openapi.json under /api/rest/v1, and its public documents,
 		// which need no key and count against no limit.
@@ -92,11 +92,12 @@ func (s *Server) routeRows() []route {
 		{"GET /_feeds/", s.injectFaults(httpmw.AssetHeaders(lazy(s.feedRoutes).ServeHTTP))},
 		{"GET /_covers/{token}", httpmw.AssetHeaders(s.rest.ServeCover)},
 
-		// The front door (landing.go): GET / for a newcomer, the favicon, and the report link
-		// of events and REST answers, which leads to the dashboard's report page.
-		{"GET /{$}", s.landing()},
+		// The front door (internal/dashboard's landing.go): GET / for a newcomer, the favicon,
+		// and the report link of events and REST answers, which leads to the dashboard's
+		// report page.
+		{"GET /{$}", dashboard.Landing(s.URL, rest.Base)},
 		{"GET /favicon.ico", dashboard.Favicon()},
-		{"GET /app/reports/{id}", http.HandlerFunc(s.handleAppReport)},
+		{"GET /app/reports/{id}", http.HandlerFunc(dashboard.ServeAppReport)},
 
 		// Anything else.
 		{"/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -156,31 +157,31 @@ func (s *Server) controlRows() []route {
 // it posts. Every row but the login form and the static files needs the admin token; every
 // POST passes the same-origin check first (sharedUI in shared_surfaces.go).
 func (s *Server) uiRows(ui *dashboardUI) []route {
-	page := ui.guard
+	page := ui.front.Guard
 	return []route{
 		// Login, logout, and the script and style sheet, which need no token.
-		{"GET " + uiPath + "/login", http.HandlerFunc(ui.handleLoginForm)},
-		{"POST " + uiPath + "/login", http.HandlerFunc(ui.handleLogin)},
-		{"POST " + uiPath + "/logout", http.HandlerFunc(ui.handleLogout)},
+		{"GET " + dashboard.Path + "/login", http.HandlerFunc(ui.front.ServeLoginForm)},
+		{"POST " + dashboard.Path + "/login", http.HandlerFunc(ui.front.ServeLogin)},
+		{"POST " + dashboard.Path + "/logout", http.HandlerFunc(ui.front.ServeLogout)},
 		{"GET " + dashboard.StaticPrefix + "{file}", dashboard.Static()},
 		// The fake: overview and clock, hosted feeds, the journal, faults, the event record.
-		{"GET " + uiPath, page(ui.handleOverview)},
-		{"GET " + uiPath + "/{$}", page(ui.handleOverview)},
-		{"GET " + uiPath + "/state", page(ui.handleState)},
-		{"POST " + uiPath + "/clock/advance", page(ui.handleAdvance)},
-		{"GET " + uiPath + "/feeds", page(ui.handleFeeds)},
-		{"GET " + uiPath + "/requests", page(ui.handleRequests)},
-		{"GET " + uiPath + "/requests/{id}", page(ui.handleRequest)},
-		{"GET " + uiPath + "/faults", page(ui.handleFaults)},
-		{"GET " + uiPath + "/events", page(ui.handleEvents)},
+		{"GET " + dashboard.Path, page(ui.front.ServeOverview)},
+		{"GET " + dashboard.Path + "/{$}", page(ui.front.ServeOverview)},
+		{"GET " + dashboard.Path + "/state", page(ui.front.ServeState)},
+		{"POST " + dashboard.Path + "/clock/advance", page(ui.handleAdvance)},
+		{"GET " + dashboard.Path + "/feeds", page(ui.front.ServeFeeds)},
+		{"GET " + dashboard.Path + "/requests", page(ui.front.ServeRequests)},
+		{"GET " + dashboard.Path + "/requests/{id}", page(ui.front.ServeRequest)},
+		{"GET " + dashboard.Path + "/faults", page(ui.front.ServeFaults)},
+		{"GET " + dashboard.Path + "/events", page(ui.front.ServeEvents)},
 		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
 		// webhook endpoints and their deliveries, emails.
-		{"GET " + uiPath + "/workspaces/{id}", page(ui.handleWorkspace)},
-		{"GET " + uiPath + "/reports/{id}", page(ui.handleReport)},
-		{"GET " + uiPath + "/workspaces/{id}/webhooks", page(ui.handleWebhooks)},
-		{"GET " + uiPath + "/endpoints/{id}", page(ui.handleEndpoint)},
-		{"POST " + uiPath + "/deliveries/{id}/resend", page(ui.handleResend)},
-		{"GET " + uiPath + "/workspaces/{id}/emails", page(ui.handleEmails)},
+		{"GET " + dashboard.Path + "/workspaces/{id}", page(ui.handleWorkspace)},
+		{"GET " + dashboard.Path + "/reports/{id}", page(ui.handleReport)},
+		{"GET " + dashboard.Path + "/workspaces/{id}/webhooks", page(ui.front.ServeWebhooks)},
+		{"GET " + dashboard.Path + "/endpoints/{id}", page(ui.handleEndpoint)},
+		{"POST " + dashboard.Path + "/deliveries/{id}/resend", page(ui.handleResend)},
+		{"GET " + dashboard.Path + "/workspaces/{id}/emails", page(ui.front.ServeEmails)},
 	}
 }
 

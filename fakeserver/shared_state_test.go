@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
@@ -71,14 +72,14 @@ func restGet(t *testing.T, x *isolationSide, path, key string) int {
 func overview(t *testing.T, x *isolationSide, cookie *http.Cookie, direct bool) (int, string) {
 	t.Helper()
 	if direct {
-		r := httptest.NewRequest("GET", "http://fake.test"+uiPath+"/", nil)
+		r := httptest.NewRequest("GET", "http://fake.test"+dashboard.Path+"/", nil)
 		r.Header.Set("Accept", "text/html")
 		r.AddCookie(cookie)
 		w := httptest.NewRecorder()
 		x.srv.Handler().ServeHTTP(w, r)
 		return w.Code, w.Body.String()
 	}
-	return isolationDo(t, x, "GET", uiPath+"/", http.Header{"Accept": {"text/html"}, "Cookie": {cookie.String()}}, "")
+	return isolationDo(t, x, "GET", dashboard.Path+"/", http.Header{"Accept": {"text/html"}, "Cookie": {cookie.String()}}, "")
 }
 
 // TestTwoFakesShareNoState: two fakes in one process, changed at the same time, never see each
@@ -212,7 +213,7 @@ func (x *isolationSide) checkJournal(t *testing.T) {
 // sessionCookie logs in to x's dashboard and returns the session cookie.
 func (x *isolationSide) sessionCookie(t *testing.T) *http.Cookie {
 	t.Helper()
-	req, err := http.NewRequest("POST", x.srv.URL()+uiPath+"/login", strings.NewReader(url.Values{"token": {x.srv.AdminToken()}}.Encode()))
+	req, err := http.NewRequest("POST", x.srv.URL()+dashboard.Path+"/login", strings.NewReader(url.Values{"token": {x.srv.AdminToken()}}.Encode()))
 	if err != nil {
 		t.Error(err)
 		return nil
@@ -227,7 +228,7 @@ func (x *isolationSide) sessionCookie(t *testing.T) *http.Cookie {
 	}
 	resp.Body.Close()
 	for _, c := range resp.Cookies() {
-		if c.Name == uiCookie {
+		if c.Name == dashboard.Cookie {
 			return c
 		}
 	}

@@ -4,9 +4,11 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/google/uuid"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
+	"github.com/podqa/podqa-go/fakeserver/internal/journal"
 	"github.com/podqa/podqa-go/fakeserver/internal/rest"
 )
 
@@ -43,14 +45,76 @@ var sharedUI = sync.OnceValue(func() http.Handler {
 	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "The dashboard takes forms only from its own pages (cross-origin request refused)."})
 	}))
-	return uiHeaders(origin.Handler(unrouted(table, "Dashboard page", table)))
+	return dashboard.Headers(origin.Handler(unrouted(table, "Dashboard page", table)))
 })
 
 // dashboardRows are uiRows over s's dashboard, made on its first dashboard request: its sessions
 // are its own, its pages the process's (dashboard.Shared).
 func (s *Server) dashboardRows() []route {
 	pages, err := dashboard.Shared()
-	rows := s.uiRows(&dashboardUI{s: s, pages: pages})
+	front := dashboard.NewUI(pages, dashboard.Deps{
+		Admin: s.admin,
+		// Read at each request: the package's tests set the seam on a started fake.
+		Admitted: func(r *http.Request) {
+			if s.admitted != nil {
+				s.admitted(r)
+			}
+		},
+		Core: s.core, Clock: s.clock, Host: s.host, URL: s.URL, LastEventSeq: s.events.lastSeq,
+		// The journal and the faults, read through the dashboard's twins of their types.
+		Requests: func(f dashboard.RequestFilter) []dashboard.JournalEntry {
+			entries := s.journal.Requests(journal.Filter(f))
+			out := make([]dashboard.JournalEntry, len(entries))
+			for i, e := range entries {
+				out[i] = dashboard.JournalEntry(e)
+			}
+			return out
+		},
+		JournalSize: s.opts.journalSize, MaxRequests: maxJournalLimit,
+		Faults: func() []dashboard.ArmedFault {
+			armed := s.faults.List()
+			out := make([]dashboard.ArmedFault, len(armed))
+			for i, a := range armed {
+				out[i] = dashboard.ArmedFault{ID: a.ID, Fault: dashboard.Fault(a.Fault), Matches: a.Matches, Fired: a.Fired}
+			}
+			return out
+		},
+		FaultFiredKind: EventFaultFired,
+		Events: func(f dashboard.EventFilter) []dashboard.Event {
+			events := s.Events(EventFilter(f))
+			out := make([]dashboard.Event, len(events))
+			for i, e := range events {
+				out[i] = dashboard.Event(e)
+			}
+			return out
+		},
+		EventKinds: eventKinds,
+		Workspaces: func() []dashboard.Workspace {
+			wss := s.Workspaces()
+			out := make([]dashboard.Workspace, len(wss))
+			for i, ws := range wss {
+				out[i] = dashboard.Workspace(ws)
+			}
+			return out
+		},
+		Endpoints: func(ws uuid.UUID) ([]dashboard.Endpoint, error) {
+			eps, err := s.WebhookEndpoints(ws.String())
+			out := make([]dashboard.Endpoint, len(eps))
+			for i, ep := range eps {
+				out[i] = dashboard.Endpoint(ep)
+			}
+			return out, answerOf(err)
+		},
+		Emails: func(ws uuid.UUID) ([]dashboard.Email, error) {
+			es, err := s.Emails(ws.String())
+			out := make([]dashboard.Email, len(es))
+			for i, e := range es {
+				out[i] = dashboard.Email(e)
+			}
+			return out, answerOf(err)
+		},
+	})
+	rows := s.uiRows(&dashboardUI{s: s, front: front})
 	if err != nil {
 		// The templates are embedded and parsed by the tests: a failure here is a build error.
 		for i := range rows {

@@ -70,6 +70,14 @@ func (s *Server) attemptsOf(d WebhookDelivery, log attemptLog) []uiAttempt {
 		a.Code, a.Latency, a.Error = attemptLine(a.Code, a.Latency, a.Error)
 		out = append(out, a)
 	}
+	// An attempt's "next attempt" is the retry it queued: past once a later attempt was made,
+	// and void once the delivery succeeded or was given up. Only the last attempt of a delivery
+	// still retrying keeps it.
+	for i := range out {
+		if i < len(out)-1 || d.NextAttemptAt.IsZero() {
+			out[i].Next = time.Time{}
+		}
+	}
 	if !d.NextAttemptAt.IsZero() {
 		out = append(out, uiAttempt{N: d.Attempts + 1, At: d.NextAttemptAt, Status: "queued", Queued: true})
 	}

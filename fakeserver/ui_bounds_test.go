@@ -2,11 +2,12 @@ package fakeserver
 
 import (
 	"encoding/json"
-	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
@@ -21,34 +22,19 @@ func renderSize(t *testing.T, name string, data any) int {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	page := uiPage{Title: fiveByteText(200), Authed: true, Now: TestStart(), Version: "v", StateURL: stateURL("/_fake/ui/" + fiveByteText(100)), Back: "/_fake/ui/" + fiveByteText(100), Data: data}
+	page := dashboard.Page{Title: fiveByteText(200), Authed: true, Now: TestStart(), Version: "v", StateURL: dashboard.StateURL("/_fake/ui/" + fiveByteText(100)), Back: "/_fake/ui/" + fiveByteText(100), Data: data}
 	if err := pages.Render(&b, name, page); err != nil {
 		t.Fatal(err)
 	}
 	return b.Len()
 }
 
-// TestPagesBoundedWhateverTenantsSend: the journal's list, a request's page and an endpoint's
-// page stay under their documented sizes when every text they show is at its cap and made of
-// characters the page escapes to five bytes; the journal's list shows at most
-// maxUIBodyPreview bytes of each body, a request's page the whole body the journal kept.
+// TestPagesBoundedWhateverTenantsSend: an endpoint's page and the pages of
+// otherPagesAtTheirCaps stay under their documented sizes when every text they show is at its
+// cap and made of characters the page escapes to five bytes (the journal's pages:
+// internal/dashboard's TestJournalPagesBoundedWhateverTenantsSend).
 func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
 	t.Parallel()
-	entry := JournalEntry{
-		ID: "00000000-0000-4000-8000-000000000000", At: TestStart(), Method: http.MethodPost,
-		Path: "/" + fiveByteText(MaxJournalPath-1), PathTruncated: true, Query: fiveByteText(MaxJournalQuery), QueryTruncated: true,
-		Status: 400, MaskedKey: fiveByteText(MaxJournalLinePart), RequestContentType: fiveByteText(MaxJournalLinePart),
-		RequestBody: fiveByteText(MaxJournalBody), RequestBodyTruncated: true, ErrorCode: fiveByteText(MaxJournalLinePart),
-		Duration: 1234567 * time.Nanosecond, FaultID: fiveByteText(36),
-	}
-	faults := map[string]*uiFaultRef{entry.FaultID: {ID: entry.FaultID, What: fiveByteText(200), Link: uiPath + "/faults#" + fiveByteText(36), Armed: true}}
-	v := requestsView{Method: fiveByteText(200), Path: fiveByteText(200), Status: fiveByteText(200), KeyPrefix: fiveByteText(200)}
-	for range maxUIList {
-		v.Entries = append(v.Entries, journalRow(entry, faults))
-	}
-	list := renderSize(t, "requests", v)
-	one := renderSize(t, "request", requestView{Row: journalRow(entry, faults)})
-
 	body, _ := json.Marshal(map[string]any{"type": "report.completed", "data": map[string]any{"report": map[string]any{
 		"id": fiveByteText(1 << 10), "filename": fiveByteText(64 << 10),
 		"series": map[string]any{"id": fiveByteText(100), "title": fiveByteText(64 << 10)}, "episode": map[string]any{"title": fiveByteText(64 << 10)},
@@ -75,34 +61,29 @@ func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
 		ep.Deliveries = append(ep.Deliveries, ud)
 	}
 	endpoint := renderSize(t, "endpoint", ep)
+	others := otherPagesAtTheirCaps(t)
 
-	for _, tc := range []struct {
+	for _, tc := range append([]struct {
 		page      string
 		got, most int
 	}{
-		{"journal list", list, maxJournalPageBytes},
-		{"request page", one, maxRequestPageBytes},
 		{"endpoint page", endpoint, maxEndpointPageBytes},
-	} {
+	}, others...) {
 		t.Logf("%s: %d bytes (bound %d)", tc.page, tc.got, tc.most)
 		if tc.got > tc.most {
 			t.Errorf("%s: %d bytes, over its bound of %d", tc.page, tc.got, tc.most)
 		}
 	}
-	// The request's page shows the whole body it kept: at least five bytes a byte of it.
-	if one < 5*MaxJournalBody {
-		t.Errorf("the request page is %d bytes: it does not show the whole kept body", one)
-	}
 }
 
 // TestJournalPageBoundedEndToEnd: 200 requests from tenants, each with the largest body the
 // journal keeps made of characters the page escapes to five bytes, make a journal page under
-// its bound that holds at most maxUIBodyPreview bytes of each body.
+// its bound that holds at most dashboard.MaxBodyPreview bytes of each body.
 func TestJournalPageBoundedEndToEnd(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
 	body := `{"feed_url":"` + fiveByteText(MaxJournalBody-16) + `"}`
-	for i := range maxUIList {
+	for i := range dashboard.MaxList {
 		if i%90 == 89 {
 			// Within the key's limit of 100 requests a minute (a GET is not a write, which
 			// counts against 30 an hour as well).
@@ -117,12 +98,95 @@ func TestJournalPageBoundedEndToEnd(t *testing.T) {
 		t.Fatalf("the journal kept %d bytes of the body (status %d)", len(kept.RequestBody), kept.Status)
 	}
 	page := journalPage(t, srv, "")
-	if n := strings.Count(page, `<tr class="entry"`); n != maxUIList {
+	if n := strings.Count(page, `<tr class="entry"`); n != dashboard.MaxList {
 		t.Fatalf("%d rows", n)
 	}
 	quotes := strings.Count(page, "&#39;")
-	t.Logf("journal page of %d rows with %d-byte bodies: %d bytes", maxUIList, len(kept.RequestBody), len(page))
-	if len(page) > maxJournalPageBytes || quotes > maxUIList*(maxUIBodyPreview+200+maxUITitleQuery) {
-		t.Fatalf("journal page: %d bytes (bound %d), %d escaped quotes", len(page), maxJournalPageBytes, quotes)
+	t.Logf("journal page of %d rows with %d-byte bodies: %d bytes", dashboard.MaxList, len(kept.RequestBody), len(page))
+	if len(page) > dashboard.MaxJournalPageBytes || quotes > dashboard.MaxList*(dashboard.MaxBodyPreview+200+dashboard.MaxTitleQuery) {
+		t.Fatalf("journal page: %d bytes (bound %d), %d escaped quotes", len(page), dashboard.MaxJournalPageBytes, quotes)
+	}
+	// A request's own page shows the whole body the journal kept, under its bound.
+	one := uiDo(t, srv, uiReq{method: "GET", target: dashboard.Path + "/requests/" + kept.ID, header: browser(bearer(srv.AdminToken()))}).Body.String()
+	if len(one) > dashboard.MaxRequestPageBytes || strings.Count(one, "&#39;") < len(kept.RequestBody)-16 {
+		t.Fatalf("a request's page: %d bytes (bound %d), %d escaped quotes of a %d-byte body", len(one), dashboard.MaxRequestPageBytes, strings.Count(one, "&#39;"), len(kept.RequestBody))
+	}
+}
+
+// otherPagesAtTheirCaps renders the workspace and report pages with every text a tenant
+// controls far past its cap, made of characters the page escapes to five bytes, and every list
+// far past its count; it returns each page's size and its bound (the other pages' tests are
+// internal/dashboard's).
+func otherPagesAtTheirCaps(t *testing.T) []struct {
+	page      string
+	got, most int
+} {
+	long := fiveByteText(100 << 10)
+	id := "00000000-0000-4000-8000-000000000000"
+
+	// An email with a long subject, many long addresses and a long text, for a report's page.
+	var to []string
+	for range 50 {
+		to = append(to, long)
+	}
+	email := Email{ID: id, WorkspaceID: id, Kind: long, To: to, Subject: long, Text: long, SentAt: TestStart()}
+
+	// A workspace's page: a page of reports with long names and a long standard's name, a
+	// thousand top-up lots, a long filter in the query.
+	summary := ReportSummary{ID: id, WorkspaceID: id, SeriesID: id, Source: "feed", Status: "COMPLETE", CreatedAt: TestStart(), UpdatedAt: TestStart(),
+		Name: long, Verdict: ReportVerdict{Judged: true, RequiredFailures: 2, RequiredTotal: 8, Standard: long}}
+	expires := TestStart()
+	cr := core.Credits{}
+	for range 1000 {
+		cr.TopupLots = append(cr.TopupLots, core.TopupLot{AmountRemaining: 1 << 30, ExpiresAt: &expires})
+	}
+	wv := workspaceView{Workspace: workspaceRow(Workspace{ID: id, Type: "organization", Name: long}), Statuses: reportStatuses,
+		Filter: ReportFilter{Status: "COMPLETE", SeriesID: dashboard.ShownFilter(long), After: dashboard.ShownFilter(long)}, Filtered: true, NextURL: "/_fake/ui/workspaces/" + id + "?after=" + id}
+	shown, more := shownCredits(cr)
+	wv.Credits, wv.MoreTopups = &shown, more
+	for range uiReportPageSize {
+		wv.Page.Reports = append(wv.Page.Reports, summary)
+		wv.Rows = append(wv.Rows, uiRow(summary))
+	}
+
+	// A report's page: a long failure and reasons, checks with long texts and values, the
+	// longest series analysis measures (12 hours), far more deliveries and emails than it lists.
+	lastErr := long
+	acc := ReportAccount{Report: summary, Failure: long, Loudness: LoudnessSeries{Step: time.Second, Window: 3 * time.Second}}
+	for i := range 12 * 3600 {
+		acc.Loudness.LUFS = append(acc.Loudness.LUFS, -23.456-float32(i%7))
+	}
+	for range 10 {
+		acc.Timeline = append(acc.Timeline, StatusChange{Status: "FAILED", At: TestStart(), Reason: long})
+	}
+	for range 10 * maxUIReportTrail {
+		acc.Deliveries = append(acc.Deliveries, WebhookDelivery{ID: id, EndpointID: id, EventType: "report.completed", Status: "retrying", Attempts: 10, LastError: &lastErr, NextAttemptAt: TestStart()})
+		acc.Emails = append(acc.Emails, email)
+	}
+	fields := map[string]string{}
+	for i := range 4 * maxUIValueFields {
+		fields[fiveByteText(1<<10)+strconv.Itoa(i)] = long
+	}
+	value, _ := json.Marshal(fields)
+	unit, warning, limit := "LUFS", long, long
+	var results []core.Result
+	for range 20 { // above the 17 checks of CHECKS.md's catalogue, each at most once
+		results = append(results, core.Result{Name: "metadata", VerboseName: long, Status: core.Fail, Value: value, MeasurementUnit: &unit,
+			Description: long, WarningMessage: &warning, Severity: "required", Limit: &limit})
+	}
+	rv := uiReportPage{Row: uiRow(summary), Checks: uiChecks(results)}
+	rv.Account, rv.Emails, rv.MoreDeliveries, rv.MoreEmails = shownAccount(acc)
+	peak := 3.0
+	rv.Plot = dashboard.PlotLoudness(dashboard.LoudnessSeries(acc.Loudness), core.Limits{MaxTruePeak: -1}, &dashboard.Measurement{Channels: 2, IntegratedLUFS: -20, TruePeakDB: peak})
+	if len(rv.Account.Deliveries) != maxUIReportTrail || len(rv.Emails) != maxUIReportTrail || rv.MoreDeliveries != 9*maxUIReportTrail || rv.MoreEmails != 9*maxUIReportTrail {
+		t.Errorf("the report page lists %d deliveries (%d more) and %d emails (%d more)", len(rv.Account.Deliveries), rv.MoreDeliveries, len(rv.Emails), rv.MoreEmails)
+	}
+
+	return []struct {
+		page      string
+		got, most int
+	}{
+		{"workspace page", renderSize(t, "workspace", wv), maxWorkspacePageBytes},
+		{"report page", renderSize(t, "report", rv), maxReportPageBytes},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
@@ -59,7 +60,7 @@ func (s *Server) eventSubject(body []byte) uiSubject {
 		series, episode = r.Series, r.Episode
 		if id, err := parseID(r.ID, "Report"); err == nil {
 			if _, ok := s.core.ReportByID(id); ok {
-				out.ReportLink = uiPath + "/reports/" + id.String()
+				out.ReportLink = dashboard.Path + "/reports/" + id.String()
 			}
 		}
 	}
@@ -78,7 +79,7 @@ func (s *Server) eventSubject(body []byte) uiSubject {
 	}
 	// Tenants choose these (file names, feed titles): the page shows a bounded part of each.
 	for _, f := range []*string{&out.ReportID, &out.ReportName, &out.SeriesID, &out.SeriesTitle, &out.EpisodeTitle} {
-		*f, _ = cutRunes(*f, maxUISubject)
+		*f, _ = dashboard.CutRunes(*f, maxUISubject)
 	}
 	return out
 }
@@ -115,22 +116,10 @@ func attemptLine(code, latency, errText string) (string, string, string) {
 		}
 	}
 	if d, err := time.ParseDuration(latency); err == nil {
-		latency = roundDuration(d)
+		latency = dashboard.RoundDuration(d)
 	}
-	errText, _ = cutRunes(errText, maxUIAttemptError)
+	errText, _ = dashboard.CutRunes(errText, maxUIAttemptError)
 	return code, latency, errText
-}
-
-// roundDuration is d to three significant digits (999ns, 18.5µs, 1.98ms, 123ms, 1.23s).
-func roundDuration(d time.Duration) string {
-	if d <= 0 {
-		return d.String()
-	}
-	unit := time.Duration(1)
-	for v := d; v >= 1000; v /= 10 {
-		unit *= 10
-	}
-	return d.Round(unit).String()
 }
 
 // handleResend is the Resend button of a delivery: POST /_fake/ui/deliveries/{id}/resend, under
@@ -142,19 +131,20 @@ func (ui *dashboardUI) handleResend(w http.ResponseWriter, r *http.Request) {
 		ui.renderError(w, r, err)
 		return
 	}
-	http.Redirect(w, r, fmt.Sprintf("%s/endpoints/%s?resent=%s#delivery-%s", uiPath, d.EndpointID, d.ID, d.ID), http.StatusSeeOther)
+	http.Redirect(w, r, fmt.Sprintf("%s/endpoints/%s?resent=%s#delivery-%s", dashboard.Path, d.EndpointID, d.ID, d.ID), http.StatusSeeOther)
 }
 
-// resentNotice is the notice an endpoint's page shows after a Resend.
-func resentNotice(ds []uiDelivery, id string) string {
+// resentNotice is the notice an endpoint's page shows after a Resend, and whether it tells of
+// a success (the resent attempt delivered the event).
+func resentNotice(ds []uiDelivery, id string) (string, bool) {
 	for _, d := range ds {
 		if d.ID == id {
 			outcome := d.Status
 			if d.ResponseCode != nil {
 				outcome += " · HTTP " + strconv.Itoa(*d.ResponseCode)
 			}
-			return fmt.Sprintf("Resent delivery %s: attempt %d, %s.", id, d.Attempts, outcome)
+			return fmt.Sprintf("Resent delivery %s: attempt %d, %s.", id, d.Attempts, outcome), d.Status == "succeeded"
 		}
 	}
-	return ""
+	return "", false
 }

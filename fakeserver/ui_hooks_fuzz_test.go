@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
 // FuzzDeliveryView fuzzes what the endpoint's page reads from a delivery's body (which holds
@@ -47,7 +49,7 @@ func FuzzStatePage(f *testing.F) {
 	srv, _ := NewTest(f)
 	stamp := regexp.MustCompile(`"version":"[0-9a-f]{24}"`)
 	f.Fuzz(func(t *testing.T, page string) {
-		w := uiDo(t, srv, uiReq{method: "GET", target: uiStatePath + "?" + url.Values{"page": {page}}.Encode(), header: bearer(srv.AdminToken())})
+		w := uiDo(t, srv, uiReq{method: "GET", target: dashboard.StatePath + "?" + url.Values{"page": {page}}.Encode(), header: bearer(srv.AdminToken())})
 		if w.Code != http.StatusOK || !stamp.Match(w.Body.Bytes()) {
 			t.Fatalf("state of %q: %d %s", page, w.Code, w.Body)
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
 // BenchmarkDashboardJournalPage renders the journal's page over 200 keyed requests that each
@@ -15,7 +17,7 @@ func BenchmarkDashboardJournalPage(b *testing.B) {
 	srv, seed := NewTest(b)
 	body := `{"feed_url":"` + strings.Repeat("'", MaxJournalBody-16) + `"}`
 	header := http.Header{"Authorization": {"Bearer " + seed.APIKey}, "Content-Type": {"application/json"}}
-	for i := range maxUIList {
+	for i := range dashboard.MaxList {
 		if i%90 == 89 {
 			if _, err := srv.Advance(time.Minute); err != nil {
 				b.Fatal(err)

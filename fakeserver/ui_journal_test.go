@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
 // journalPage is the journal page at query as the admin's browser gets it.
@@ -22,7 +24,7 @@ func journalPage(t *testing.T, srv *Server, query string) string {
 }
 
 // TestJournalRowsFit: a long path and query are cut in the row and whole (the path, the query
-// up to maxUITitleQuery) in its title; a body shows at most maxUIBodyPreview bytes, the whole
+// up to dashboard.MaxTitleQuery) in its title; a body shows at most dashboard.MaxBodyPreview bytes, the whole
 // of it on the request's own page; durations are rounded.
 func TestJournalRowsFit(t *testing.T) {
 	t.Parallel()
@@ -40,11 +42,11 @@ func TestJournalRowsFit(t *testing.T) {
 		t.Fatalf("no path cell in %s", row)
 	}
 	whole, cut := html.UnescapeString(shown[1]), html.UnescapeString(shown[2])
-	if whole != "/api/rest/v1/reports?x="+long || len([]rune(cut)) != maxUIPathShown+1 || !strings.HasSuffix(cut, "…") || !strings.HasPrefix(whole, strings.TrimSuffix(cut, "…")) {
+	if whole != "/api/rest/v1/reports?x="+long || len([]rune(cut)) != dashboard.MaxPathShown+1 || !strings.HasSuffix(cut, "…") || !strings.HasPrefix(whole, strings.TrimSuffix(cut, "…")) {
 		t.Fatalf("path shown %q, title %q", cut, whole)
 	}
 	pre := regexp.MustCompile(`(?s)<pre tabindex="0">(.*?)</pre>`).FindStringSubmatch(row)
-	if pre == nil || len(html.UnescapeString(pre[1])) != maxUIBodyPreview || strings.Contains(row, "END") {
+	if pre == nil || len(html.UnescapeString(pre[1])) != dashboard.MaxBodyPreview || strings.Contains(row, "END") {
 		t.Fatalf("the row's body preview: %d bytes, the end shown %v", len(strings.Join(pre, "")), strings.Contains(row, "END"))
 	}
 	// The duration is the wall time the fake took, so the row is checked for its shape only;
@@ -116,7 +118,7 @@ func TestJournalLinksTheFault(t *testing.T) {
 // stampOf is the version the state URL of the page at target answers.
 func stampOf(t *testing.T, srv *Server, target string) string {
 	t.Helper()
-	w := uiDo(t, srv, uiReq{method: "GET", target: stateURL(target), header: bearer(srv.AdminToken())})
+	w := uiDo(t, srv, uiReq{method: "GET", target: dashboard.StateURL(target), header: bearer(srv.AdminToken())})
 	var s stateAnswer
 	if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &s) != nil {
 		t.Fatalf("state of %s: %d %s", target, w.Code, w.Body)
@@ -182,27 +184,6 @@ func TestTenantRequestsDoNotRerender(t *testing.T) {
 	for _, p := range pages {
 		if stampOf(t, srv, p) == before[p] {
 			t.Errorf("%s did not change with the manual clock", p)
-		}
-	}
-}
-
-// TestRoundDuration: the journal and the attempt lines show a duration to three significant
-// digits.
-func TestRoundDuration(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{0, "0s"},
-		{999 * time.Nanosecond, "999ns"},
-		{18523 * time.Nanosecond, "18.5µs"},
-		{1234567 * time.Nanosecond, "1.23ms"},
-		{123456789 * time.Nanosecond, "123ms"},
-		{1980000001 * time.Nanosecond, "1.98s"},
-	} {
-		if got := roundDuration(tc.d); got != tc.want {
-			t.Errorf("roundDuration(%d) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
 }

@@ -1,102 +1,36 @@
 package fakeserver
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"net/http"
-	"net/url"
-	"path"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
-// uiPage is what the layout of every dashboard page shows around the page's own Data.
-type uiPage struct {
-	Title string
-	// Authed is false on the login form, which shows nothing of the fake.
-	Authed      bool
-	Now         time.Time
-	ManualClock bool
-	// Version changes when what the page shows changes (pageStamp): the page's script polls
-	// StateURL and reloads the page's main part when it differs.
-	Version  string
-	StateURL string
-	// Back is the page's own path and query, where the clock's advance returns to.
-	Back   string
-	Notice string
-	Data   any
+// dashboardUI is one fake's dashboard: its front (dashboard.UI: the sessions, the login, the
+// layout every page shows) and the fake whose pages it shows.
+type dashboardUI struct {
+	s     *Server
+	front *dashboard.UI
 }
 
-// fillPage sets what the layout shows on every page.
-func (s *Server) fillPage(r *http.Request, page *uiPage) {
-	page.Now = s.Now()
-	page.ManualClock = s.clock.Manual()
-	if strings.HasPrefix(r.URL.Path, uiPath+"/") && r.Method == http.MethodGet {
-		page.Back = r.URL.RequestURI()
-	}
-	page.Version, page.StateURL = s.pageStamp(r.URL.RequestURI()), stateURL(r.URL.RequestURI())
+// render writes a page through the front.
+func (ui *dashboardUI) render(w http.ResponseWriter, r *http.Request, status int, name string, page dashboard.Page) {
+	ui.front.Render(w, r, status, name, page)
 }
 
-// maxUIList bounds every list a dashboard page shows that has no cursor of its own.
-const maxUIList = 200
-
-// uiVersion is a fingerprint of what the dashboard shows but the journal: the manual clock,
-// the newest event raised, and the deliveries and emails made. Its cost is that of one pass
-// over the deliveries (at most 20 an endpoint), not of the reports. No page but the journal's
-// shows requests, so a request changes it only through what it makes (see pageStamp).
-func (s *Server) uiVersion() string {
-	h := sha256.New()
-	if s.clock.Manual() {
-		fmt.Fprintln(h, s.Now().UnixNano())
-	}
-	fmt.Fprintln(h, s.events.lastSeq())
-	if ds, err := s.core.Deliveries(nil); err == nil {
-		for _, d := range ds {
-			fmt.Fprintln(h, d.ID, d.Status, d.Attempts)
-		}
-	}
-	if es, err := s.core.Emails(nil); err == nil {
-		fmt.Fprintln(h, len(es))
-	}
-	fmt.Fprintln(h, len(s.Faults()))
-	return hex.EncodeToString(h.Sum(nil)[:12])
-}
-
-// stateAnswer is GET /_fake/ui/state: what the page's script polls.
-type stateAnswer struct {
-	Version string `json:"version"`
-	Now     string `json:"now"`
-}
-
-func (ui *dashboardUI) handleState(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, stateAnswer{Version: ui.s.pageStamp(r.URL.Query().Get("page")), Now: ui.s.Now().UTC().Format("2006-01-02 15:04:05.000Z")})
-}
-
-// localUIPath is back if it is a page of the dashboard, else the overview: the advance form
-// returns only within the dashboard, on the same origin, by a path with no dot segments.
-func localUIPath(back string) string {
-	u, err := url.Parse(back)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
-		strings.HasPrefix(back, "//") || strings.Contains(back, "\\") || !strings.HasPrefix(u.Path, uiPath+"/") {
-		return uiPath + "/"
-	}
-	if clean := path.Clean(u.Path); clean != u.Path && clean+"/" != u.Path {
-		return uiPath + "/"
-	}
-	return (&url.URL{Path: u.Path, RawQuery: u.RawQuery}).RequestURI() // escaped from the decoded path
+// renderError shows an error of the Go API (unknown id, bad filter) as a page in the control
+// API's status, or in its JSON shape for a client that did not ask for HTML.
+func (ui *dashboardUI) renderError(w http.ResponseWriter, r *http.Request, err error) {
+	ui.front.RenderError(w, r, answerOf(err))
 }
 
 // handleAdvance moves a manual clock by the form's Go duration ("90s", "1h30m").
 func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxUIForm)
+	r.Body = http.MaxBytesReader(w, r.Body, dashboard.MaxForm)
 	by := strings.TrimSpace(r.PostFormValue("by"))
 	d, err := time.ParseDuration(by)
 	if err != nil || d <= 0 || d > maxAdvance {
@@ -107,146 +41,7 @@ func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
 		ui.renderError(w, r, err)
 		return
 	}
-	http.Redirect(w, r, localUIPath(r.PostFormValue("back")), http.StatusSeeOther)
-}
-
-// feedsView is the hosted feeds page.
-type feedsView struct {
-	Feeds []uiFeed
-}
-
-type uiFeed struct {
-	hosted.FeedListing
-	// FeedPath is the feed's path on this fake, which the page links to.
-	FeedPath string
-	Episodes []uiEpisode
-}
-
-type uiEpisode struct {
-	hosted.EpisodeListing
-	// AudioPath is the audio's path on this fake, which the player loads (same origin).
-	AudioPath string
-	Duration  time.Duration
-}
-
-// sameOriginPath is u's path when u is on this fake, so that the page's player and links
-// stay on the page's origin whatever host name the browser used.
-func (s *Server) sameOriginPath(u string) string {
-	if p, ok := strings.CutPrefix(u, s.URL()); ok && strings.HasPrefix(p, "/") {
-		return p
-	}
-	return u
-}
-
-func (ui *dashboardUI) handleFeeds(w http.ResponseWriter, r *http.Request) {
-	var v feedsView
-	for _, f := range ui.s.host.Feeds() {
-		uf := uiFeed{FeedListing: f, FeedPath: ui.s.sameOriginPath(f.FeedURL)}
-		for _, e := range f.Episodes {
-			uf.Episodes = append(uf.Episodes, uiEpisode{EpisodeListing: e, AudioPath: ui.s.sameOriginPath(e.AudioURL),
-				Duration: time.Duration(e.DurationS * float64(time.Second))})
-		}
-		v.Feeds = append(v.Feeds, uf)
-	}
-	ui.render(w, r, http.StatusOK, "feeds", uiPage{Title: "Hosted feeds", Data: v})
-}
-
-// requestsView is the request journal's page.
-type requestsView struct {
-	Method, Path, Status, KeyPrefix string
-	// Follow makes the page live: it refreshes when a request it would list arrives (see
-	// uiStamp); otherwise it is a snapshot that no tenant's request re-renders.
-	Follow  bool
-	Entries []uiJournalRow
-	// Scanned counts the entries read to fill the page; Capped says the page stopped at its
-	// size.
-	Scanned int
-	Capped  bool
-}
-
-func (ui *dashboardUI) handleRequests(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	v := requestsView{Method: q.Get("method"), Path: q.Get("path"), Status: q.Get("status"), KeyPrefix: q.Get("key"), Follow: q.Get("follow") == "1"}
-	f := RequestFilter{Method: v.Method, PathPrefix: v.Path, Limit: maxJournalLimit}
-	if v.Status != "" {
-		n, err := strconv.Atoi(v.Status)
-		if err != nil || n < 100 || n > 599 {
-			ui.renderError(w, r, core.ErrValidation("status must be an HTTP status from 100 to 599."))
-			return
-		}
-		f.Status = n
-	}
-	if v.KeyPrefix == "" {
-		f.Limit = maxUIList
-	}
-	entries := ui.s.Requests(f)
-	v.Scanned = len(entries)
-	faults := ui.s.faultRefs()
-	for _, e := range entries {
-		if v.KeyPrefix != "" && !strings.HasPrefix(e.MaskedKey, v.KeyPrefix) {
-			continue
-		}
-		if len(v.Entries) == maxUIList {
-			v.Capped = true
-			break
-		}
-		v.Entries = append(v.Entries, journalRow(e, faults))
-	}
-	ui.render(w, r, http.StatusOK, "requests", uiPage{Title: "Request journal", Data: v})
-}
-
-func (ui *dashboardUI) handleFaults(w http.ResponseWriter, r *http.Request) {
-	ui.render(w, r, http.StatusOK, "faults", uiPage{Title: "Armed faults", Data: ui.s.Faults()})
-}
-
-// webhooksView is a workspace's webhook endpoints with their deliveries.
-type webhooksView struct {
-	WorkspaceID string
-	Endpoints   []uiEndpoint
-}
-
-type uiEndpoint struct {
-	WebhookEndpoint
-	Deliveries int
-	Failing    int
-}
-
-// uiWorkspaceID parses the {id} of a workspace page; an unknown one is 404.
-func (s *Server) uiWorkspaceID(r *http.Request) (uuid.UUID, error) {
-	id, err := parseID(httpmw.PathID(r, "id"), "Workspace")
-	if err != nil {
-		return uuid.Nil, err
-	}
-	if _, err := s.core.Workspace(id); err != nil {
-		return uuid.Nil, err
-	}
-	return id, nil
-}
-
-func (ui *dashboardUI) handleWebhooks(w http.ResponseWriter, r *http.Request) {
-	ws, err := ui.s.uiWorkspaceID(r)
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	eps, err := ui.s.WebhookEndpoints(ws.String())
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	v := webhooksView{WorkspaceID: ws.String()}
-	for _, ep := range eps {
-		ue := uiEndpoint{WebhookEndpoint: ep}
-		ds, _ := ui.s.WebhookDeliveries(ep.ID)
-		ue.Deliveries = len(ds)
-		for _, d := range ds {
-			if d.Status == "retrying" || d.Status == "abandoned" {
-				ue.Failing++
-			}
-		}
-		v.Endpoints = append(v.Endpoints, ue)
-	}
-	ui.render(w, r, http.StatusOK, "webhooks", uiPage{Title: "Webhook endpoints", Data: v})
+	http.Redirect(w, r, dashboard.LocalPath(r.PostFormValue("back")), http.StatusSeeOther)
 }
 
 // uiEndpointPage is one endpoint's deliveries, newest first, each with its attempts.
@@ -302,45 +97,6 @@ func (ui *dashboardUI) handleEndpoint(w http.ResponseWriter, r *http.Request) {
 		ud.Pretty, ud.BodyCut = prettyBody(d.Body)
 		v.Deliveries = append(v.Deliveries, ud)
 	}
-	ui.render(w, r, http.StatusOK, "endpoint", uiPage{Title: "Webhook endpoint", Notice: resentNotice(v.Deliveries, r.URL.Query().Get("resent")), Data: v})
-}
-
-// emailsView is a workspace's simulated emails, newest first.
-type emailsView struct {
-	WorkspaceID string
-	Emails      []Email
-	Capped      bool
-}
-
-func (ui *dashboardUI) handleEmails(w http.ResponseWriter, r *http.Request) {
-	ws, err := ui.s.uiWorkspaceID(r)
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	es, err := ui.s.Emails(ws.String())
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	v := emailsView{WorkspaceID: ws.String()}
-	for _, e := range es { // newest first
-		if len(v.Emails) == maxUIList {
-			v.Capped = true
-			break
-		}
-		v.Emails = append(v.Emails, e)
-	}
-	ui.render(w, r, http.StatusOK, "emails", uiPage{Title: "Emails", Data: v})
-}
-
-// overviewView is the overview: the fake's clock and what it holds.
-type overviewView struct {
-	Workspaces    []Workspace
-	Feeds, Faults int
-}
-
-func (ui *dashboardUI) handleOverview(w http.ResponseWriter, r *http.Request) {
-	v := overviewView{Workspaces: ui.s.Workspaces(), Feeds: len(ui.s.host.Feeds()), Faults: len(ui.s.Faults())}
-	ui.render(w, r, http.StatusOK, "overview", uiPage{Title: "Overview", Data: v})
+	notice, ok := resentNotice(v.Deliveries, r.URL.Query().Get("resent"))
+	ui.render(w, r, http.StatusOK, "endpoint", dashboard.Page{Title: "Webhook endpoint", Notice: notice, NoticeOK: ok, Data: v})
 }

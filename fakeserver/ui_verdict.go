@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
 )
 
@@ -33,6 +34,7 @@ func uiRow(r ReportSummary) uiReportRow {
 	if !row.Named {
 		row.Shown = "(no name)"
 	}
+	row.Shown, _ = dashboard.CutRunes(row.Shown, dashboard.MaxName)
 	row.Verdict, row.VerdictClass = verdictWords(r.Status, r.Verdict)
 	if r.Status == core.StatusComplete && row.VerdictClass != "passed" {
 		row.StatusClass += " not-passed"
@@ -42,7 +44,7 @@ func uiRow(r ReportSummary) uiReportRow {
 
 // verdictWords says a verdict as the dashboard shows it beside the status.
 func verdictWords(status string, v ReportVerdict) (words, class string) {
-	std := v.Standard
+	std, _ := dashboard.CutRunes(v.Standard, dashboard.MaxName)
 	if std == "" {
 		std = "its standard"
 	}
@@ -92,7 +94,29 @@ func uiChecks(results []core.Result) []uiCheck {
 		c := uiCheck{ID: res.Name, Name: res.VerboseName, Severity: res.Severity, Limit: limit, Passed: res.Status == core.Pass,
 			Value: reportview.FormatValue(json.RawMessage(res.Value), unit)}
 		c.Why = reportview.Why(c.Value, limit, c.Passed, warning, res.Description)
+		// The standard's texts: a check's row shows a bounded part of each.
+		c.Name, _ = dashboard.CutRunes(c.Name, maxUICheckText)
+		c.Limit, _ = dashboard.CutRunes(c.Limit, maxUICheckText)
+		c.Why, _ = dashboard.CutRunes(c.Why, maxUICheckText)
+		c.Value = shownValue(c.Value)
 		out = append(out, c)
 	}
 	return out
+}
+
+// shownValue is a check's value as its row shows it: each text cut at maxUICheckText and at
+// most maxUIValueFields labelled values (a value may hold what a tenant's audio says, as its
+// tags).
+func shownValue(v reportview.Value) reportview.Value {
+	v.Text, _ = dashboard.CutRunes(v.Text, maxUICheckText)
+	v.Full, _ = dashboard.CutRunes(v.Full, maxUICheckText)
+	fields := v.Fields[:min(len(v.Fields), maxUIValueFields)]
+	v.Fields = nil
+	for _, f := range fields {
+		f.Label, _ = dashboard.CutRunes(f.Label, dashboard.MaxName)
+		f.Text, _ = dashboard.CutRunes(f.Text, maxUICheckText)
+		f.Full, _ = dashboard.CutRunes(f.Full, maxUICheckText)
+		v.Fields = append(v.Fields, f)
+	}
+	return v
 }

@@ -200,6 +200,15 @@ async function verdictAndName(page, start, reportID) {
   const green = "rgb(30, 125, 50)";
   const listColor = await row.locator("td.status").evaluate((e) => getComputedStyle(e).color);
   check(listColor !== green, `the list draws a report that did not pass in green (${listColor})`);
+  // At 1280 px the verdict reads on one line, and the list fits the window.
+  const verdictLines = await row.locator("td.verdict").evaluate((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+  check(verdictLines === 1, `the list's verdict wraps onto ${verdictLines} lines at ${viewport.width} px`);
+  const listWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(listWidth <= viewport.width, `the reports list is ${listWidth} px wide at ${viewport.width} px`);
   await page.screenshot({ path: join(artifacts, "dashboard-workspace.png"), fullPage: true });
   await page.goto(`${start.base_url}/_fake/ui/reports/${reportID}`);
   const heading = (await page.locator("#report-name").innerText()).trim();

@@ -122,6 +122,12 @@ try {
   const resent = (await page.locator("li.attempt.succeeded").first().innerText()).replace(/\s+/g, " ");
   check(/attempt 2 \(resend\): succeeded · HTTP 200/.test(resent), `after Resend: ${resent}`);
   check((await page.locator("#notice").innerText()).includes("succeeded"), "no notice of the resend");
+  // A resend that delivered is told as a success (the good colour), not in an error's box.
+  const noticeBorder = await page.locator("#notice").evaluate((e) => getComputedStyle(e).borderTopColor);
+  check(noticeBorder === "rgb(30, 125, 50)", `the resend's success notice is drawn in ${noticeBorder}, not the success colour`);
+  // Attempt 1's retry is past once the delivery succeeded: its line names no next attempt.
+  const first = (await page.locator('li.attempt[data-attempt="1"]').innerText()).replace(/\s+/g, " ");
+  check(!first.includes("next attempt"), `after the delivery succeeded, attempt 1 still says: ${first}`);
   await fits(page, "endpoint-resent");
   console.log(`hooks: Resend made attempt 2 at once: "${resent}"`);
 

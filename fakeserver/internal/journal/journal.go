@@ -295,11 +295,11 @@ func (j *Journal) Record(clk *clock.Clock, c *core.Core, next http.Handler) http
 			// the path and at most 17 bytes more, instead of a copy.
 			e.Path = path
 		} else {
-			e.Path, e.PathTruncated = CutText(path, pathCap)
+			e.Path, e.PathTruncated = httpmw.CutText(path, pathCap)
 		}
-		e.Query, e.QueryTruncated = CutText(query, queryCap)
+		e.Query, e.QueryTruncated = httpmw.CutText(query, queryCap)
 		e.Query = maskSecrets(e.Query)
-		e.RequestContentType, e.RequestContentTypeTruncated = CutText(r.Header.Get("Content-Type"), j.limits.LinePart)
+		e.RequestContentType, e.RequestContentTypeTruncated = httpmw.CutText(r.Header.Get("Content-Type"), j.limits.LinePart)
 		if body != nil && line {
 			e.RequestBodyTruncated = body.buf.Len() > 0 || body.truncated || r.ContentLength > 0
 		} else if body != nil {
@@ -314,7 +314,7 @@ func (j *Journal) Record(clk *clock.Clock, c *core.Core, next http.Handler) http
 			}
 			e.RequestBodyTruncated = body.truncated
 		}
-		e.ErrorCode, _ = CutText(answerErrorCode(e.Status, rec.errBody), j.limits.LinePart)
+		e.ErrorCode, _ = httpmw.CutText(answerErrorCode(e.Status, rec.errBody), j.limits.LinePart)
 		e.FaultID = httpmw.CallOf(r.Context()).Fault()
 		j.add(epoch, e)
 	})
@@ -328,7 +328,7 @@ func (j *Journal) method(m string) string {
 			return std
 		}
 	}
-	m, _ = CutText(m, j.limits.LinePart)
+	m, _ = httpmw.CutText(m, j.limits.LinePart)
 	return m
 }
 
@@ -341,21 +341,6 @@ func refusedBeforeRunning(status int) bool {
 		return true
 	}
 	return false
-}
-
-// CutText is a copy of the first n bytes at most of s, cut at a character boundary, and whether
-// anything was cut. It is always a copy: a request's method, path and query are substrings of
-// its whole request line, which an entry must not keep alive (but for a short line, see
-// Record).
-func CutText(s string, n int) (string, bool) {
-	if len(s) <= n {
-		return strings.Clone(s), false
-	}
-	cut := n
-	for cut > 0 && cut > n-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.Clone(s[:cut]), true
 }
 
 // identify fills in the workspace and key a request's credential names, without touching the
