@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/internal/apitime"
@@ -85,7 +86,7 @@ func transcriptOf(lines []transcriptLineJSON) []TranscriptLine {
 	out := make([]TranscriptLine, len(lines))
 	for i, l := range lines {
 		out[i] = TranscriptLine{
-			Start: scaled(l.Start, time.Millisecond), End: scaled(l.End, time.Millisecond),
+			Start: control.Scaled(l.Start, time.Millisecond), End: control.Scaled(l.End, time.Millisecond),
 			Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence,
 		}
 	}
@@ -103,7 +104,7 @@ func (j hostedEpisodeJSON) episode() (HostedEpisode, error) {
 	if t := j.Tags; t != nil {
 		e.Tags = &HostedTags{Title: t.Title, Artist: t.Artist, Album: t.Album, Year: t.Year, Comment: t.Comment}
 		for _, c := range t.Chapters {
-			e.Tags.Chapters = append(e.Tags.Chapters, HostedChapter{Start: scaled(c.Start, time.Millisecond), End: scaled(c.End, time.Millisecond), Title: c.Title})
+			e.Tags.Chapters = append(e.Tags.Chapters, HostedChapter{Start: control.Scaled(c.Start, time.Millisecond), End: control.Scaled(c.End, time.Millisecond), Title: c.Title})
 		}
 	}
 	if j.PublishedOn != "" {

@@ -129,10 +129,10 @@ func (s *Server) controlRows() []route {
 		// Clock and faults.
 		{"GET /_fake/clock", h(s.handleGetClock)},
 		{"POST /_fake/clock/advance", h(s.handleAdvance)},
-		{"POST /_fake/faults", h(s.handleCreateFault)},
-		{"DELETE /_fake/faults", h(s.handleClearFaults)},
-		{"GET /_fake/faults", h(s.handleListFaults)},
-		{"DELETE /_fake/faults/{id}", h(s.handleRemoveFault)},
+		{"POST /_fake/faults", h(ctl.ServeCreateFault)},
+		{"DELETE /_fake/faults", h(ctl.ServeClearFaults)},
+		{"GET /_fake/faults", h(ctl.ServeListFaults)},
+		{"DELETE /_fake/faults/{id}", h(ctl.ServeRemoveFault)},
 		// Credits.
 		{"PATCH /_fake/workspaces/{id}/credits", h(ctl.ServePatchCredits)},
 		{"POST /_fake/workspaces/{id}/topups", h(ctl.ServeAddTopup)},
@@ -214,7 +214,7 @@ func (s *Server) routes() http.Handler {
 
 // controlAPI is the control API's own part (internal/control).
 func (s *Server) controlAPI() *control.API {
-	return control.New(control.Deps{Core: s.core, Log: s.log})
+	return control.New(control.Deps{Core: s.core, Faults: s.faults, Log: s.log})
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

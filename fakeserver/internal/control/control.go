@@ -14,6 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 )
@@ -22,6 +23,8 @@ import (
 type Deps struct {
 	// Core holds the operations the control calls adapt.
 	Core *core.Core
+	// Faults is the fake's armed faults.
+	Faults *faults.Faults
 	// Log takes the contract's load failure.
 	Log *slog.Logger
 }
@@ -29,8 +32,9 @@ type Deps struct {
 // API is the control API's own part: the contract check, and the control calls of the
 // operations the core implements.
 type API struct {
-	core *core.Core
-	log  *slog.Logger
+	core   *core.Core
+	faults *faults.Faults
+	log    *slog.Logger
 }
 
 // New is the control API over d.
@@ -39,7 +43,7 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, log: log}
+	return &API{core: d.Core, faults: d.Faults, log: log}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.
