@@ -37,6 +37,13 @@ type startState struct {
 // returns once they have ended.
 func (s *Server) Reset() (_ time.Time, err error) {
 	defer apiError(&err)
+	return s.reset()
+}
+
+// reset is Reset with its refusals as the HTTP answers below the facade read them (answerOf),
+// for POST /_fake/reset (control.Deps.Reset).
+func (s *Server) reset() (_ time.Time, err error) {
+	defer func() { err = answerOf(err) }()
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
 

@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	_ "embed"
 	"net/http"
 	"slices"
 	"strings"
@@ -111,9 +112,18 @@ func (s *Server) routeRows() []route {
 func (s *Server) publicControlRows() []route {
 	return []route{
 		{"GET /_fake/healthz", http.HandlerFunc(control.ServeHealthz)},
-		{"GET /_fake/openapi.json", http.HandlerFunc(s.handleControlOpenAPI)},
+		{"GET /_fake/openapi.json", control.ServeDocument(controlOpenAPI)},
 	}
 }
+
+// controlOpenAPI is the control API's own contract, served at GET /_fake/openapi.json.
+//
+//go:embed control.openapi.json
+var controlOpenAPI []byte
+
+// ControlOpenAPI returns the control API's OpenAPI 3.0 document, as GET /_fake/openapi.json
+// serves it, for generating a client in another language.
+func ControlOpenAPI() []byte { return append([]byte(nil), controlOpenAPI...) }
 
 // controlRows is the control API's route table under /_fake, behind the admin token.
 func (s *Server) controlRows() []route {
@@ -158,7 +168,7 @@ func (s *Server) controlRows() []route {
 		// Seeded reports, scripted transcripts, reset, the request journal.
 		{"POST /_fake/workspaces/{id}/reports", h(s.handleSeedReports)},
 		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
-		{"POST /_fake/reset", h(s.handleReset)},
+		{"POST /_fake/reset", h(ctl.ServeReset)},
 		// The report of the run (control_runreport.go).
 		{"GET /_fake/report", h(s.handleGetRunReport)},
 		{"POST /_fake/report", h(s.handleWriteRunReport)},
@@ -214,7 +224,7 @@ func (s *Server) routes() http.Handler {
 
 // controlAPI is the control API's own part (internal/control).
 func (s *Server) controlAPI() *control.API {
-	return control.New(control.Deps{Core: s.core, Faults: s.faults, Log: s.log})
+	return control.New(control.Deps{Core: s.core, Faults: s.faults, Reset: s.reset, Log: s.log})
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -25,6 +26,9 @@ type Deps struct {
 	Core *core.Core
 	// Faults is the fake's armed faults.
 	Faults *faults.Faults
+	// Reset returns the fake to its start state and gives the clock's instant after it: the
+	// facade's Server.Reset, which rebuilds every part of the fake the facade holds together.
+	Reset func() (time.Time, error)
 	// Log takes the contract's load failure.
 	Log *slog.Logger
 }
@@ -34,6 +38,7 @@ type Deps struct {
 type API struct {
 	core   *core.Core
 	faults *faults.Faults
+	reset  func() (time.Time, error)
 	log    *slog.Logger
 }
 
@@ -43,7 +48,7 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, faults: d.Faults, log: log}
+	return &API{core: d.Core, faults: d.Faults, reset: d.Reset, log: log}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.

@@ -59,7 +59,9 @@ func FuzzFaultBodies(f *testing.F) {
 				t.Fatalf("%q: re-arming %+v: %d %s", body, got.faultJSON, again.Code, again.Body)
 			}
 		case http.StatusBadRequest:
-			var e struct{ Error struct{ Code, Message string } }
+			var e struct {
+				Error struct{ Code, Message string }
+			}
 			if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error.Code != "validation_error" || e.Error.Message == "" || len(armed.List()) != 0 {
 				t.Fatalf("%q: %s, %d armed", body, rec.Body, len(armed.List()))
 			}
