@@ -70,9 +70,7 @@ func (s *Server) reset() (_ time.Time, err error) {
 	err = s.core.Adopt(b.core, s.opts.start, func() {
 		s.host.Swap(b.stagedFeeds)
 		restored = s.rand.Restore(next)
-		s.scripts.mu.Lock()
-		s.scripts.bySum = nil
-		s.scripts.mu.Unlock()
+		s.scripts.Clear()
 		s.rest.ForgetRenderings()
 		s.faults.Clear()
 		s.journal.Clear()

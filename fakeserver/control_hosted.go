@@ -30,7 +30,7 @@ type hostedEpisodeJSON struct {
 	TruePeakDB   *float64             `json:"true_peak_db,omitempty"`
 	Channels     int                  `json:"channels,omitempty"`
 	SampleRate   int                  `json:"sample_rate,omitempty"`
-	Transcript   []transcriptLineJSON `json:"transcript,omitempty"`
+	Transcript   []control.TranscriptLineJSON `json:"transcript,omitempty"`
 	FailAnalysis bool                 `json:"fail_analysis,omitempty"`
 	Tags         *hostedTagsJSON      `json:"tags,omitempty"`
 	Cover        []byte               `json:"cover,omitempty"`
@@ -56,15 +56,6 @@ type hostedChapterJSON struct {
 	Title string `json:"title,omitempty"`
 }
 
-// transcriptLineJSON is a TranscriptLine in milliseconds from the start.
-type transcriptLineJSON struct {
-	Start      int64    `json:"start"`
-	End        int64    `json:"end"`
-	Text       string   `json:"text"`
-	Speaker    *string  `json:"speaker,omitempty"`
-	Confidence *float64 `json:"confidence,omitempty"`
-}
-
 // wireSeconds is s seconds as a duration, to the nearest nanosecond, pinned to the largest or
 // smallest duration where it overflows, so that validation refuses it rather than a wrapped
 // value.
@@ -79,16 +70,14 @@ func wireSeconds(s float64) time.Duration {
 	return time.Duration(ns)
 }
 
-func transcriptOf(lines []transcriptLineJSON) []TranscriptLine {
-	if lines == nil {
+func transcriptOf(lines []control.TranscriptLineJSON) []TranscriptLine {
+	script := control.ScriptOf(lines)
+	if script == nil {
 		return nil
 	}
-	out := make([]TranscriptLine, len(lines))
-	for i, l := range lines {
-		out[i] = TranscriptLine{
-			Start: control.Scaled(l.Start, time.Millisecond), End: control.Scaled(l.End, time.Millisecond),
-			Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence,
-		}
+	out := make([]TranscriptLine, len(script))
+	for i, l := range script {
+		out[i] = TranscriptLine(l)
 	}
 	return out
 }

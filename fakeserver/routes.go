@@ -167,7 +167,7 @@ func (s *Server) controlRows() []route {
 		{"PUT /_fake/series/{id}/standard", h(s.handleSetSeriesStandard)},
 		// Seeded reports, scripted transcripts, reset, the request journal.
 		{"POST /_fake/workspaces/{id}/reports", h(s.handleSeedReports)},
-		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
+		{"POST /_fake/transcripts", h(ctl.ServeScriptTranscript)},
 		{"POST /_fake/reset", h(ctl.ServeReset)},
 		// The report of the run (control_runreport.go).
 		{"GET /_fake/report", h(s.handleGetRunReport)},
@@ -224,7 +224,7 @@ func (s *Server) routes() http.Handler {
 
 // controlAPI is the control API's own part (internal/control).
 func (s *Server) controlAPI() *control.API {
-	return control.New(control.Deps{Core: s.core, Faults: s.faults, Reset: s.reset, Log: s.log})
+	return control.New(control.Deps{Core: s.core, Faults: s.faults, Scripts: &s.scripts, Reset: s.reset, Log: s.log})
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

@@ -26,6 +26,8 @@ type Deps struct {
 	Core *core.Core
 	// Faults is the fake's armed faults.
 	Faults *faults.Faults
+	// Scripts is the fake's transcripts scripted by audio content.
+	Scripts *core.Scripts
 	// Reset returns the fake to its start state and gives the clock's instant after it: the
 	// facade's Server.Reset, which rebuilds every part of the fake the facade holds together.
 	Reset func() (time.Time, error)
@@ -36,10 +38,11 @@ type Deps struct {
 // API is the control API's own part: the contract check, and the control calls of the
 // operations the core implements.
 type API struct {
-	core   *core.Core
-	faults *faults.Faults
-	reset  func() (time.Time, error)
-	log    *slog.Logger
+	core    *core.Core
+	faults  *faults.Faults
+	scripts *core.Scripts
+	reset   func() (time.Time, error)
+	log     *slog.Logger
 }
 
 // New is the control API over d.
@@ -48,7 +51,7 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, faults: d.Faults, reset: d.Reset, log: log}
+	return &API{core: d.Core, faults: d.Faults, scripts: d.Scripts, reset: d.Reset, log: log}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.
