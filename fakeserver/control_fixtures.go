@@ -1,6 +1,10 @@
 package fakeserver
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
+)
 
 // fixturesJSON is a fixtures document as written: Fixtures with its standards and feeds in the
 // control API's shapes.
@@ -29,7 +33,7 @@ type fixtureWorkspaceJSON struct {
 // fixtureStandardJSON is a FixtureStandard as written.
 type fixtureStandardJSON struct {
 	Ref string `json:"ref"`
-	standardSpecJSON
+	control.StandardSpecJSON
 }
 
 // fixtureFeedJSON is a FixtureFeed as written.
@@ -49,7 +53,7 @@ func (d fixturesJSON) fixtures() (Fixtures, error) {
 			WebhookEndpoints: w.WebhookEndpoints, DefaultStandard: w.DefaultStandard,
 		}
 		for _, s := range w.Standards {
-			fw.Standards = append(fw.Standards, FixtureStandard{Ref: s.Ref, StandardSpec: s.spec()})
+			fw.Standards = append(fw.Standards, FixtureStandard{Ref: s.Ref, StandardSpec: standardSpecOf(s.Spec(), s.Limits != nil)})
 		}
 		if err := recordedFromJSON(fmt.Sprintf("workspaces[%d]", i), w, &fw); err != nil {
 			return Fixtures{}, err

@@ -161,10 +161,10 @@ func (s *Server) controlRows() []route {
 		{"GET /_fake/emails", h(s.handleListEmails)},
 		{"PUT /_fake/series/{id}/automated-reporting", h(s.handleAutomatedReporting)},
 		// Standards.
-		{"POST /_fake/workspaces/{id}/standards", h(s.handleCreateStandard)},
-		{"GET /_fake/workspaces/{id}/standards", h(s.handleListStandards)},
-		{"PUT /_fake/workspaces/{id}/default-standard", h(s.handleSetDefaultStandard)},
-		{"PUT /_fake/series/{id}/standard", h(s.handleSetSeriesStandard)},
+		{"POST /_fake/workspaces/{id}/standards", h(ctl.ServeCreateStandard)},
+		{"GET /_fake/workspaces/{id}/standards", h(ctl.ServeListStandards)},
+		{"PUT /_fake/workspaces/{id}/default-standard", h(ctl.ServeSetDefaultStandard)},
+		{"PUT /_fake/series/{id}/standard", h(ctl.ServeSetSeriesStandard)},
 		// Seeded reports, scripted transcripts, reset, the request journal.
 		{"POST /_fake/workspaces/{id}/reports", h(s.handleSeedReports)},
 		{"POST /_fake/transcripts", h(ctl.ServeScriptTranscript)},
