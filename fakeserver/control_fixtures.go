@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/control"
 )
@@ -39,7 +40,7 @@ type fixtureStandardJSON struct {
 // fixtureFeedJSON is a FixtureFeed as written.
 type fixtureFeedJSON struct {
 	Ref string `json:"ref"`
-	hostedFeedJSON
+	control.HostedFeedJSON
 }
 
 // fixtures is the document as Fixtures; an episode whose day cannot be read is a *FixtureError
@@ -63,7 +64,7 @@ func (d fixturesJSON) fixtures() (Fixtures, error) {
 	for i, feed := range d.Feeds {
 		spec := HostedFeedSpec{Title: feed.Title, Explicit: feed.Explicit}
 		for j, je := range feed.Episodes {
-			e, err := je.episode()
+			e, err := episodeOf(je)
 			if err != nil {
 				return Fixtures{}, fixtureErr(fmt.Sprintf("feeds[%d].episodes[%d].published_on", i, j), "must be a date, YYYY-MM-DD")
 			}
@@ -72,4 +73,31 @@ func (d fixturesJSON) fixtures() (Fixtures, error) {
 		f.Feeds = append(f.Feeds, FixtureFeed{Ref: feed.Ref, HostedFeedSpec: spec})
 	}
 	return f, nil
+}
+
+// episodeOf is an episode of a fixture feed, written as the control API spells it, as a
+// HostedEpisode; a published_on that is not a date is a validation error.
+func episodeOf(j control.HostedEpisodeJSON) (HostedEpisode, error) {
+	day, err := j.PublishedDay()
+	if err != nil {
+		return HostedEpisode{}, err
+	}
+	e := HostedEpisode{
+		Title: j.Title, GUID: j.GUID, Published: day, Duration: control.WireSeconds(j.DurationS), LoudnessLUFS: j.LoudnessLUFS,
+		TruePeakDB: j.TruePeakDB, Channels: j.Channels, SampleRate: j.SampleRate,
+		FailAnalysis: j.FailAnalysis, Cover: j.Cover, BareAudio: j.BareAudio, Format: j.Format, BitRate: j.BitRate,
+	}
+	if script := control.ScriptOf(j.Transcript); script != nil {
+		e.Transcript = make([]TranscriptLine, len(script))
+		for i, l := range script {
+			e.Transcript[i] = TranscriptLine(l)
+		}
+	}
+	if t := j.Tags; t != nil {
+		e.Tags = &HostedTags{Title: t.Title, Artist: t.Artist, Album: t.Album, Year: t.Year, Comment: t.Comment}
+		for _, c := range t.Chapters {
+			e.Tags.Chapters = append(e.Tags.Chapters, HostedChapter{Start: control.Scaled(c.Start, time.Millisecond), End: control.Scaled(c.End, time.Millisecond), Title: c.Title})
+		}
+	}
+	return e, nil
 }

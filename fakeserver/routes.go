@@ -147,9 +147,9 @@ func (s *Server) controlRows() []route {
 		{"PATCH /_fake/workspaces/{id}/credits", h(ctl.ServePatchCredits)},
 		{"POST /_fake/workspaces/{id}/topups", h(ctl.ServeAddTopup)},
 		// Hosted feeds.
-		{"POST /_fake/feeds", h(s.handleHostFeed)},
-		{"POST /_fake/feeds/{id}/episodes", h(s.handleAddHostedEpisode)},
-		{"PATCH /_fake/feeds/{id}", h(s.handleChangeFeed)},
+		{"POST /_fake/feeds", h(ctl.ServeHostFeed)},
+		{"POST /_fake/feeds/{id}/episodes", h(ctl.ServeAddHostedEpisode)},
+		{"PATCH /_fake/feeds/{id}", h(ctl.ServeChangeFeed)},
 		// Webhooks, emails and automated reporting.
 		{"GET /_fake/webhook-deliveries", h(s.handleListDeliveries)},
 		{"POST /_fake/workspaces/{id}/webhook-endpoints", h(s.handleCreateEndpoint)},
@@ -224,7 +224,7 @@ func (s *Server) routes() http.Handler {
 
 // controlAPI is the control API's own part (internal/control).
 func (s *Server) controlAPI() *control.API {
-	return control.New(control.Deps{Core: s.core, Faults: s.faults, Scripts: &s.scripts, Reset: s.reset, Log: s.log})
+	return control.New(control.Deps{Core: s.core, Faults: s.faults, Host: s.host, Mint: s.minter(), Scripts: &s.scripts, Reset: s.reset, Log: s.log})
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

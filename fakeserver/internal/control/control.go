@@ -16,6 +16,7 @@ import (
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/faults"
+	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
 )
@@ -26,6 +27,9 @@ type Deps struct {
 	Core *core.Core
 	// Faults is the fake's armed faults.
 	Faults *faults.Faults
+	// Host is the fake's podcast host, and Mint gives what it hosts its defaults.
+	Host *hosted.Host
+	Mint hosted.Minter
 	// Scripts is the fake's transcripts scripted by audio content.
 	Scripts *core.Scripts
 	// Reset returns the fake to its start state and gives the clock's instant after it: the
@@ -40,6 +44,8 @@ type Deps struct {
 type API struct {
 	core    *core.Core
 	faults  *faults.Faults
+	host    *hosted.Host
+	mint    hosted.Minter
 	scripts *core.Scripts
 	reset   func() (time.Time, error)
 	log     *slog.Logger
@@ -51,7 +57,7 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, faults: d.Faults, scripts: d.Scripts, reset: d.Reset, log: log}
+	return &API{core: d.Core, faults: d.Faults, host: d.Host, mint: d.Mint, scripts: d.Scripts, reset: d.Reset, log: log}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.
