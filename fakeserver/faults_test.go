@@ -2,18 +2,25 @@ package fakeserver
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 )
 
 // withSeedFields sets the seed as WithSeed will, for the package's own determinism tests.
@@ -43,6 +50,18 @@ type armedFaultJSON struct {
 	faultJSON
 	Matches int `json:"matches"`
 	Fired   int `json:"fired"`
+}
+
+// armedFaultView is a fault the Go API lists as a client of the control API reads it.
+func armedFaultView(a ArmedFault) armedFaultJSON {
+	f := a.Fault
+	return armedFaultJSON{ID: a.ID, Matches: a.Matches, Fired: a.Fired, faultJSON: faultJSON{
+		Method: f.Method, PathPrefix: f.PathPrefix, Status: f.Status,
+		RetryAfterS: int(f.RetryAfter / time.Second), Count: f.Count,
+		LatencyMS: int(f.Latency / time.Millisecond), JitterMS: int(f.Jitter / time.Millisecond),
+		Reset: f.Reset, TruncateAfterBytes: f.TruncateAfterBytes, ThrottleBytesPerS: f.ThrottleBytesPerS,
+		Probability: f.Probability, After: f.After,
+	}}
 }
 
 func armFault(t *testing.T, srv *Server, body string) armedFaultJSON {
@@ -459,5 +478,130 @@ func TestREADMEFaultExamplesAreAccepted(t *testing.T) {
 	}
 	if shown < 5 {
 		t.Fatalf("%d fault examples found in docs/fakeserver.md", shown)
+	}
+}
+
+// FuzzFaultBodies posts arbitrary bodies to POST /_fake/faults: each is armed (201, listed once,
+// and its answer armed again gives the same fault) or refused with 400 validation_error and
+// nothing armed; never a 5xx or a panic.
+func FuzzFaultBodies(f *testing.F) {
+	srv, _ := NewTest(f)
+	for _, s := range []string{
+		`{"method":"GET","path_prefix":"/api/rest/v1/reports","status":503,"count":2}`,
+		`{"path_prefix":"/api/rest/v1/","status":502,"probability":0.3,"latency_ms":200,"jitter_ms":50}`,
+		`{"method":"PUT","path_prefix":"/_uploads/","reset":"after_body","throttle_bytes_per_s":65536,"count":1}`,
+		`{"path_prefix":"/x","truncate_after_bytes":0,"after":3}`,
+		`{"path_prefix":"/x","status":429,"retry_after_s":30}`,
+		`{"path_prefix":"/x","status":429,"probability":1e-300}`,
+		`{"path_prefix":"/x","status":500,"reset":"before_body"}`,
+		`{"path_prefix":"/x","latency_ms":1e9}`, `{"path_prefix":"/x","probability":"NaN"}`,
+		`{}`, `[]`, `null`, `{"a":`, "\xff", ``,
+	} {
+		f.Add([]byte(s))
+	}
+	handler := srv.Handler()
+	do := func(method, path string, body []byte) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, path, bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+srv.AdminToken())
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		return rec
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		defer srv.ClearFaults()
+		rec := do("POST", "/_fake/faults", body)
+		switch rec.Code {
+		case http.StatusCreated:
+			var armed armedFaultJSON
+			if err := json.Unmarshal(rec.Body.Bytes(), &armed); err != nil {
+				t.Fatalf("%q: answer %s: %v", body, rec.Body, err)
+			}
+			list := srv.Faults()
+			if len(list) != 1 || list[0].ID != armed.ID || !reflect.DeepEqual(armedFaultView(list[0]), armed) {
+				t.Fatalf("%q: armed %+v, listed %+v", body, armed, list)
+			}
+			again := do("POST", "/_fake/faults", must(json.Marshal(armed.faultJSON)))
+			var second armedFaultJSON
+			if again.Code != http.StatusCreated || json.Unmarshal(again.Body.Bytes(), &second) != nil || !reflect.DeepEqual(second.faultJSON, armed.faultJSON) {
+				t.Fatalf("%q: re-arming %+v: %d %s", body, armed.faultJSON, again.Code, again.Body)
+			}
+		case http.StatusBadRequest:
+			if code := errorCode(t, rec.Body.Bytes()); code != "validation_error" || len(srv.Faults()) != 0 {
+				t.Fatalf("%q: %s, %d armed", body, code, len(srv.Faults()))
+			}
+		default:
+			t.Fatalf("%q: %d %s", body, rec.Code, rec.Body)
+		}
+	})
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestTruncationModes cuts bodies however the handler writes them: held to learn their length
+// (even across a flush), streamed under a declared Content-Length, too long to hold (cut in
+// chunked encoding), or short enough to go whole.
+func TestTruncationModes(t *testing.T) {
+	t.Parallel()
+	const limit = 50
+	tests := []struct {
+		name      string
+		size      int
+		declare   bool
+		flushAt   int
+		wantCL    int64 // -1: chunked
+		wantWhole bool
+	}{
+		{"held across a flush", 200, false, 100, 200, false},
+		{"declared length streamed", 200, true, 0, 200, false},
+		{"too long to hold", faults.MaxTruncateBuffer + 10, false, 0, -1, false},
+		{"shorter than the cut", 40, false, 0, 40, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body := strings.Repeat("x", tt.size)
+			s := &Server{faults: newFaults(options{}, uuid.New)}
+			ts := httptest.NewServer(s.injectFaults(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tt.declare {
+					w.Header().Set("Content-Length", strconv.Itoa(tt.size))
+				}
+				if tt.flushAt > 0 {
+					_, _ = io.WriteString(w, body[:tt.flushAt])
+					_ = http.NewResponseController(w).Flush()
+					_, _ = io.WriteString(w, body[tt.flushAt:])
+					return
+				}
+				_, _ = io.WriteString(w, body)
+			})))
+			defer ts.Close()
+			n := int64(limit)
+			if _, err := s.InjectFault(Fault{PathPrefix: "/", TruncateAfterBytes: &n}); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := ts.Client().Get(ts.URL + "/x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.ContentLength != tt.wantCL {
+				t.Errorf("Content-Length %d, want %d", resp.ContentLength, tt.wantCL)
+			}
+			if tt.wantWhole {
+				if err != nil || string(got) != body {
+					t.Fatalf("want the whole body: %d bytes, %v", len(got), err)
+				}
+				return
+			}
+			if !errors.Is(err, io.ErrUnexpectedEOF) || string(got) != body[:limit] {
+				t.Fatalf("want %d bytes then an unexpected EOF: %d bytes, %v", limit, len(got), err)
+			}
+		})
 	}
 }

@@ -45,7 +45,8 @@ import (
 //	               limits (core.Enter, door GraphQL); JSON Content-Type; the executor with its
 //	               cost limits (internal/graphqlapi)
 //	control        the admin guard (httpmw.Admin); 404 for an unknown path, 405 with Allow for a known path
-//	               and another method; control.openapi.json's checks; the handler (internal/control, control_*.go)
+//	               and another method; control.openapi.json's checks; the handler (internal/control; control_*.go
+//	               for the calls still written in the facade)
 //
 // Hosted feeds and their audio pass through injectFaults only, not the journal; covers, the
 // documents and the explorers' assets through neither.

@@ -1,9 +1,14 @@
-// Package control is the fake's control API under /_fake: the contract check of every control
-// call against control.openapi.json, the health check, and the thin HTTP adapters of the
-// operations the core implements (credits and top-ups), which the Go API's methods adapt too. The facade mounts it behind the
-// admin guard (fakeserver/routes.go) with the control calls of the packages that own their
-// operation (the journal's GET and DELETE /_fake/requests) and, for now, the adapters of the
-// operations still written in the facade (fakeserver/DESIGN.md, "Where the code stands").
+// Package control is the fake's control API under /_fake: the contract's load, document and
+// check of every control call against control.openapi.json, the health check, and the thin HTTP
+// adapters of the operations implemented below the facade, which the Go API's methods adapt
+// too: credits and top-ups and the standards (internal/core), scripted transcripts
+// (core.Scripts), faults (internal/faults), hosted feeds (internal/hosted), and the reset, which
+// only the facade can make (Deps.Reset). Each adapter decodes the control API's JSON into the
+// operation's wire-neutral types and writes the answer in the control API's shape, kept here.
+// The facade mounts it behind the admin guard (fakeserver/routes.go) with the control calls of
+// the packages that own their operation (the journal's GET and DELETE /_fake/requests) and, for
+// now, the adapters of the operations still written in the facade (fakeserver/DESIGN.md, "Where
+// the code stands").
 package control
 
 import (
