@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 )
 
@@ -128,5 +127,5 @@ func (s *Server) injectFaults(next http.Handler) http.Handler {
 	return s.faults.Inject(next, s.raiseFault)
 }
 
-// faultView is f as the control API spells it (control.FaultSpec), for the run report.
-func faultView(f Fault) json.RawMessage { return control.FaultSpec(faults.Fault(f)) }
+// faultView is f as the control API spells it (faults.Spec), for the run report.
+func faultView(f Fault) json.RawMessage { return faults.Spec(faults.Fault(f)) }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/control"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // Bounds of a fixtures document beyond its size, as strict as the control API's bodies.
@@ -282,7 +283,7 @@ func episodeOf(j control.HostedEpisodeJSON) (HostedEpisode, error) {
 	if t := j.Tags; t != nil {
 		e.Tags = &HostedTags{Title: t.Title, Artist: t.Artist, Album: t.Album, Year: t.Year, Comment: t.Comment}
 		for _, c := range t.Chapters {
-			e.Tags.Chapters = append(e.Tags.Chapters, HostedChapter{Start: control.Scaled(c.Start, time.Millisecond), End: control.Scaled(c.End, time.Millisecond), Title: c.Title})
+			e.Tags.Chapters = append(e.Tags.Chapters, HostedChapter{Start: httpmw.Scaled(c.Start, time.Millisecond), End: httpmw.Scaled(c.End, time.Millisecond), Title: c.Title})
 		}
 	}
 	return e, nil

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/faults"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // TestFaultRetryAfterBounded is D16 of issue 32: a retry_after_s that would overflow a Duration
@@ -22,7 +22,7 @@ func TestFaultRetryAfterBounded(t *testing.T) {
 		if status, _, answer := call(t, srv, "POST", "/_fake/faults", admin(srv), body); status != http.StatusBadRequest || errorCode(t, answer) != "validation_error" {
 			t.Errorf("retry_after_s %d: %d %s", n, status, answer)
 		}
-		if _, err := srv.InjectFault(Fault{PathPrefix: "/api", Status: http.StatusTooManyRequests, RetryAfter: control.Scaled(int64(n), time.Second)}); err == nil {
+		if _, err := srv.InjectFault(Fault{PathPrefix: "/api", Status: http.StatusTooManyRequests, RetryAfter: httpmw.Scaled(int64(n), time.Second)}); err == nil {
 			t.Errorf("InjectFault with retry_after_s %d armed", n)
 		}
 	}

@@ -140,10 +140,10 @@ func (s *Server) controlRows() []route {
 		// Clock and faults.
 		{"GET /_fake/clock", h(s.handleGetClock)},
 		{"POST /_fake/clock/advance", h(s.handleAdvance)},
-		{"POST /_fake/faults", h(ctl.ServeCreateFault)},
-		{"DELETE /_fake/faults", h(ctl.ServeClearFaults)},
-		{"GET /_fake/faults", h(ctl.ServeListFaults)},
-		{"DELETE /_fake/faults/{id}", h(ctl.ServeRemoveFault)},
+		{"POST /_fake/faults", h(s.faults.ServeCreateFault)},
+		{"DELETE /_fake/faults", h(s.faults.ServeClearFaults)},
+		{"GET /_fake/faults", h(s.faults.ServeListFaults)},
+		{"DELETE /_fake/faults/{id}", h(s.faults.ServeRemoveFault)},
 		// Credits.
 		{"PATCH /_fake/workspaces/{id}/credits", h(ctl.ServePatchCredits)},
 		{"POST /_fake/workspaces/{id}/topups", h(ctl.ServeAddTopup)},
@@ -225,7 +225,7 @@ func (s *Server) routes() http.Handler {
 
 // controlAPI is the control API's own part (internal/control).
 func (s *Server) controlAPI() *control.API {
-	return control.New(control.Deps{Core: s.core, Faults: s.faults, Host: s.host, Mint: s.minter(), Scripts: &s.scripts, Reset: s.reset, Log: s.log})
+	return control.New(control.Deps{Core: s.core, Host: s.host, Mint: s.minter(), Scripts: &s.scripts, Reset: s.reset, Log: s.log})
 }
 
 // unrouted answers a request no route of routes serves: 404 naming what was not found when no

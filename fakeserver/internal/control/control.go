@@ -2,11 +2,12 @@
 // check of every control call against control.openapi.json, the health check, and the thin HTTP
 // adapters of the operations implemented below the facade, which the Go API's methods adapt
 // too: credits and top-ups and the standards (internal/core), scripted transcripts
-// (core.Scripts), faults (internal/faults), hosted feeds (internal/hosted), and the reset, which
+// (core.Scripts), hosted feeds (internal/hosted), and the reset, which
 // only the facade can make (Deps.Reset). Each adapter decodes the control API's JSON into the
 // operation's wire-neutral types and writes the answer in the control API's shape, kept here.
 // The facade mounts it behind the admin guard (fakeserver/routes.go) with the control calls of
-// the packages that own their operation (the journal's GET and DELETE /_fake/requests) and, for
+// the packages that own their operation (the journal's GET and DELETE /_fake/requests, the
+// faults' /_fake/faults) and, for
 // now, the adapters of the operations still written in the facade (fakeserver/DESIGN.md, "Where
 // the code stands").
 package control
@@ -20,7 +21,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/openapicheck"
@@ -30,8 +30,6 @@ import (
 type Deps struct {
 	// Core holds the operations the control calls adapt.
 	Core *core.Core
-	// Faults is the fake's armed faults.
-	Faults *faults.Faults
 	// Host is the fake's podcast host, and Mint gives what it hosts its defaults.
 	Host *hosted.Host
 	Mint hosted.Minter
@@ -48,7 +46,6 @@ type Deps struct {
 // operations the core implements.
 type API struct {
 	core    *core.Core
-	faults  *faults.Faults
 	host    *hosted.Host
 	mint    hosted.Minter
 	scripts *core.Scripts
@@ -62,7 +59,7 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, faults: d.Faults, host: d.Host, mint: d.Mint, scripts: d.Scripts, reset: d.Reset, log: log}
+	return &API{core: d.Core, host: d.Host, mint: d.Mint, scripts: d.Scripts, reset: d.Reset, log: log}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.

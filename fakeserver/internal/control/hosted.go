@@ -85,7 +85,7 @@ func (j HostedEpisodeJSON) PublishedDay() (time.Time, error) {
 
 // offset is n milliseconds as the host keeps an offset, read through the Go API's Duration (and
 // its range) so that both APIs host the same.
-func offset(n int64) int { return int(Scaled(n, time.Millisecond).Milliseconds()) }
+func offset(n int64) int { return int(httpmw.Scaled(n, time.Millisecond).Milliseconds()) }
 
 // episode is j as the host takes it; a published_on that is not a date is a validation error.
 func (j HostedEpisodeJSON) episode() (hosted.Episode, error) {

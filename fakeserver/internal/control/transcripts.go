@@ -27,7 +27,7 @@ func ScriptOf(lines []TranscriptLineJSON) []core.ScriptLine {
 	out := make([]core.ScriptLine, len(lines))
 	for i, l := range lines {
 		out[i] = core.ScriptLine{
-			Start: Scaled(l.Start, time.Millisecond), End: Scaled(l.End, time.Millisecond),
+			Start: httpmw.Scaled(l.Start, time.Millisecond), End: httpmw.Scaled(l.End, time.Millisecond),
 			Text: l.Text, Speaker: l.Speaker, Confidence: l.Confidence,
 		}
 	}

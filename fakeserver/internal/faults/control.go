@@ -1,13 +1,16 @@
-package control
+package faults
 
 import (
 	"encoding/json"
 	"net/http"
 	"time"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
+
+// The control API's calls of the faults (POST, GET and DELETE /_fake/faults, DELETE
+// /_fake/faults/{id}), which the facade mounts behind the admin guard beside internal/control's,
+// as the journal's own control calls are.
 
 // faultJSON is a fault as the control API spells it: Retry-After in whole seconds, latency and
 // jitter in whole milliseconds.
@@ -34,17 +37,17 @@ type armedFaultJSON struct {
 	Fired   int `json:"fired"`
 }
 
-func (j faultJSON) fault() faults.Fault {
-	return faults.Fault{
+func (j faultJSON) fault() Fault {
+	return Fault{
 		Method: j.Method, PathPrefix: j.PathPrefix, Status: j.Status,
-		RetryAfter: Scaled(int64(j.RetryAfterS), time.Second), Count: j.Count,
-		Latency: Scaled(int64(j.LatencyMS), time.Millisecond), Jitter: Scaled(int64(j.JitterMS), time.Millisecond),
+		RetryAfter: httpmw.Scaled(int64(j.RetryAfterS), time.Second), Count: j.Count,
+		Latency: httpmw.Scaled(int64(j.LatencyMS), time.Millisecond), Jitter: httpmw.Scaled(int64(j.JitterMS), time.Millisecond),
 		Reset: j.Reset, TruncateAfterBytes: j.TruncateAfterBytes, ThrottleBytesPerS: j.ThrottleBytesPerS,
 		Probability: j.Probability, After: j.After,
 	}
 }
 
-func faultView(f faults.Fault) faultJSON {
+func faultView(f Fault) faultJSON {
 	return faultJSON{
 		Method: f.Method, PathPrefix: f.PathPrefix, Status: f.Status,
 		RetryAfterS: int(f.RetryAfter / time.Second), Count: f.Count,
@@ -54,38 +57,38 @@ func faultView(f faults.Fault) faultJSON {
 	}
 }
 
-func armedFaultView(a faults.Armed) armedFaultJSON {
+func armedFaultView(a Armed) armedFaultJSON {
 	return armedFaultJSON{ID: a.ID, faultJSON: faultView(a.Fault), Matches: a.Matches, Fired: a.Fired}
 }
 
-// ServeCreateFault is POST /_fake/faults: Server.InjectFault over HTTP (faults.Arm), answering
+// ServeCreateFault is POST /_fake/faults: Server.InjectFault over HTTP (Arm), answering
 // the fault as armed.
-func (a *API) ServeCreateFault(w http.ResponseWriter, r *http.Request) {
+func (f *Faults) ServeCreateFault(w http.ResponseWriter, r *http.Request) {
 	var body faultJSON
 	if !httpmw.DecodeBody(w, r, &body) {
 		return
 	}
-	f, id, err := a.faults.Arm(body.fault())
+	fault, id, err := f.Arm(body.fault())
 	if err != nil {
 		httpmw.WriteError(w, err)
 		return
 	}
-	httpmw.WriteJSON(w, http.StatusCreated, armedFaultView(faults.Armed{ID: id, Fault: f}))
+	httpmw.WriteJSON(w, http.StatusCreated, armedFaultView(Armed{ID: id, Fault: fault}))
 }
 
 // ServeListFaults is GET /_fake/faults: Server.Faults over HTTP.
-func (a *API) ServeListFaults(w http.ResponseWriter, r *http.Request) {
-	armed := a.faults.List()
+func (f *Faults) ServeListFaults(w http.ResponseWriter, r *http.Request) {
+	armed := f.List()
 	items := make([]armedFaultJSON, len(armed))
-	for i, f := range armed {
-		items[i] = armedFaultView(f)
+	for i, a := range armed {
+		items[i] = armedFaultView(a)
 	}
 	httpmw.WriteJSON(w, http.StatusOK, map[string][]armedFaultJSON{"items": items})
 }
 
 // ServeRemoveFault is DELETE /_fake/faults/{id}: Server.RemoveFault over HTTP.
-func (a *API) ServeRemoveFault(w http.ResponseWriter, r *http.Request) {
-	if err := a.faults.Remove(httpmw.PathID(r, "id")); err != nil {
+func (f *Faults) ServeRemoveFault(w http.ResponseWriter, r *http.Request) {
+	if err := f.Remove(httpmw.PathID(r, "id")); err != nil {
 		httpmw.WriteError(w, err)
 		return
 	}
@@ -93,13 +96,13 @@ func (a *API) ServeRemoveFault(w http.ResponseWriter, r *http.Request) {
 }
 
 // ServeClearFaults is DELETE /_fake/faults: Server.ClearFaults over HTTP.
-func (a *API) ServeClearFaults(w http.ResponseWriter, r *http.Request) {
-	a.faults.Clear()
+func (f *Faults) ServeClearFaults(w http.ResponseWriter, r *http.Request) {
+	f.Clear()
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// FaultSpec is f as the control API spells it, the spec of an armed fault in the run report.
-func FaultSpec(f faults.Fault) json.RawMessage {
+// Spec is f as the control API spells it, the spec of an armed fault in the run report.
+func Spec(f Fault) json.RawMessage {
 	spec, _ := json.Marshal(faultView(f)) // plain fields: it cannot fail
 	return spec
 }
