@@ -1,14 +1,12 @@
 package fakeserver
 
 import (
-	"math"
+	"encoding/json"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 )
 
@@ -83,11 +81,9 @@ const (
 	ResetAfterBody  = "after_body"
 )
 
-// MaxFaultLatency is the longest Latency a fault may have.
+// MaxFaultLatency is the longest Latency a fault may have (faults.MaxLatency, which
+// TestFaultBoundsAreTheEngines holds equal).
 const MaxFaultLatency = 10 * time.Minute
-
-// maxFaultRetryAfter bounds RetryAfter: a day, far from where seconds overflow a Duration.
-const maxFaultRetryAfter = 24 * time.Hour
 
 // InjectFault arms f and returns its id. A request meets at most one fault: the first, in the
 // order they were armed, that fires on it; a fault that lets a matching request through (After,
@@ -96,11 +92,8 @@ const maxFaultRetryAfter = 24 * time.Hour
 // (latency_ms for Latency, retry_after_s for RetryAfter), as POST /_fake/faults answers.
 func (s *Server) InjectFault(f Fault) (_ string, err error) {
 	defer apiError(&err)
-	f, err = f.validate()
-	if err != nil {
-		return "", err
-	}
-	return s.faults.Add(faults.Fault(f)), nil
+	_, id, err := s.faults.Arm(faults.Fault(f))
+	return id, err
 }
 
 // Faults lists the armed faults in the order they were armed, with their counts of matches.
@@ -134,71 +127,5 @@ func (s *Server) injectFaults(next http.Handler) http.Handler {
 	return s.faults.Inject(next, s.raiseFault)
 }
 
-// wholeSeconds rounds d up to whole seconds, as a Retry-After header carries it, without
-// overflowing.
-func wholeSeconds(d time.Duration) time.Duration {
-	if r := d % time.Second; r != 0 && d <= math.MaxInt64-time.Second {
-		return d - r + time.Second
-	}
-	return d
-}
-
-// validate checks f and returns it normalised.
-func (f Fault) validate() (Fault, error) {
-	f.Method = strings.ToUpper(f.Method)
-	bad := func(format string, args ...any) (Fault, error) { return Fault{}, core.ErrValidation(format, args...) }
-	switch {
-	case !strings.HasPrefix(f.PathPrefix, "/"):
-		return bad("path_prefix must begin with /.")
-	case strings.ContainsFunc(f.Method, func(r rune) bool { return r < 'A' || r > 'Z' }):
-		return bad("method must be an HTTP method such as GET.")
-	case f.Status != 0 && f.Status != 429 && f.Status != 500 && f.Status != 502 && f.Status != 503 && f.Status != 504:
-		return bad("status must be 429, 500, 502, 503 or 504.")
-	case f.RetryAfter < 0 || f.RetryAfter > maxFaultRetryAfter:
-		return bad("retry_after_s must be from 1 to %d.", int(maxFaultRetryAfter/time.Second))
-	case f.RetryAfter > 0 && f.Status != http.StatusTooManyRequests:
-		return bad("retry_after_s goes with status 429 only.")
-	case f.Count < 0:
-		return bad("count must not be negative.")
-	case f.After < 0:
-		return bad("after must not be negative.")
-	case f.Latency < 0 || f.Latency > MaxFaultLatency:
-		return bad("latency_ms must be from 0 to %d.", MaxFaultLatency.Milliseconds())
-	case f.Jitter < 0 || f.Jitter > f.Latency:
-		return bad("jitter_ms must be from 0 to latency_ms.")
-	case f.Reset != "" && f.Reset != ResetBeforeBody && f.Reset != ResetAfterBody:
-		return bad("reset must be before_body or after_body.")
-	case f.TruncateAfterBytes != nil && *f.TruncateAfterBytes < 0:
-		return bad("truncate_after_bytes must not be negative.")
-	case f.ThrottleBytesPerS < 0:
-		return bad("throttle_bytes_per_s must not be negative.")
-	case f.Probability != nil && !(*f.Probability >= 0 && *f.Probability <= 1):
-		return bad("probability must be from 0 to 1.")
-	}
-	outcomes := 0
-	for _, set := range []bool{f.Status != 0, f.Reset != "", f.TruncateAfterBytes != nil} {
-		if set {
-			outcomes++
-		}
-	}
-	switch {
-	case outcomes > 1:
-		return bad("status, reset and truncate_after_bytes exclude each other: a fault has at most one outcome.")
-	case outcomes == 0 && f.Latency == 0 && f.ThrottleBytesPerS == 0:
-		return bad("a fault needs status, reset, truncate_after_bytes, latency_ms or throttle_bytes_per_s.")
-	case f.Reset == ResetBeforeBody && f.ThrottleBytesPerS > 0:
-		return bad("throttle_bytes_per_s cannot go with reset before_body: nothing is read or answered.")
-	}
-	if f.Status == http.StatusTooManyRequests {
-		f.RetryAfter = max(wholeSeconds(f.RetryAfter), time.Second)
-	}
-	if f.TruncateAfterBytes != nil {
-		n := *f.TruncateAfterBytes
-		f.TruncateAfterBytes = &n // the caller's pointer stays the caller's
-	}
-	if f.Probability != nil {
-		p := *f.Probability
-		f.Probability = &p
-	}
-	return f, nil
-}
+// faultView is f as the control API spells it (faults.Spec), for the run report.
+func faultView(f Fault) json.RawMessage { return faults.Spec(faults.Fault(f)) }

@@ -3,10 +3,9 @@ package fakeserver
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/google/uuid"
 	"github.com/podqa/podqa-go/fakeserver/internal/hosted"
 )
 
@@ -121,10 +120,10 @@ func WithHostedAudioCache(maxBytes int64) Option {
 	return func(o *options) { o.audioCache = maxBytes }
 }
 
-// hostedEpisode is e as the host takes it: its guid and publication day given their defaults.
-func (s *Server) hostedEpisode(e HostedEpisode) hosted.Episode {
+// hostedEpisode is e as the host takes it; the host gives it its defaults (hosted.Minter).
+func hostedEpisode(e HostedEpisode) hosted.Episode {
 	out := hosted.Episode{
-		Title: e.Title, GUID: e.GUID, DurationS: e.Duration.Seconds(), LoudnessLUFS: e.LoudnessLUFS,
+		Title: e.Title, GUID: e.GUID, Published: e.Published, DurationS: e.Duration.Seconds(), LoudnessLUFS: e.LoudnessLUFS,
 		TruePeakDB: e.TruePeakDB, Channels: e.Channels, SampleRate: e.SampleRate,
 		FailAnalysis: e.FailAnalysis, Cover: e.Cover, BareAudio: e.BareAudio,
 		Format: e.Format, BitRate: e.BitRate, Transcript: coreLines(e.Transcript),
@@ -138,15 +137,12 @@ func (s *Server) hostedEpisode(e HostedEpisode) hosted.Episode {
 			out.Tags.Chapters = append(out.Tags.Chapters, hosted.Chapter{Start: millis(c.Start), End: millis(c.End), Title: c.Title})
 		}
 	}
-	if out.GUID == "" {
-		out.GUID = s.rand.UUID().String()
-	}
-	day := e.Published
-	if day.IsZero() {
-		day = s.clock.Now()
-	}
-	out.Published = day.UTC().Truncate(24 * time.Hour)
 	return out
+}
+
+// minter gives what s hosts its defaults: ids from its generator, the day from its clock.
+func (s *Server) minter() hosted.Minter {
+	return hosted.Minter{NewID: func() uuid.UUID { return s.rand.UUID() }, Now: func() time.Time { return s.clock.Now() }}
 }
 
 // millis is d in whole milliseconds, as the core and the host keep offsets.
@@ -161,19 +157,15 @@ func (s *Server) HostFeed(spec HostedFeedSpec) (_ HostedFeed, err error) {
 // hostFeed is HostFeed with the host's errors as they are: a refused episode is a
 // *hosted.EpisodeError, which the fixtures loader names by its path (hostedEpisodePath).
 func (s *Server) hostFeed(spec HostedFeedSpec) (HostedFeed, error) {
-	if strings.TrimSpace(spec.Title) == "" {
-		return HostedFeed{}, core.ErrValidation("A feed needs a title.")
-	}
-	id := s.rand.UUID()
 	episodes := make([]hosted.Episode, 0, len(spec.Episodes))
 	for _, e := range spec.Episodes {
-		episodes = append(episodes, s.hostedEpisode(e))
+		episodes = append(episodes, hostedEpisode(e))
 	}
-	add := s.host.AddFeed
+	var into hosted.FeedAdder = s.host
 	if s.stagedFeeds != nil {
-		add = s.stagedFeeds.AddFeed
+		into = s.stagedFeeds
 	}
-	url, err := add(id, spec.Title, spec.Explicit, episodes)
+	id, url, err := s.minter().HostFeed(into, spec.Title, spec.Explicit, episodes)
 	if err != nil {
 		return HostedFeed{}, err
 	}
@@ -192,24 +184,15 @@ func hostedEpisodePath(err error) string {
 // AddHostedEpisode publishes a new newest episode on a hosted feed.
 func (s *Server) AddHostedEpisode(feedID string, e HostedEpisode) (_ HostedAudio, err error) {
 	defer apiError(&err)
-	id, err := parseID(feedID, "Feed")
+	guid, url, err := s.minter().AddEpisode(s.host, feedID, hostedEpisode(e))
 	if err != nil {
 		return HostedAudio{}, err
 	}
-	he := s.hostedEpisode(e)
-	url, err := s.host.AddEpisode(id, he)
-	if err != nil {
-		return HostedAudio{}, err
-	}
-	return HostedAudio{GUID: he.GUID, AudioURL: url}, nil
+	return HostedAudio{GUID: guid, AudioURL: url}, nil
 }
 
 // ChangeFeed flips a hosted feed's explicit flag or breaks and mends it.
 func (s *Server) ChangeFeed(feedID string, change FeedChange) (err error) {
 	defer apiError(&err)
-	id, err := parseID(feedID, "Feed")
-	if err != nil {
-		return err
-	}
-	return s.host.Change(id, change.Explicit, change.Broken)
+	return s.host.ChangeFeed(feedID, change.Explicit, change.Broken)
 }

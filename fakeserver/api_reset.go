@@ -37,6 +37,13 @@ type startState struct {
 // returns once they have ended.
 func (s *Server) Reset() (_ time.Time, err error) {
 	defer apiError(&err)
+	return s.reset()
+}
+
+// reset is Reset with its refusals as the HTTP answers below the facade read them (answerOf),
+// for POST /_fake/reset (control.Deps.Reset).
+func (s *Server) reset() (_ time.Time, err error) {
+	defer func() { err = answerOf(err) }()
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
 
@@ -63,9 +70,7 @@ func (s *Server) Reset() (_ time.Time, err error) {
 	err = s.core.Adopt(b.core, s.opts.start, func() {
 		s.host.Swap(b.stagedFeeds)
 		restored = s.rand.Restore(next)
-		s.scripts.mu.Lock()
-		s.scripts.bySum = nil
-		s.scripts.mu.Unlock()
+		s.scripts.Clear()
 		s.rest.ForgetRenderings()
 		s.faults.Clear()
 		s.journal.Clear()

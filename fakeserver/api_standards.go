@@ -3,8 +3,6 @@ package fakeserver
 import (
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
@@ -65,6 +63,38 @@ type Limits struct {
 	TrailingSilence *time.Duration
 	LongSilence     *time.Duration
 	NoiseFloorDBFS  *float64
+}
+
+// core is spec as the core takes it.
+func (spec StandardSpec) core() core.StandardSpec {
+	return core.StandardSpec{
+		Name: spec.Name, BasedOn: spec.BasedOn, UnwantedWords: spec.UnwantedWords,
+		ExpectedWords: spec.ExpectedWords, TranscriptIncluded: spec.TranscriptIncluded, Limits: spec.Limits.overrides(),
+	}
+}
+
+// standardSpecOf is a spec the core takes as a StandardSpec (a fixture's, read in the control
+// API's shape), with Limits when limitsGiven.
+func standardSpecOf(in core.StandardSpec, limitsGiven bool) StandardSpec {
+	out := StandardSpec{
+		Name: in.Name, BasedOn: in.BasedOn, UnwantedWords: in.UnwantedWords,
+		ExpectedWords: in.ExpectedWords, TranscriptIncluded: in.TranscriptIncluded,
+	}
+	if o := in.Limits; limitsGiven {
+		out.Limits = &Limits{
+			TruePeakDBTP: o.MaxTruePeak, LoudnessRangeLU: o.MaxLoudnessRange, ClippingRuns: o.MaxClippingRuns,
+			SampleRatesHz: o.SampleRates, MinSampleRateHz: o.MinSampleRate, BitrateKbps: o.MinBitrateKbps,
+			MonoBitrateKbps: o.MinMonoBitrateKbps, Channels: o.Channels, NoiseFloorDBFS: o.MaxNoiseFloor,
+			LeadingSilence: o.MaxLeadingSilence, TrailingSilence: o.MaxTrailingSilence, LongSilence: o.MaxLongSilence,
+		}
+		if r := o.Loudness; r != nil {
+			out.Limits.LoudnessLUFS = &LoudnessRange{Min: r.Min, Max: r.Max}
+		}
+		if r := o.MonoLoudness; r != nil {
+			out.Limits.MonoLoudnessLUFS = &LoudnessRange{Min: r.Min, Max: r.Max}
+		}
+	}
+	return out
 }
 
 func (l *Limits) overrides() core.LimitOverrides {
@@ -137,14 +167,7 @@ func nonNil(s []string) []string {
 // with SetDefaultStandard or SetSeriesStandard.
 func (s *Server) CreateStandard(workspaceID string, spec StandardSpec) (_ Standard, err error) {
 	defer apiError(&err)
-	id, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return Standard{}, err
-	}
-	std, err := s.core.CreateStandard(id, core.StandardSpec{
-		Name: spec.Name, BasedOn: spec.BasedOn, UnwantedWords: spec.UnwantedWords,
-		ExpectedWords: spec.ExpectedWords, TranscriptIncluded: spec.TranscriptIncluded, Limits: spec.Limits.overrides(),
-	})
+	std, err := s.core.CreateStandardIn(workspaceID, spec.core())
 	if err != nil {
 		return Standard{}, err
 	}
@@ -155,11 +178,7 @@ func (s *Server) CreateStandard(workspaceID string, spec StandardSpec) (_ Standa
 // order they were made.
 func (s *Server) Standards(workspaceID string) (_ []Standard, err error) {
 	defer apiError(&err)
-	id, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return nil, err
-	}
-	list, err := s.core.Standards(id)
+	list, err := s.core.StandardsOf(workspaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -174,15 +193,7 @@ func (s *Server) Standards(workspaceID string) (_ []Standard, err error) {
 // uploads, and shows without a standard of their own, are judged by it from the next report on.
 func (s *Server) SetDefaultStandard(workspaceID, standardID string) (_ Standard, err error) {
 	defer apiError(&err)
-	ws, err := parseID(workspaceID, "Workspace")
-	if err != nil {
-		return Standard{}, err
-	}
-	std, err := parseID(standardID, "Standard")
-	if err != nil {
-		return Standard{}, err
-	}
-	out, err := s.core.SetDefaultStandard(ws, std)
+	out, err := s.core.ChooseDefaultStandard(workspaceID, standardID)
 	if err != nil {
 		return Standard{}, err
 	}
@@ -194,19 +205,7 @@ func (s *Server) SetDefaultStandard(workspaceID, standardID string) (_ Standard,
 // standard the show's next reports will use.
 func (s *Server) SetSeriesStandard(seriesID, standardID string) (_ Standard, err error) {
 	defer apiError(&err)
-	series, err := parseID(seriesID, "Series")
-	if err != nil {
-		return Standard{}, err
-	}
-	var std *uuid.UUID
-	if standardID != "" {
-		id, err := parseID(standardID, "Standard")
-		if err != nil {
-			return Standard{}, err
-		}
-		std = &id
-	}
-	out, err := s.core.SetSeriesStandard(series, std)
+	out, err := s.core.ChooseSeriesStandard(seriesID, standardID)
 	if err != nil {
 		return Standard{}, err
 	}

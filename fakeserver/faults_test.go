@@ -28,6 +28,42 @@ func withSeedFields(seed uint64) Option {
 	return func(o *options) { o.seed, o.seeded = seed, true }
 }
 
+// faultJSON and armedFaultJSON are a fault as a client of the control API reads the answers of
+// POST and GET /_fake/faults (internal/control writes them).
+type faultJSON struct {
+	Method             string   `json:"method,omitempty"`
+	PathPrefix         string   `json:"path_prefix"`
+	Status             int      `json:"status,omitempty"`
+	RetryAfterS        int      `json:"retry_after_s,omitempty"`
+	Count              int      `json:"count,omitempty"`
+	LatencyMS          int      `json:"latency_ms,omitempty"`
+	JitterMS           int      `json:"jitter_ms,omitempty"`
+	Reset              string   `json:"reset,omitempty"`
+	TruncateAfterBytes *int64   `json:"truncate_after_bytes,omitempty"`
+	ThrottleBytesPerS  int64    `json:"throttle_bytes_per_s,omitempty"`
+	Probability        *float64 `json:"probability,omitempty"`
+	After              int      `json:"after,omitempty"`
+}
+
+type armedFaultJSON struct {
+	ID string `json:"id"`
+	faultJSON
+	Matches int `json:"matches"`
+	Fired   int `json:"fired"`
+}
+
+// armedFaultView is a fault the Go API lists as a client of the control API reads it.
+func armedFaultView(a ArmedFault) armedFaultJSON {
+	f := a.Fault
+	return armedFaultJSON{ID: a.ID, Matches: a.Matches, Fired: a.Fired, faultJSON: faultJSON{
+		Method: f.Method, PathPrefix: f.PathPrefix, Status: f.Status,
+		RetryAfterS: int(f.RetryAfter / time.Second), Count: f.Count,
+		LatencyMS: int(f.Latency / time.Millisecond), JitterMS: int(f.Jitter / time.Millisecond),
+		Reset: f.Reset, TruncateAfterBytes: f.TruncateAfterBytes, ThrottleBytesPerS: f.ThrottleBytesPerS,
+		Probability: f.Probability, After: f.After,
+	}}
+}
+
 func armFault(t *testing.T, srv *Server, body string) armedFaultJSON {
 	t.Helper()
 	status, _, b := call(t, srv, "POST", "/_fake/faults", admin(srv), body)

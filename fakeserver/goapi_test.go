@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
@@ -229,7 +230,7 @@ func TestStandardInGoUnits(t *testing.T) {
 		t.Fatalf("standards %+v %v", list, err)
 	}
 	status, _, body := call(t, srv, "GET", "/_fake/workspaces/"+demo.WorkspaceID+"/standards", admin(srv), "")
-	wire := decodeAs[struct{ Items []standardJSON }](t, body).Items
+	wire := decodeAs[struct{ Items []control.StandardJSON }](t, body).Items
 	if status != http.StatusOK || len(wire) != 4 || *wire[3].Limits.LongSilenceS != 1.5 || *wire[3].Limits.LeadingSilenceS != 2 ||
 		wire[0].CreatedAt != nil || wire[3].CreatedAt == nil || *wire[3].CreatedAt != "2026-01-05T09:00:00.000000+00:00" {
 		t.Fatalf("over the control API: %d %s", status, body)

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/faults"
+	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
 // TestFaultRetryAfterBounded is D16 of issue 32: a retry_after_s that would overflow a Duration
@@ -13,13 +16,13 @@ import (
 func TestFaultRetryAfterBounded(t *testing.T) {
 	t.Parallel()
 	srv, seed := NewTest(t)
-	maxS := int(maxFaultRetryAfter / time.Second)
+	maxS := int(faults.MaxRetryAfter / time.Second)
 	for _, n := range []int{maxS + 1, 9223372036, 9223372037, 1 << 62} {
 		body := `{"path_prefix":"/api","status":429,"retry_after_s":` + strconv.Itoa(n) + `}`
 		if status, _, answer := call(t, srv, "POST", "/_fake/faults", admin(srv), body); status != http.StatusBadRequest || errorCode(t, answer) != "validation_error" {
 			t.Errorf("retry_after_s %d: %d %s", n, status, answer)
 		}
-		if _, err := srv.InjectFault(Fault{PathPrefix: "/api", Status: http.StatusTooManyRequests, RetryAfter: scaled(int64(n), time.Second)}); err == nil {
+		if _, err := srv.InjectFault(Fault{PathPrefix: "/api", Status: http.StatusTooManyRequests, RetryAfter: httpmw.Scaled(int64(n), time.Second)}); err == nil {
 			t.Errorf("InjectFault with retry_after_s %d armed", n)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
+	"github.com/podqa/podqa-go/fakeserver/internal/faults"
 )
 
 // TestPlanCreditsBoundIsTheCores: the bound the Go API documents (MaxPlanCredits, the fixtures'
@@ -12,5 +13,14 @@ func TestPlanCreditsBoundIsTheCores(t *testing.T) {
 	t.Parallel()
 	if MaxPlanCredits != core.MaxPlanCredits {
 		t.Errorf("MaxPlanCredits = %d, the core enforces %d", MaxPlanCredits, core.MaxPlanCredits)
+	}
+}
+
+// TestFaultBoundsAreTheEngines: the latency bound the Go API documents (MaxFaultLatency) is the
+// one internal/faults enforces for InjectFault and the control API.
+func TestFaultBoundsAreTheEngines(t *testing.T) {
+	t.Parallel()
+	if MaxFaultLatency != faults.MaxLatency {
+		t.Errorf("MaxFaultLatency = %v, internal/faults enforces %v", MaxFaultLatency, faults.MaxLatency)
 	}
 }

@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	_ "embed"
 	"net/http"
 	"slices"
 	"strings"
@@ -45,7 +46,8 @@ import (
 //	               limits (core.Enter, door GraphQL); JSON Content-Type; the executor with its
 //	               cost limits (internal/graphqlapi)
 //	control        the admin guard (httpmw.Admin); 404 for an unknown path, 405 with Allow for a known path
-//	               and another method; control.openapi.json's checks; the handler (internal/control, control_*.go)
+//	               and another method; control.openapi.json's checks; the handler (internal/control; control_*.go
+//	               for the calls still written in the facade)
 //
 // Hosted feeds and their audio pass through injectFaults only, not the journal; covers, the
 // documents and the explorers' assets through neither.
@@ -113,31 +115,41 @@ func (s *Server) routeRows() []route {
 func (s *Server) publicControlRows() []route {
 	return []route{
 		{"GET /_fake/healthz", http.HandlerFunc(control.ServeHealthz)},
-		{"GET /_fake/openapi.json", http.HandlerFunc(s.handleControlOpenAPI)},
+		{"GET /_fake/openapi.json", control.ServeDocument(controlOpenAPI)},
 	}
 }
+
+// controlOpenAPI is the control API's own contract, served at GET /_fake/openapi.json.
+//
+//go:embed control.openapi.json
+var controlOpenAPI []byte
+
+// ControlOpenAPI returns the control API's OpenAPI 3.0 document, as GET /_fake/openapi.json
+// serves it, for generating a client in another language.
+func ControlOpenAPI() []byte { return append([]byte(nil), controlOpenAPI...) }
 
 // controlRows is the control API's route table under /_fake, behind the admin token.
 func (s *Server) controlRows() []route {
 	h := func(f http.HandlerFunc) http.Handler { return f }
+	ctl := s.controlAPI()
 	rows := []route{
-		// Faults.
-		{"POST /_fake/faults", h(s.handleCreateFault)},
-		{"DELETE /_fake/faults", h(s.handleClearFaults)},
-		{"GET /_fake/faults", h(s.handleListFaults)},
-		{"DELETE /_fake/faults/{id}", h(s.handleRemoveFault)},
+		// Faults (internal/faults).
+		{"POST /_fake/faults", h(s.faults.ServeCreateFault)},
+		{"DELETE /_fake/faults", h(s.faults.ServeClearFaults)},
+		{"GET /_fake/faults", h(s.faults.ServeListFaults)},
+		{"DELETE /_fake/faults/{id}", h(s.faults.ServeRemoveFault)},
 		// Hosted feeds.
-		{"POST /_fake/feeds", h(s.handleHostFeed)},
-		{"POST /_fake/feeds/{id}/episodes", h(s.handleAddHostedEpisode)},
-		{"PATCH /_fake/feeds/{id}", h(s.handleChangeFeed)},
+		{"POST /_fake/feeds", h(ctl.ServeHostFeed)},
+		{"POST /_fake/feeds/{id}/episodes", h(ctl.ServeAddHostedEpisode)},
+		{"PATCH /_fake/feeds/{id}", h(ctl.ServeChangeFeed)},
 		// Standards.
-		{"POST /_fake/workspaces/{id}/standards", h(s.handleCreateStandard)},
-		{"GET /_fake/workspaces/{id}/standards", h(s.handleListStandards)},
-		{"PUT /_fake/workspaces/{id}/default-standard", h(s.handleSetDefaultStandard)},
-		{"PUT /_fake/series/{id}/standard", h(s.handleSetSeriesStandard)},
+		{"POST /_fake/workspaces/{id}/standards", h(ctl.ServeCreateStandard)},
+		{"GET /_fake/workspaces/{id}/standards", h(ctl.ServeListStandards)},
+		{"PUT /_fake/workspaces/{id}/default-standard", h(ctl.ServeSetDefaultStandard)},
+		{"PUT /_fake/series/{id}/standard", h(ctl.ServeSetSeriesStandard)},
 		// Scripted transcripts, reset, the request journal.
-		{"POST /_fake/transcripts", h(s.handleScriptTranscript)},
-		{"POST /_fake/reset", h(s.handleReset)},
+		{"POST /_fake/transcripts", h(ctl.ServeScriptTranscript)},
+		{"POST /_fake/reset", h(ctl.ServeReset)},
 		// The report of the run (internal/control/runreport.go).
 		{"GET /_fake/report", h(s.runReportCalls().ServeGet)},
 		{"POST /_fake/report", h(s.runReportCalls().ServeWrite)},
@@ -146,7 +158,7 @@ func (s *Server) controlRows() []route {
 	}
 	// Workspaces, keys and sessions, the clock, credits, webhooks and emails, seeded reports,
 	// a report's account, the listings: the calls internal/control serves.
-	for _, r := range s.controlAPI().Routes() {
+	for _, r := range ctl.Routes() {
 		rows = append(rows, route{r.Pattern, r.Handler})
 	}
 	return rows
@@ -193,14 +205,13 @@ func (s *Server) routes() http.Handler {
 // controlAPI is the control API's own part (internal/control).
 func (s *Server) controlAPI() *control.API {
 	return control.New(control.Deps{
-		Core: s.core, Log: s.log, Now: s.Now,
+		Core: s.core, Host: s.host, Mint: s.minter(), Scripts: &s.scripts, Reset: s.reset, Log: s.log, Now: s.Now,
 		Advance: func(d time.Duration) (time.Time, error) {
 			now, err := s.Advance(d)
 			return now, answerOf(err)
 		},
 		WorkspaceCreated: s.workspaceCreated,
 		CheckWebhookURL:  s.checkWebhookURL,
-		Host:             s.host,
 		EventPage: func(f control.EventFilter, each func(control.Event)) (string, error) {
 			page, err := s.EventPage(EventPageFilter(f))
 			for _, e := range page.Events {

@@ -4,7 +4,10 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/graphiql"
@@ -13,6 +16,21 @@ import (
 )
 
 // The surfaces' shared tables (shared_routes.go) and the rows each fake binds on them.
+
+// controlContract is control.openapi.json loaded once: immutable after loading and shared by
+// every fake in the process.
+var controlContract = sync.OnceValues(func() (*openapi3.T, error) { return control.LoadContract(controlOpenAPI) })
+
+// validateControl checks each control request against control.openapi.json before mux serves
+// it (control.Validate), logging a contract that could not load in the request's fake's log.
+func validateControl(mux *http.ServeMux) http.Handler {
+	doc, err := controlContract()
+	return control.Validate(doc, err, mux, func(r *http.Request, err error) {
+		if s := serverOf(r); s != nil {
+			s.log.Error("control API contract", "err", err)
+		}
+	})
+}
 
 // sharedREST serves the REST API under rest.Base (routes.go has the order of its front): 404,
 // then 405 with Allow, from the routes generated from openapi.json, in one ServeMux lookup; a

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/audio"
+	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 )
 
@@ -37,7 +38,7 @@ func TestControlStandards(t *testing.T) {
 	if status != 201 {
 		t.Fatalf("create: %d %s", status, body)
 	}
-	created := decodeAs[standardJSON](t, body)
+	created := decodeAs[control.StandardJSON](t, body)
 	if created.Name != "House style" || created.Builtin || created.BasedOn != "EBU R128" || created.TranscriptIncluded ||
 		strings.Join(created.UnwantedWords, "|") != "um|you know" || created.CreatedAt == nil || *created.CreatedAt != "2026-01-05T09:00:00.000000+00:00" {
 		t.Fatalf("created %s", body)
@@ -78,14 +79,14 @@ func TestControlStandards(t *testing.T) {
 	// Explicit limits replace the base's; the answer shows the whole set.
 	status, _, body = call(t, srv, "POST", ws+"/standards", admin(srv),
 		`{"name":"Loud","limits":{"loudness_lufs":{"min":-15,"max":-13},"min_sample_rate_hz":22050,"channels":[2],"long_silence_s":1.5,"bitrate_kbps":0}}`)
-	loud := decodeAs[standardJSON](t, body)
-	if status != 201 || *loud.Limits.LoudnessLUFS != (loudnessRangeJSON{-15, -13}) || *loud.Limits.MonoLoudnessLUFS != (loudnessRangeJSON{-20, -18}) ||
+	loud := decodeAs[control.StandardJSON](t, body)
+	if status != 201 || *loud.Limits.LoudnessLUFS != (control.LoudnessRangeJSON{Min: -15, Max: -13}) || *loud.Limits.MonoLoudnessLUFS != (control.LoudnessRangeJSON{Min: -20, Max: -18}) ||
 		loud.Limits.SampleRatesHz != nil || *loud.Limits.MinSampleRateHz != 22050 || *loud.Limits.LongSilenceS != 1.5 ||
 		*loud.Limits.BitrateKbps != 0 || *loud.Limits.MonoBitrateKbps != 64 || *loud.Limits.TruePeakDBTP != -1 {
 		t.Fatalf("with limits: %d %s", status, body)
 	}
 	status, _, body = call(t, srv, "GET", ws+"/standards", admin(srv), "")
-	list := decodeAs[struct{ Items []standardJSON }](t, body).Items
+	list := decodeAs[struct{ Items []control.StandardJSON }](t, body).Items
 	if status != 200 || len(list) != 5 || list[0].Name != "Podcast" || !list[0].Builtin || list[0].CreatedAt != nil || list[3].ID != created.ID {
 		t.Fatalf("list: %d %s", status, body)
 	}
@@ -95,7 +96,7 @@ func TestControlStandards(t *testing.T) {
 		t.Fatalf("Standards: %v %v", goList, err)
 	}
 	status, _, body = call(t, srv, "PUT", ws+"/default-standard", admin(srv), `{"standard_id":"`+created.ID+`"}`)
-	if status != 200 || decodeAs[standardJSON](t, body).ID != created.ID {
+	if status != 200 || decodeAs[control.StandardJSON](t, body).ID != created.ID {
 		t.Fatalf("set default: %d %s", status, body)
 	}
 	_, err = srv.CreateStandard(seed.WorkspaceID, StandardSpec{Name: "House style"})
@@ -156,7 +157,7 @@ func TestStandardsJudgeReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	status, _, body := call(t, srv, "PUT", "/_fake/series/"+before.Series.ID+"/standard", admin(srv), `{"standard_id":"`+std.ID+`"}`)
-	if status != 200 || decodeAs[standardJSON](t, body).Name != "No ums" {
+	if status != 200 || decodeAs[control.StandardJSON](t, body).Name != "No ums" {
 		t.Fatalf("assign: %d %s", status, body)
 	}
 	all, _ := srv.Standards(seed.WorkspaceID)
@@ -181,7 +182,7 @@ func TestStandardsJudgeReports(t *testing.T) {
 	}
 	// Clearing the show's standard over HTTP brings the default back.
 	status, _, body = call(t, srv, "PUT", "/_fake/series/"+before.Series.ID+"/standard", admin(srv), `{"standard_id":null}`)
-	if status != 200 || decodeAs[standardJSON](t, body).Name != "AES speech" {
+	if status != 200 || decodeAs[control.StandardJSON](t, body).Name != "AES speech" {
 		t.Fatalf("clear: %d %s", status, body)
 	}
 }

@@ -1,12 +1,16 @@
-// Package control is the fake's control API under /_fake: the contract check of every control
-// call against control.openapi.json, the health check, and the thin HTTP adapters of the
-// operations the core implements, which the Go API's methods adapt too: workspaces, keys and
-// sessions, the clock, credits and top-ups, webhook endpoints, deliveries, resends and emails,
-// seeded reports and automated reporting, a report's account, the listings (Routes gives
-// their rows) and the run report (runreport.go). The facade mounts it behind the admin guard
-// (fakeserver/routes.go) with the control calls of the packages that own their operation (the
-// journal's GET and DELETE /_fake/requests) and, for now, the adapters of the operations still
-// written in the facade (fakeserver/DESIGN.md, "Where the code stands").
+// Package control is the fake's control API under /_fake: the contract's load, document and
+// check of every control call against control.openapi.json, the health check, and the thin HTTP
+// adapters of the operations implemented below the facade, which the Go API's methods adapt
+// too: workspaces, keys and sessions, the clock, credits and top-ups, webhook endpoints,
+// deliveries, resends and emails, seeded reports and automated reporting, a report's account,
+// the listings, the standards (internal/core), scripted transcripts (core.Scripts), hosted
+// feeds (internal/hosted), the run report (runreport.go), and the reset, which only the facade
+// can make (Deps.Reset). Each adapter decodes the control API's JSON into the operation's
+// wire-neutral types and writes the answer in the control API's shape, kept here. Routes gives
+// their rows. The facade mounts it behind the admin guard (fakeserver/routes.go) with the
+// control calls of the packages that own their operation (the journal's GET and DELETE
+// /_fake/requests, the faults' /_fake/faults) and, for now, the adapters of the operations
+// still written in the facade (fakeserver/DESIGN.md, "Where the code stands").
 package control
 
 import (
@@ -28,6 +32,15 @@ import (
 type Deps struct {
 	// Core holds the operations the control calls adapt.
 	Core *core.Core
+	// Host is the fake's podcast host (its feeds, and their listing GET /_fake/feeds adapts),
+	// and Mint gives what it hosts its defaults.
+	Host *hosted.Host
+	Mint hosted.Minter
+	// Scripts is the fake's transcripts scripted by audio content.
+	Scripts *core.Scripts
+	// Reset returns the fake to its start state and gives the clock's instant after it: the
+	// facade's Server.Reset, which rebuilds every part of the fake the facade holds together.
+	Reset func() (time.Time, error)
 	// Log takes the contract's load failure.
 	Log *slog.Logger
 	// Now is the fake's clock; Advance moves it (Server.Advance: what falls due runs, the event
@@ -40,8 +53,6 @@ type Deps struct {
 	// CheckWebhookURL refuses a webhook URL the fake's policy does not let it deliver to (and
 	// raises the refusal's event).
 	CheckWebhookURL func(ctx context.Context, url string) error
-	// Host is the podcast host of the hosted feeds, whose listing GET /_fake/feeds adapts.
-	Host *hosted.Host
 	// EventPage tells each of a page of the facade's event record (Server.EventPage), oldest
 	// first, and returns the next page's cursor, its refusals as httpmw answers them. Each event
 	// is told rather than returned, so that the page is not copied to be converted.
@@ -52,12 +63,15 @@ type Deps struct {
 // operations the core implements.
 type API struct {
 	core             *core.Core
+	host             *hosted.Host
+	mint             hosted.Minter
+	scripts          *core.Scripts
+	reset            func() (time.Time, error)
 	log              *slog.Logger
 	now              func() time.Time
 	advance          func(time.Duration) (time.Time, error)
 	workspaceCreated func(core.Workspace)
 	checkWebhookURL  func(ctx context.Context, url string) error
-	host             *hosted.Host
 	eventPage        func(EventFilter, func(Event)) (string, error)
 }
 
@@ -67,8 +81,9 @@ func New(d Deps) *API {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{core: d.Core, log: log, now: d.Now, advance: d.Advance, workspaceCreated: d.WorkspaceCreated, checkWebhookURL: d.CheckWebhookURL,
-		host: d.Host, eventPage: d.EventPage}
+	return &API{core: d.Core, host: d.Host, mint: d.Mint, scripts: d.Scripts, reset: d.Reset, log: log,
+		now: d.Now, advance: d.Advance, workspaceCreated: d.WorkspaceCreated, checkWebhookURL: d.CheckWebhookURL,
+		eventPage: d.EventPage}
 }
 
 // uuidPattern is what a uuid query parameter of the control API must match.

@@ -1,8 +1,9 @@
 // Package faults holds the fake's armed faults and the middleware that fires them (Inject):
 // slow answers, dropped connections, cut or crawling bodies, 429s and errors from in front of the
-// API, on a seeded pattern. It stands on the core and httpmw; the facade validates a fault
-// (fakeserver.Fault's rules), arms it here and mounts Inject in its one middleware chain
-// (fakeserver/DESIGN.md).
+// API, on a seeded pattern. It stands on the core and httpmw; it validates and arms a fault
+// (Arm: fakeserver.Fault's rules) for the Go API and for its own control calls under
+// /_fake/faults (control.go), which the facade mounts behind the admin guard as it mounts Inject
+// in its one middleware chain (fakeserver/DESIGN.md).
 package faults
 
 import "time"

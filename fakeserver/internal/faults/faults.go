@@ -57,8 +57,8 @@ func New(seed uint64, seeded bool, newID func() uuid.UUID) *Faults {
 	return f
 }
 
-// Add arms fault, which the caller has validated, and returns its id.
-func (f *Faults) Add(fault Fault) string {
+// add arms fault, which Arm has validated, and returns its id.
+func (f *Faults) add(fault Fault) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++

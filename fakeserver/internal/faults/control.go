@@ -1,14 +1,18 @@
-package fakeserver
+package faults
 
 import (
-	"math"
+	"encoding/json"
 	"net/http"
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
 
-// faultJSON is a Fault as the control API spells it: Retry-After in whole seconds, latency and
+// The control API's calls of the faults (POST, GET and DELETE /_fake/faults, DELETE
+// /_fake/faults/{id}), which the facade mounts behind the admin guard beside internal/control's,
+// as the journal's own control calls are.
+
+// faultJSON is a fault as the control API spells it: Retry-After in whole seconds, latency and
 // jitter in whole milliseconds.
 type faultJSON struct {
 	Method             string   `json:"method,omitempty"`
@@ -25,7 +29,7 @@ type faultJSON struct {
 	After              int      `json:"after,omitempty"`
 }
 
-// armedFaultJSON is an ArmedFault as GET /_fake/faults lists it.
+// armedFaultJSON is an armed fault as GET /_fake/faults lists it.
 type armedFaultJSON struct {
 	ID string `json:"id"`
 	faultJSON
@@ -33,23 +37,11 @@ type armedFaultJSON struct {
 	Fired   int `json:"fired"`
 }
 
-// scaled is n units as a duration, pinned to the largest or smallest duration where n units
-// overflow, so that validation refuses it rather than a wrapped value.
-func scaled(n int64, unit time.Duration) time.Duration {
-	switch {
-	case n > math.MaxInt64/int64(unit):
-		return math.MaxInt64
-	case n < math.MinInt64/int64(unit):
-		return math.MinInt64
-	}
-	return time.Duration(n) * unit
-}
-
 func (j faultJSON) fault() Fault {
 	return Fault{
 		Method: j.Method, PathPrefix: j.PathPrefix, Status: j.Status,
-		RetryAfter: scaled(int64(j.RetryAfterS), time.Second), Count: j.Count,
-		Latency: scaled(int64(j.LatencyMS), time.Millisecond), Jitter: scaled(int64(j.JitterMS), time.Millisecond),
+		RetryAfter: httpmw.Scaled(int64(j.RetryAfterS), time.Second), Count: j.Count,
+		Latency: httpmw.Scaled(int64(j.LatencyMS), time.Millisecond), Jitter: httpmw.Scaled(int64(j.JitterMS), time.Millisecond),
 		Reset: j.Reset, TruncateAfterBytes: j.TruncateAfterBytes, ThrottleBytesPerS: j.ThrottleBytesPerS,
 		Probability: j.Probability, After: j.After,
 	}
@@ -65,43 +57,52 @@ func faultView(f Fault) faultJSON {
 	}
 }
 
-func armedFaultView(a ArmedFault) armedFaultJSON {
+func armedFaultView(a Armed) armedFaultJSON {
 	return armedFaultJSON{ID: a.ID, faultJSON: faultView(a.Fault), Matches: a.Matches, Fired: a.Fired}
 }
 
-func (s *Server) handleCreateFault(w http.ResponseWriter, r *http.Request) {
+// ServeCreateFault is POST /_fake/faults: Server.InjectFault over HTTP (Arm), answering
+// the fault as armed.
+func (f *Faults) ServeCreateFault(w http.ResponseWriter, r *http.Request) {
 	var body faultJSON
-	if !decodeBody(w, r, &body) {
+	if !httpmw.DecodeBody(w, r, &body) {
 		return
 	}
-	f := body.fault()
-	id, err := s.InjectFault(f)
+	fault, id, err := f.Arm(body.fault())
 	if err != nil {
-		writeError(w, err)
+		httpmw.WriteError(w, err)
 		return
 	}
-	f, _ = f.validate()
-	writeJSON(w, http.StatusCreated, armedFaultView(ArmedFault{ID: id, Fault: f}))
+	httpmw.WriteJSON(w, http.StatusCreated, armedFaultView(Armed{ID: id, Fault: fault}))
 }
 
-func (s *Server) handleListFaults(w http.ResponseWriter, r *http.Request) {
-	armed := s.Faults()
+// ServeListFaults is GET /_fake/faults: Server.Faults over HTTP.
+func (f *Faults) ServeListFaults(w http.ResponseWriter, r *http.Request) {
+	armed := f.List()
 	items := make([]armedFaultJSON, len(armed))
 	for i, a := range armed {
 		items[i] = armedFaultView(a)
 	}
-	writeJSON(w, http.StatusOK, map[string][]armedFaultJSON{"items": items})
+	httpmw.WriteJSON(w, http.StatusOK, map[string][]armedFaultJSON{"items": items})
 }
 
-func (s *Server) handleRemoveFault(w http.ResponseWriter, r *http.Request) {
-	if err := s.RemoveFault(httpmw.PathID(r, "id")); err != nil {
-		writeError(w, err)
+// ServeRemoveFault is DELETE /_fake/faults/{id}: Server.RemoveFault over HTTP.
+func (f *Faults) ServeRemoveFault(w http.ResponseWriter, r *http.Request) {
+	if err := f.Remove(httpmw.PathID(r, "id")); err != nil {
+		httpmw.WriteError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleClearFaults(w http.ResponseWriter, r *http.Request) {
-	s.ClearFaults()
+// ServeClearFaults is DELETE /_fake/faults: Server.ClearFaults over HTTP.
+func (f *Faults) ServeClearFaults(w http.ResponseWriter, r *http.Request) {
+	f.Clear()
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// Spec is f as the control API spells it, the spec of an armed fault in the run report.
+func Spec(f Fault) json.RawMessage {
+	spec, _ := json.Marshal(faultView(f)) // plain fields: it cannot fail
+	return spec
 }
