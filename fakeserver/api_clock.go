@@ -64,10 +64,5 @@ func (c Clock) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-// clockAnswer is the fake's time as the control API answers it.
-type clockAnswer struct {
-	Now string `json:"now"`
-}
-
 // maxAdvance bounds one advance from the dashboard as from the control API.
 const maxAdvance = control.MaxAdvance

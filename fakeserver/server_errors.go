@@ -59,33 +59,11 @@ func apiError(errp *error) {
 // writeError answers err in the REST envelope (httpmw.WriteError), a facade *Error included.
 func writeError(w http.ResponseWriter, err error) { httpmw.WriteError(w, answerOf(err)) }
 
-// respond answers v with status, or err in the REST envelope.
-func respond(w http.ResponseWriter, status int, v any, err error) {
-	httpmw.Respond(w, status, v, answerOf(err))
-}
-
-// writeJSON answers v as JSON with status.
-func writeJSON(w http.ResponseWriter, status int, v any) { httpmw.WriteJSON(w, status, v) }
-
-// decodeBody reads a control body strictly (httpmw.DecodeBody); on false the answer is written.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	return httpmw.DecodeBody(w, r, v)
-}
-
 // jsonProblem describes a JSON decoding failure (httpmw.JSONProblem).
 func jsonProblem(err error) string { return httpmw.JSONProblem(err) }
 
-// The JSON helpers below are the control calls' still written in the facade (control_*.go,
-// api_runreport.go, ui_reports.go); internal/control has its own for the calls it serves.
-
-// jsonList answers {"items": [...]} with each item in its control API shape.
-func jsonList[T, J any](items []T, view func(T) J) map[string][]J {
-	out := make([]J, len(items))
-	for i, it := range items {
-		out[i] = view(it)
-	}
-	return map[string][]J{"items": out}
-}
+// The JSON helper below is the run report's and the dashboard pages' still written in the
+// facade (api_runreport.go, ui_reports.go); internal/control has its own.
 
 // finite is v, or nil (null) when it is not a finite number (the loudness of silence is -Inf).
 func finite(v float64) *float64 {
