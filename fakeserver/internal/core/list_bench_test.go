@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,9 +14,11 @@ import (
 // at each.
 var listSizes = []int{1_000, 10_000, 100_000}
 
-// listWorkspace is a workspace of n finished reports for the listing benchmarks and the work
-// bounds: created one second apart, each updated 30 minutes after it was created, in ten
-// series (one report in ten in each), one in seven FAILED and one in fifty still IN_PROGRESS.
+// listWorkspace is a workspace of n reports for the listing benchmarks and the work bounds:
+// created one second apart, each updated 30 minutes after it was created, in four series (one
+// report in four in each), one in three FAILED and one in fifty still IN_PROGRESS, the rest
+// COMPLETE. 1,000, 10,000 and 100,000 are alike modulo 4, 3, 12 and 50, so the newest reports
+// of each size follow the same pattern.
 type listWorkspace struct {
 	c      *Core
 	p      Principal
@@ -26,13 +30,21 @@ type listWorkspace struct {
 
 func newListWorkspace(tb testing.TB, n int) listWorkspace {
 	tb.Helper()
-	c := New(newWorldClock(), Deps{})
-	ws, err := c.CreateWorkspace(NewWorkspace{Type: Personal, Name: "Lists"})
+	lw, err := buildListWorkspace(n)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return lw
+}
+
+func buildListWorkspace(n int) (listWorkspace, error) {
+	c := New(newWorldClock(), Deps{})
+	ws, err := c.CreateWorkspace(NewWorkspace{Type: Personal, Name: "Lists"})
+	if err != nil {
+		return listWorkspace{}, err
+	}
 	lw := listWorkspace{c: c, p: Principal{Workspace: ws}}
-	for range 10 {
+	for range 4 {
 		lw.series = append(lw.series, uuid.New())
 	}
 	lw.old = start.Add(time.Duration(n/10) * time.Second)
@@ -45,66 +57,137 @@ func newListWorkspace(tb testing.TB, n int) listWorkspace {
 		switch {
 		case i%50 == 7:
 			status = StatusInProgress
-		case i%7 == 3:
+		case i%3 == 1:
 			status = StatusFailed
 		}
-		s := lw.series[i%10]
+		s := lw.series[i%4]
 		r := &Report{ID: uuid.New(), Workspace: ws.ID, Status: status, CreatedAt: created,
 			UpdatedAt: created.Add(30 * time.Minute), OriginalFilename: "a.wav", Series: &s}
 		c.insertReportLocked(r)
 	}
-	return lw
+	return lw, nil
 }
 
-// listFilters are the filters of GET /reports (and GraphQL reports) the benchmarks and the work
-// bounds try, each with the workspace it runs on.
-func listFilters(lw listWorkspace) []struct {
+// benchWorkspaces are the listWorkspaces of listSizes, built once per test binary so that a
+// smoke run at -benchtime 1x pays for 100,000 reports once, and every benchmark and round reads
+// the same states. Benchmarks only: a test builds its own (pages move a workspace's cursors).
+var benchWorkspaces = sync.OnceValues(func() (map[int]listWorkspace, error) {
+	out := map[int]listWorkspace{}
+	for _, n := range listSizes {
+		lw, err := buildListWorkspace(n)
+		if err != nil {
+			return nil, err
+		}
+		out[n] = lw
+	}
+	return out, nil
+})
+
+func benchWorkspacesOf(b *testing.B) map[int]listWorkspace {
+	b.Helper()
+	lws, err := benchWorkspaces()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return lws
+}
+
+// namedFilter is a filter of GET /reports (and GraphQL reports) with a name for benchmarks.
+type namedFilter struct {
 	name string
 	f    ReportFilter
-} {
-	s := lw.series[3]
-	return []struct {
-		name string
-		f    ReportFilter
-	}{
-		{"none", ReportFilter{}},
-		{"series", ReportFilter{SeriesID: &s}},
-		{"status", ReportFilter{Status: StatusFailed}},
-		{"status_rare", ReportFilter{Status: StatusInProgress}},
-		{"created_since", ReportFilter{CreatedSince: &lw.old}},
-		{"updated_since_old", ReportFilter{UpdatedSince: &lw.old}},
-		{"updated_since_recent", ReportFilter{UpdatedSince: &lw.recent}},
-		{"series_status", ReportFilter{SeriesID: &s, Status: StatusFailed}},
-		{"series_status_updated_since", ReportFilter{SeriesID: &s, Status: StatusFailed, UpdatedSince: &lw.old}},
-		{"status_created_since_updated_since", ReportFilter{Status: StatusComplete, CreatedSince: &lw.old, UpdatedSince: &lw.old}},
-	}
 }
 
-// BenchmarkListReports is one page of 100 of ListReports for each filter at each workspace size:
-// the first page, and a page at offset 500 (found from the top each time: the page before it
-// was not read). The time per page should not grow with the size where the pages hold as many
-// reports (items/page).
-func BenchmarkListReports(b *testing.B) {
-	for _, n := range listSizes {
-		lw := newListWorkspace(b, n)
-		for _, lf := range listFilters(lw) {
-			for _, offset := range []int{0, 500} {
-				name := lf.name
-				if offset != 0 {
-					name += "_offset500"
+// listFilters are the filters of GET /reports (and GraphQL reports) the work bounds try, each
+// with the workspace it runs on: every combination, and a status few reports have.
+func listFilters(lw listWorkspace) []namedFilter {
+	return append(listCombos(lw), namedFilter{"status_rare", ReportFilter{Status: StatusInProgress}})
+}
+
+// listCombos is every combination of the filters of GET /reports (rest-api.md: series_id,
+// status, created_since, updated_since; GraphQL's reports takes the same four), the
+// updated_since bound old (most reports match) or recent (the last 50 updates), named by the
+// filters set ("none" for none).
+func listCombos(lw listWorkspace) []namedFilter {
+	s := lw.series[3]
+	var out []namedFilter
+	for _, series := range []bool{false, true} {
+		for _, status := range []bool{false, true} {
+			for _, created := range []bool{false, true} {
+				for _, updated := range []string{"", "old", "recent"} {
+					var f ReportFilter
+					var name []string
+					if series {
+						f.SeriesID = &s
+						name = append(name, "series")
+					}
+					if status {
+						f.Status = StatusFailed
+						name = append(name, "status")
+					}
+					if created {
+						f.CreatedSince = &lw.old
+						name = append(name, "created")
+					}
+					switch updated {
+					case "old":
+						f.UpdatedSince = &lw.old
+						name = append(name, "updated_old")
+					case "recent":
+						f.UpdatedSince = &lw.recent
+						name = append(name, "updated_recent")
+					}
+					if len(name) == 0 {
+						name = []string{"none"}
+					}
+					out = append(out, namedFilter{strings.Join(name, "+"), f})
 				}
-				b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+			}
+		}
+	}
+	return out
+}
+
+// benchPage is the page size of the listing benchmarks: every combination's first page is full
+// at 1,000 reports (the rarest, one series and FAILED created and updated since old, has about
+// 70), so that every size compares pages holding as many reports.
+const benchPage = 25
+
+// deepOffset is the offset of the last full page of f at the smallest size (at least the
+// second page), which every size then asks: a page deep in the listing holding as many reports
+// at each size.
+func deepOffset(lw listWorkspace, f ReportFilter) int {
+	matches := len(bruteList(lw.c, lw.p.Workspace.ID, f))
+	return max(benchPage, (matches/benchPage-1)*benchPage)
+}
+
+// BenchmarkListReports is one page of ListReports for every filter combination at each size,
+// the sizes of a filter one after the other (benchstat -col /n compares them): the first page,
+// and the last full page at 1,000 found afresh (the workspace's kept pages forgotten first, so
+// the walk counts its way there from the top). The time per page should not grow with the size;
+// items/page says the pages hold as many reports.
+func BenchmarkListReports(b *testing.B) {
+	lws := benchWorkspacesOf(b)
+	small := lws[listSizes[0]]
+	for i, lf := range listCombos(small) {
+		deep := deepOffset(small, lf.f)
+		for _, page := range []string{"first", "deep"} {
+			offset := 0
+			if page == "deep" {
+				offset = deep
+			}
+			for _, n := range listSizes {
+				lw := lws[n]
+				f := listCombos(lw)[i].f
+				b.Run(fmt.Sprintf("filter=%s/page=%s/n=%d", lf.name, page, n), func(b *testing.B) {
 					b.ReportAllocs()
 					items := 0
 					for b.Loop() {
-						page := listed(b, lw.c, lw.p, lf.f, 100, offset)
-						if offset == 0 && len(page.Items) == 0 {
-							b.Fatal("an empty first page")
+						if page == "deep" {
+							forgetPages(lw.c, lw)
 						}
-						items = len(page.Items)
+						items = len(listed(b, lw.c, lw.p, f, benchPage, offset).Items)
 					}
-					// Pages of a filter hold fewer reports in a small workspace: compare
-					// sizes where they hold as many.
 					b.ReportMetric(float64(items), "items/page")
 				})
 			}
@@ -112,24 +195,34 @@ func BenchmarkListReports(b *testing.B) {
 	}
 }
 
-// BenchmarkListReportsPaging pages through every report updated since an old instant, 100 at a
-// time, as a poller catching up does; ns/report should not grow with the size.
+// BenchmarkListReportsPaging pages through every report updated since an old instant (nine in
+// ten of the workspace), 100 at a time, as a poller catching up does, at each size: ns/report
+// should not grow with the size, and first-ns/page (the first tenth of the pages) and
+// last-ns/page (the last tenth) should read alike, the cost flat from the first page to the last.
 func BenchmarkListReportsPaging(b *testing.B) {
+	lws := benchWorkspacesOf(b)
 	for _, n := range listSizes {
-		lw := newListWorkspace(b, n)
+		lw := lws[n]
 		f := ReportFilter{UpdatedSince: &lw.old}
-		want := 0
-		for _, r := range lw.c.reports {
-			if r.UpdatedAt.After(lw.old) {
-				want++
-			}
-		}
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+		want := len(bruteList(lw.c, lw.p.Workspace.ID, f))
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			pages := (want + 99) / 100
+			tenth := max(1, pages/10)
+			var first, last time.Duration
 			for b.Loop() {
+				forgetPages(lw.c, lw)
 				seen := 0
-				for offset := 0; ; offset += 100 {
-					page := listed(b, lw.c, lw.p, f, 100, offset)
+				for p := 0; ; p++ {
+					began := time.Now()
+					page := listed(b, lw.c, lw.p, f, 100, 100*p)
+					took := time.Since(began)
+					switch {
+					case p < tenth:
+						first += took
+					case p >= pages-tenth:
+						last += took
+					}
 					seen += len(page.Items)
 					if !page.HasMore {
 						break
@@ -140,6 +233,46 @@ func BenchmarkListReportsPaging(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(want), "ns/report")
+			b.ReportMetric(float64(first.Nanoseconds())/float64(b.N*tenth), "first-ns/page")
+			b.ReportMetric(float64(last.Nanoseconds())/float64(b.N*tenth), "last-ns/page")
 		})
+	}
+}
+
+// BenchmarkBrowseReports is one page of BrowseReports (the control API's GET /_fake/reports and
+// the dashboard's lists) for each of its filters at each size: the first page, and the page
+// after the report that ends the last full page but one at 1,000 (a cursor deep in the
+// listing).
+func BenchmarkBrowseReports(b *testing.B) {
+	lws := benchWorkspacesOf(b)
+	small := lws[listSizes[0]]
+	for i, lf := range listCombos(small) {
+		if lf.f.CreatedSince != nil || lf.f.UpdatedSince != nil {
+			continue // the control listing has neither
+		}
+		deep := deepOffset(small, lf.f)
+		for _, page := range []string{"first", "deep"} {
+			for _, n := range listSizes {
+				lw := lws[n]
+				f := listCombos(lw)[i].f
+				q := BrowseQuery{Workspace: lw.p.Workspace.ID, Status: f.Status, Series: f.SeriesID, Limit: benchPage}
+				if page == "deep" {
+					after := bruteList(lw.c, lw.p.Workspace.ID, f)[deep-1].ID
+					q.After = &after
+				}
+				b.Run(fmt.Sprintf("filter=%s/page=%s/n=%d", lf.name, page, n), func(b *testing.B) {
+					b.ReportAllocs()
+					items := 0
+					for b.Loop() {
+						page, err := lw.c.BrowseReports(q)
+						if err != nil {
+							b.Fatal(err)
+						}
+						items = len(page.Reports)
+					}
+					b.ReportMetric(float64(items), "items/page")
+				})
+			}
+		}
 	}
 }
