@@ -3,7 +3,6 @@ package core
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,18 +29,10 @@ type listWorkspace struct {
 
 func newListWorkspace(tb testing.TB, n int) listWorkspace {
 	tb.Helper()
-	lw, err := buildListWorkspace(n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return lw
-}
-
-func buildListWorkspace(n int) (listWorkspace, error) {
 	c := New(newWorldClock(), Deps{})
 	ws, err := c.CreateWorkspace(NewWorkspace{Type: Personal, Name: "Lists"})
 	if err != nil {
-		return listWorkspace{}, err
+		tb.Fatal(err)
 	}
 	lw := listWorkspace{c: c, p: Principal{Workspace: ws}}
 	for range 4 {
@@ -65,31 +56,18 @@ func buildListWorkspace(n int) (listWorkspace, error) {
 			UpdatedAt: created.Add(30 * time.Minute), OriginalFilename: "a.wav", Series: &s}
 		c.insertReportLocked(r)
 	}
-	return lw, nil
+	return lw
 }
 
-// benchWorkspaces are the listWorkspaces of listSizes, built once per test binary so that a
-// smoke run at -benchtime 1x pays for 100,000 reports once, and every benchmark and round reads
-// the same states. Benchmarks only: a test builds its own (pages move a workspace's cursors).
-var benchWorkspaces = sync.OnceValues(func() (map[int]listWorkspace, error) {
+// benchWorkspaces are the listWorkspaces of listSizes, one per size, all alive at once so that
+// the sizes are timed side by side on the same heap.
+func benchWorkspaces(b *testing.B) map[int]listWorkspace {
+	b.Helper()
 	out := map[int]listWorkspace{}
 	for _, n := range listSizes {
-		lw, err := buildListWorkspace(n)
-		if err != nil {
-			return nil, err
-		}
-		out[n] = lw
+		out[n] = newListWorkspace(b, n)
 	}
-	return out, nil
-})
-
-func benchWorkspacesOf(b *testing.B) map[int]listWorkspace {
-	b.Helper()
-	lws, err := benchWorkspaces()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return lws
+	return out
 }
 
 // namedFilter is a filter of GET /reports (and GraphQL reports) with a name for benchmarks.
@@ -161,13 +139,23 @@ func deepOffset(lw listWorkspace, f ReportFilter) int {
 	return max(benchPage, (matches/benchPage-1)*benchPage)
 }
 
-// BenchmarkListReports is one page of ListReports for every filter combination at each size,
+// BenchmarkListings times the listings at each of listSizes, the sizes of a case one after the
+// other so that they meet the same load (benchstat -col /n compares them). The workspaces are
+// built once per run of the benchmark (a smoke run at -benchtime 1x pays for 111,000 reports
+// once) and let go when it ends, so that no later benchmark's collections walk them.
+func BenchmarkListings(b *testing.B) {
+	lws := benchWorkspaces(b)
+	b.Run("ListReports", func(b *testing.B) { benchListReports(b, lws) })
+	b.Run("paging", func(b *testing.B) { benchListReportsPaging(b, lws) })
+	b.Run("BrowseReports", func(b *testing.B) { benchBrowseReports(b, lws) })
+}
+
+// benchListReports is one page of ListReports for every filter combination at each size,
 // the sizes of a filter one after the other (benchstat -col /n compares them): the first page,
 // and the last full page at 1,000 found afresh (the workspace's kept pages forgotten first, so
 // the walk counts its way there from the top). The time per page should not grow with the size;
 // items/page says the pages hold as many reports.
-func BenchmarkListReports(b *testing.B) {
-	lws := benchWorkspacesOf(b)
+func benchListReports(b *testing.B, lws map[int]listWorkspace) {
 	small := lws[listSizes[0]]
 	for i, lf := range listCombos(small) {
 		deep := deepOffset(small, lf.f)
@@ -195,12 +183,11 @@ func BenchmarkListReports(b *testing.B) {
 	}
 }
 
-// BenchmarkListReportsPaging pages through every report updated since an old instant (nine in
+// benchListReportsPaging pages through every report updated since an old instant (nine in
 // ten of the workspace), 100 at a time, as a poller catching up does, at each size: ns/report
 // should not grow with the size, and first-ns/page (the first tenth of the pages) and
 // last-ns/page (the last tenth) should read alike, the cost flat from the first page to the last.
-func BenchmarkListReportsPaging(b *testing.B) {
-	lws := benchWorkspacesOf(b)
+func benchListReportsPaging(b *testing.B, lws map[int]listWorkspace) {
 	for _, n := range listSizes {
 		lw := lws[n]
 		f := ReportFilter{UpdatedSince: &lw.old}
@@ -239,12 +226,11 @@ func BenchmarkListReportsPaging(b *testing.B) {
 	}
 }
 
-// BenchmarkBrowseReports is one page of BrowseReports (the control API's GET /_fake/reports and
+// benchBrowseReports is one page of BrowseReports (the control API's GET /_fake/reports and
 // the dashboard's lists) for each of its filters at each size: the first page, and the page
 // after the report that ends the last full page but one at 1,000 (a cursor deep in the
 // listing).
-func BenchmarkBrowseReports(b *testing.B) {
-	lws := benchWorkspacesOf(b)
+func benchBrowseReports(b *testing.B, lws map[int]listWorkspace) {
 	small := lws[listSizes[0]]
 	for i, lf := range listCombos(small) {
 		if lf.f.CreatedSince != nil || lf.f.UpdatedSince != nil {
