@@ -37,6 +37,7 @@ type scaleFake struct {
 	key, ws     string
 	series      string // the series the series filter names
 	old, recent string // apitime.Format of the two bounds
+	filters     []scaleFilter
 }
 
 // scaleFakes are the scaleFakes of scaleSizes, all alive at once so that the sizes are timed
@@ -114,9 +115,11 @@ func newScaleFake(n int) (_ *scaleFake, err error) {
 	for range n {
 		srv.events.keep(Event{Kind: EventClockAdvanced})
 	}
-	return &scaleFake{srv: srv, key: key.Key, ws: ws.ID, series: series[3].String(),
+	f := &scaleFake{srv: srv, key: key.Key, ws: ws.ID, series: series[3].String(),
 		old:    apitime.Format(begin.Add(time.Duration(n/10) * time.Second)),
-		recent: apitime.Format(begin.Add(30*time.Minute + time.Duration(n-51)*time.Second))}, nil
+		recent: apitime.Format(begin.Add(30*time.Minute + time.Duration(n-51)*time.Second))}
+	f.filters = scaleFilters(f)
+	return f, nil
 }
 
 // scaleVias are the two ways the benchmarks ask: through the fake's handler in process (the
@@ -272,9 +275,35 @@ func BenchmarkListingsScale(b *testing.B) {
 					b.ReportMetric(float64(items)/float64(pages), "items/page")
 				})
 			}
+			// The sizes in turn within each op (the first rotating), so that they meet the same
+			// load: ns/page@N and cpu-ns/page@N each size's, ratio and cpu-ratio the largest
+			// size's over the smallest's.
+			b.Run(fmt.Sprintf("%s/via=%s/n=interleaved", name, via), func(b *testing.B) {
+				wall := make([]time.Duration, len(scaleSizes))
+				cpu := make([]time.Duration, len(scaleSizes))
+				pages, turn := 0, 0
+				for b.Loop() {
+					for k := range scaleSizes {
+						i := (turn + k) % len(scaleSizes)
+						began, beganCPU := time.Now(), processCPU(b)
+						pages, _ = op(b, fakes[scaleSizes[i]], via)
+						wall[i] += time.Since(began)
+						cpu[i] += processCPU(b) - beganCPU
+					}
+					turn++
+				}
+				perPage := float64(b.N * pages)
+				for i, n := range scaleSizes {
+					b.ReportMetric(float64(wall[i].Nanoseconds())/perPage, fmt.Sprintf("ns/page@%d", n))
+					b.ReportMetric(float64(cpu[i].Nanoseconds())/perPage, fmt.Sprintf("cpu-ns/page@%d", n))
+				}
+				last := len(scaleSizes) - 1
+				b.ReportMetric(float64(wall[last])/float64(wall[0]), "ratio")
+				b.ReportMetric(float64(cpu[last])/float64(cpu[0]), "cpu-ratio")
+			})
 		}
 	}
-	filters := scaleFilters(small)
+	filters := small.filters
 	deep := make([]int, len(filters))
 	for i, filter := range filters {
 		deep[i] = scaleDeep(b, small, filter)
@@ -287,14 +316,14 @@ func BenchmarkListingsScale(b *testing.B) {
 			return 0
 		}
 		run("rest/page="+page, func(b *testing.B, f *scaleFake, via string) (pages, items int) {
-			for i, filter := range scaleFilters(f) {
+			for i, filter := range f.filters {
 				n, _ := f.get(b, via, fmt.Sprintf("/api/rest/v1/reports?limit=%d&offset=%d&%s", scalePage, offset(i), filter.rest), f.key)
 				items += n
 			}
 			return len(filters), items
 		})
 		run("graphql/page="+page, func(b *testing.B, f *scaleFake, via string) (pages, items int) {
-			for i, filter := range scaleFilters(f) {
+			for i, filter := range f.filters {
 				args := fmt.Sprintf("limit: %d, offset: %d", scalePage, offset(i))
 				if filter.graphql != "" {
 					args += ", " + filter.graphql

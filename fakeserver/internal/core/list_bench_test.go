@@ -150,37 +150,67 @@ func BenchmarkListings(b *testing.B) {
 	b.Run("BrowseReports", func(b *testing.B) { benchBrowseReports(b, lws) })
 }
 
-// benchListReports is one page of ListReports for every filter combination at each size,
-// the sizes of a filter one after the other (benchstat -col /n compares them): the first page,
-// and the last full page at 1,000 found afresh (the workspace's kept pages forgotten first, so
-// the walk counts its way there from the top). The time per page should not grow with the size;
-// items/page says the pages hold as many reports.
+// benchListReports is one page of ListReports for every filter combination at each size: the
+// first page, and the last full page at 1,000 found afresh (the workspace's kept pages
+// forgotten first, so the walk counts its way there from the top). The time per page should
+// not grow with the size; items/page says the pages hold as many reports.
 func benchListReports(b *testing.B, lws map[int]listWorkspace) {
 	small := lws[listSizes[0]]
-	for i, lf := range listCombos(small) {
+	combos := map[int][]namedFilter{}
+	for _, n := range listSizes {
+		combos[n] = listCombos(lws[n])
+	}
+	for i, lf := range combos[listSizes[0]] {
 		deep := deepOffset(small, lf.f)
 		for _, page := range []string{"first", "deep"} {
 			offset := 0
 			if page == "deep" {
 				offset = deep
 			}
-			for _, n := range listSizes {
+			benchSizes(b, fmt.Sprintf("filter=%s/page=%s", lf.name, page), func(b *testing.B, n int) int {
 				lw := lws[n]
-				f := listCombos(lw)[i].f
-				b.Run(fmt.Sprintf("filter=%s/page=%s/n=%d", lf.name, page, n), func(b *testing.B) {
-					b.ReportAllocs()
-					items := 0
-					for b.Loop() {
-						if page == "deep" {
-							forgetPages(lw.c, lw)
-						}
-						items = len(listed(b, lw.c, lw.p, f, benchPage, offset).Items)
-					}
-					b.ReportMetric(float64(items), "items/page")
-				})
-			}
+				if page == "deep" {
+					forgetPages(lw.c, lw)
+				}
+				return len(listed(b, lw.c, lw.p, combos[n][i].f, benchPage, offset).Items)
+			})
 		}
 	}
+}
+
+// benchSizes times page, which lists a page at size n and returns how many items it held,
+// in a sub-benchmark name/n=N for each of listSizes (ns/op, B/op and allocs/op of one size;
+// benchstat -col /n sets them side by side), and in name/n=interleaved, whose op is a page at
+// each size in turn (the first size rotating), so that every size meets the same load:
+// ns/page@N is each size's time and ratio the largest size's over the smallest's.
+func benchSizes(b *testing.B, name string, page func(b *testing.B, n int) int) {
+	for _, n := range listSizes {
+		b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
+			b.ReportAllocs()
+			items := 0
+			for b.Loop() {
+				items = page(b, n)
+			}
+			b.ReportMetric(float64(items), "items/page")
+		})
+	}
+	b.Run(name+"/n=interleaved", func(b *testing.B) {
+		spent := make([]time.Duration, len(listSizes))
+		turn := 0
+		for b.Loop() {
+			for k := range listSizes {
+				i := (turn + k) % len(listSizes)
+				began := time.Now()
+				page(b, listSizes[i])
+				spent[i] += time.Since(began)
+			}
+			turn++
+		}
+		for i, n := range listSizes {
+			b.ReportMetric(float64(spent[i].Nanoseconds())/float64(b.N), fmt.Sprintf("ns/page@%d", n))
+		}
+		b.ReportMetric(float64(spent[len(spent)-1])/float64(spent[0]), "ratio")
+	})
 }
 
 // benchListReportsPaging pages through every report updated since an old instant (nine in
@@ -227,9 +257,9 @@ func benchListReportsPaging(b *testing.B, lws map[int]listWorkspace) {
 }
 
 // benchBrowseReports is one page of BrowseReports (the control API's GET /_fake/reports and
-// the dashboard's lists) for each of its filters at each size: the first page, and the page
-// after the report that ends the last full page but one at 1,000 (a cursor deep in the
-// listing).
+// the dashboard's lists) for each of its filters at each size (see benchSizes): the first page,
+// and the page after the report that ends the last full page but one at 1,000 (a cursor deep
+// in the listing).
 func benchBrowseReports(b *testing.B, lws map[int]listWorkspace) {
 	small := lws[listSizes[0]]
 	for i, lf := range listCombos(small) {
@@ -238,6 +268,7 @@ func benchBrowseReports(b *testing.B, lws map[int]listWorkspace) {
 		}
 		deep := deepOffset(small, lf.f)
 		for _, page := range []string{"first", "deep"} {
+			queries := map[int]BrowseQuery{}
 			for _, n := range listSizes {
 				lw := lws[n]
 				f := listCombos(lw)[i].f
@@ -246,19 +277,15 @@ func benchBrowseReports(b *testing.B, lws map[int]listWorkspace) {
 					after := bruteList(lw.c, lw.p.Workspace.ID, f)[deep-1].ID
 					q.After = &after
 				}
-				b.Run(fmt.Sprintf("filter=%s/page=%s/n=%d", lf.name, page, n), func(b *testing.B) {
-					b.ReportAllocs()
-					items := 0
-					for b.Loop() {
-						page, err := lw.c.BrowseReports(q)
-						if err != nil {
-							b.Fatal(err)
-						}
-						items = len(page.Reports)
-					}
-					b.ReportMetric(float64(items), "items/page")
-				})
+				queries[n] = q
 			}
+			benchSizes(b, fmt.Sprintf("filter=%s/page=%s", lf.name, page), func(b *testing.B, n int) int {
+				page, err := lws[n].c.BrowseReports(queries[n])
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(page.Reports)
+			})
 		}
 	}
 }
