@@ -180,9 +180,11 @@ func benchListReports(b *testing.B, lws map[int]listWorkspace) {
 
 // benchSizes times page, which lists a page at size n and returns how many items it held,
 // in a sub-benchmark name/n=N for each of listSizes (ns/op, B/op and allocs/op of one size;
-// benchstat -col /n sets them side by side), and in name/n=interleaved, whose op is a page at
-// each size in turn (the first size rotating), so that every size meets the same load:
-// ns/page@N is each size's time and ratio the largest size's over the smallest's.
+// benchstat -col /n sets them side by side), and in name/n=interleaved, whose op is a batch of
+// pages at each size in turn (the first size rotating), so that every size meets the same
+// load: ns/page@N and cpu-ns/page@N (the process's CPU, which other processes' load does not
+// inflate as it does wall time) are each size's, ratio and cpu-ratio the largest size's over
+// the smallest's.
 func benchSizes(b *testing.B, name string, page func(b *testing.B, n int) int) {
 	for _, n := range listSizes {
 		b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
@@ -195,23 +197,39 @@ func benchSizes(b *testing.B, name string, page func(b *testing.B, n int) int) {
 		})
 	}
 	b.Run(name+"/n=interleaved", func(b *testing.B) {
-		spent := make([]time.Duration, len(listSizes))
+		wall := make([]time.Duration, len(listSizes))
+		cpu := make([]int64, len(listSizes))
 		turn := 0
 		for b.Loop() {
 			for k := range listSizes {
 				i := (turn + k) % len(listSizes)
-				began := time.Now()
-				page(b, listSizes[i])
-				spent[i] += time.Since(began)
+				began, beganCPU := time.Now(), processCPU()
+				for range benchBatch {
+					page(b, listSizes[i])
+				}
+				wall[i] += time.Since(began)
+				cpu[i] += processCPU() - beganCPU
 			}
 			turn++
 		}
+		pages := float64(b.N * benchBatch)
+		last := len(listSizes) - 1
 		for i, n := range listSizes {
-			b.ReportMetric(float64(spent[i].Nanoseconds())/float64(b.N), fmt.Sprintf("ns/page@%d", n))
+			b.ReportMetric(float64(wall[i].Nanoseconds())/pages, fmt.Sprintf("ns/page@%d", n))
+			if cpu[0] > 0 {
+				b.ReportMetric(float64(cpu[i])/pages, fmt.Sprintf("cpu-ns/page@%d", n))
+			}
 		}
-		b.ReportMetric(float64(spent[len(spent)-1])/float64(spent[0]), "ratio")
+		b.ReportMetric(float64(wall[last])/float64(wall[0]), "ratio")
+		if cpu[0] > 0 {
+			b.ReportMetric(float64(cpu[last])/float64(cpu[0]), "cpu-ratio")
+		}
 	})
 }
+
+// benchBatch is how many pages the interleaved op lists at one size before the next: enough
+// for the process's CPU clock (microseconds) to time a batch to about a percent.
+const benchBatch = 20
 
 // benchListReportsPaging pages through every report updated since an old instant (nine in
 // ten of the workspace), 100 at a time, as a poller catching up does, at each size: ns/report
