@@ -369,9 +369,9 @@ func BenchmarkListingsScale(b *testing.B) {
 
 // benchScalePaging pages through every report updated since an old instant (at 100,000, nine
 // in ten of the workspace), 100 at a time over loopback, as a poller catching up does, at each
-// size: ns/report should not grow with the size, and first-ns/page (the first tenth of the
-// pages) and last-ns/page (the last tenth) should read alike, the cost flat from the first page
-// to the last.
+// size: ns/report and cpu-ns/report (the process's CPU) should not grow with the size, and
+// first-ns/page (the first tenth of the pages) and last-ns/page (the last tenth) should read
+// alike, the cost flat from the first page to the last.
 func benchScalePaging(b *testing.B, fakes map[int]*scaleFake) {
 	for _, n := range scaleSizes {
 		f := fakes[n]
@@ -382,6 +382,7 @@ func benchScalePaging(b *testing.B, fakes map[int]*scaleFake) {
 			pages := (want + 99) / 100
 			tenth := max(1, pages/10)
 			var first, last time.Duration
+			beganCPU := int64(processCPU(b))
 			for b.Loop() {
 				seen := 0
 				for p := range pages {
@@ -401,6 +402,9 @@ func benchScalePaging(b *testing.B, fakes map[int]*scaleFake) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(want), "ns/report")
+			if cpu := int64(processCPU(b)) - beganCPU; cpu > 0 {
+				b.ReportMetric(float64(cpu)/float64(b.N)/float64(want), "cpu-ns/report")
+			}
 			b.ReportMetric(float64(first.Nanoseconds())/float64(b.N*tenth), "first-ns/page")
 			b.ReportMetric(float64(last.Nanoseconds())/float64(b.N*tenth), "last-ns/page")
 		})

@@ -233,7 +233,7 @@ const benchBatch = 20
 
 // benchListReportsPaging pages through every report updated since an old instant (nine in
 // ten of the workspace), 100 at a time, as a poller catching up does, at each size: ns/report
-// should not grow with the size, and first-ns/page (the first tenth of the pages) and
+// and cpu-ns/report (the process's CPU) should not grow with the size, and first-ns/page (the first tenth of the pages) and
 // last-ns/page (the last tenth) should read alike, the cost flat from the first page to the last.
 func benchListReportsPaging(b *testing.B, lws map[int]listWorkspace) {
 	for _, n := range listSizes {
@@ -245,6 +245,7 @@ func benchListReportsPaging(b *testing.B, lws map[int]listWorkspace) {
 			pages := (want + 99) / 100
 			tenth := max(1, pages/10)
 			var first, last time.Duration
+			beganCPU := processCPU()
 			for b.Loop() {
 				forgetPages(lw.c, lw)
 				seen := 0
@@ -268,6 +269,9 @@ func benchListReportsPaging(b *testing.B, lws map[int]listWorkspace) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(want), "ns/report")
+			if cpu := processCPU() - beganCPU; cpu > 0 {
+				b.ReportMetric(float64(cpu)/float64(b.N)/float64(want), "cpu-ns/report")
+			}
 			b.ReportMetric(float64(first.Nanoseconds())/float64(b.N*tenth), "first-ns/page")
 			b.ReportMetric(float64(last.Nanoseconds())/float64(b.N*tenth), "last-ns/page")
 		})
