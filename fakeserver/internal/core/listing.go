@@ -82,6 +82,9 @@ func emptyNode() listNode {
 // number st, so that a walk reads only the reports of the status it lists.
 type reportList struct {
 	reports []*Report
+	// created is each report's created_at in Unix nanoseconds, so that the _since bounds'
+	// binary searches read one compact array and not a report per step.
+	created []int64
 	nodes   []listNode
 	leaves  int
 	masks   [][numStatuses]uint32
@@ -111,6 +114,7 @@ func (l *reportList) add(r *Report, side listSide) {
 		r.pos = len(l.reports)
 	}
 	l.reports = append(l.reports, r)
+	l.created = append(l.created, nanos(r.CreatedAt))
 	b := (len(l.reports) - 1) / listBlock
 	st := statusNumber(r.Status)
 	if b == len(l.masks) {
@@ -358,11 +362,11 @@ func (q listQuery) matches(r *Report) bool {
 
 // firstAfter is the first position of l created after t (the list is in created_at order).
 func firstAfter(l *reportList, t time.Time, w *listWalk) int {
-	lo, hi := 0, len(l.reports)
+	lo, hi, tn := 0, len(l.created), nanos(t)
 	for lo < hi {
 		m := int(uint(lo+hi) / 2)
 		w.visited++
-		if l.reports[m].CreatedAt.After(t) {
+		if l.created[m] > tn {
 			hi = m
 		} else {
 			lo = m + 1
