@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -203,8 +205,11 @@ func TestCheckWaitsOutLimitsAndRefusals(t *testing.T) {
 		t.Errorf("waited %s on the clock, %d openapi.json and %d /me requests", waited, limited.Load(), unavailable.Load())
 	}
 
-	gone := httptest.NewServer(http.NotFoundHandler())
-	gone.Close()
+	// An address nothing answers at: the dialer refuses every connection, so the case does not
+	// hang on a closed test server's port, which another process may have taken since.
+	refusing := &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		return nil, syscall.ECONNREFUSED
+	}}}
 	notJSON := front(t, live, func(r *http.Request, status int, body []byte) []byte {
 		if r.URL.Path == drift.OpenAPIPath {
 			return []byte("<html>maintenance</html>")
@@ -234,7 +239,7 @@ func TestCheckWaitsOutLimitsAndRefusals(t *testing.T) {
 		want      error
 		reason    string
 	}{
-		{"unreachable", gone.URL, nil, drift.ErrUnreachable, "could not be reached"},
+		{"unreachable", "http://127.0.0.1:9", []drift.Option{drift.WithHTTPClient(refusing)}, drift.ErrUnreachable, "could not be reached"},
 		{"openapi.json not JSON", notJSON.URL, nil, drift.ErrNotJSON, "openapi.json is not JSON"},
 		{"schema.graphql not SDL", sdlHTML.URL, nil, drift.ErrNotJSON, "not GraphQL SDL"},
 		{"a redirect elsewhere", redirecting.URL, nil, drift.ErrUnreachable, "a redirect to another origin is not followed"},
