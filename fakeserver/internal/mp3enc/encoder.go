@@ -361,7 +361,11 @@ const (
 // channel is one channel's filter-bank state. Each granule's subband samples wait one granule
 // before their MDCT, so that a transient in the next granule can make this block a start block.
 type channel struct {
-	fifo   [512]float64 // the analysis window's input, newest first
+	// fifo holds the analysis window's 512 inputs, newest first, at fifo[o:o+512]: o starts a
+	// granule at granule and falls by 32 with each 32 samples, so that the window slides over
+	// the samples already there; the granule's end moves the newest 480 back to fifo[granule:],
+	// one copy a granule instead of one per 32 samples.
+	fifo   [granule + 512]float64
 	prev   [32][18]float64
 	cur    [32][18]float64
 	last   int  // the block type of the last block made
@@ -444,15 +448,16 @@ const (
 //go:norace
 func (c *channel) subbands(pcm []float64) (sub [32][18]float64) {
 	for t := range 18 {
-		copy(c.fifo[32:], c.fifo[:480])
+		o := granule - 32*(t+1)
+		fifo := (*[512]float64)(c.fifo[o : o+512])
 		for i := range 32 {
-			c.fifo[31-i] = pcm[t*32+i]
+			fifo[31-i] = pcm[t*32+i]
 		}
 		var y [64]float64
 		for i := range 64 {
 			var s float64
 			for j := range 8 {
-				s += analysisWindow[i+64*j] * c.fifo[i+64*j]
+				s += analysisWindow[i+64*j] * fifo[i+64*j]
 			}
 			y[i] = s
 		}
@@ -468,6 +473,7 @@ func (c *channel) subbands(pcm []float64) (sub [32][18]float64) {
 			sub[k][t] = s
 		}
 	}
+	copy(c.fifo[granule:granule+480], c.fifo[:480])
 	return sub
 }
 
@@ -486,9 +492,11 @@ func (c *channel) push(pcm []float64, blockType int, shortStart *[14]int) (xr [g
 	if blockType == blockShort {
 		var spec [granule]float64 // [18*sb + 6*w + k], the decoder's layout
 		for sb := range 32 {
+			// Array assignments, not copy: copy calls runtime.slicecopy, which checks both
+			// ranges under -race even here.
 			var in [36]float64
-			copy(in[:18], c.prev[sb][:])
-			copy(in[18:], c.cur[sb][:])
+			*(*[18]float64)(in[:18]) = c.prev[sb]
+			*(*[18]float64)(in[18:]) = c.cur[sb]
 			for w := range 3 {
 				x := in[6+6*w : 18+6*w]
 				for k := range 6 {
@@ -513,8 +521,8 @@ func (c *channel) push(pcm []float64, blockType int, shortStart *[14]int) (xr [g
 	} else {
 		for sb := range 32 {
 			var in [36]float64
-			copy(in[:18], c.prev[sb][:])
-			copy(in[18:], c.cur[sb][:])
+			*(*[18]float64)(in[:18]) = c.prev[sb]
+			*(*[18]float64)(in[18:]) = c.cur[sb]
 			for k := range 18 {
 				var s float64
 				row := &mdctCos[blockType][k]
