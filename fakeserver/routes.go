@@ -168,7 +168,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + dashboard.Path, page(ui.front.ServeOverview)},
 		{"GET " + dashboard.Path + "/{$}", page(ui.front.ServeOverview)},
 		{"GET " + dashboard.Path + "/state", page(ui.front.ServeState)},
-		{"POST " + dashboard.Path + "/clock/advance", page(ui.handleAdvance)},
+		{"POST " + dashboard.Path + "/clock/advance", page(ui.front.ServeAdvance)},
 		{"GET " + dashboard.Path + "/feeds", page(ui.front.ServeFeeds)},
 		{"GET " + dashboard.Path + "/requests", page(ui.front.ServeRequests)},
 		{"GET " + dashboard.Path + "/requests/{id}", page(ui.front.ServeRequest)},

@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
@@ -61,6 +62,10 @@ func (s *Server) dashboardRows() []route {
 			}
 		},
 		Core: s.core, Clock: s.clock, Host: s.host, URL: s.URL, LastEventSeq: s.events.lastSeq,
+		Advance: func(d time.Duration) (time.Time, error) {
+			now, err := s.Advance(d)
+			return now, answerOf(err)
+		},
 		// The journal and the faults, read through the dashboard's twins of their types.
 		Requests: func(f dashboard.RequestFilter) []dashboard.JournalEntry {
 			entries := s.journal.Requests(journal.Filter(f))

@@ -2,10 +2,8 @@ package fakeserver
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 )
@@ -26,22 +24,6 @@ func (ui *dashboardUI) render(w http.ResponseWriter, r *http.Request, status int
 // API's status, or in its JSON shape for a client that did not ask for HTML.
 func (ui *dashboardUI) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	ui.front.RenderError(w, r, answerOf(err))
-}
-
-// handleAdvance moves a manual clock by the form's Go duration ("90s", "1h30m").
-func (ui *dashboardUI) handleAdvance(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, dashboard.MaxForm)
-	by := strings.TrimSpace(r.PostFormValue("by"))
-	d, err := time.ParseDuration(by)
-	if err != nil || d <= 0 || d > maxAdvance {
-		ui.renderError(w, r, core.ErrValidation("Advance by a duration such as 90s or 1h30m, more than 0 and at most %s (got %q).", maxAdvance, by))
-		return
-	}
-	if _, err := ui.s.Advance(d); err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	http.Redirect(w, r, dashboard.LocalPath(r.PostFormValue("back")), http.StatusSeeOther)
 }
 
 // uiEndpointPage is one endpoint's deliveries, newest first, each with its attempts.

@@ -73,8 +73,11 @@ type Deps struct {
 	Admitted func(*http.Request)
 	// Core is the fake's state; Clock its clock; Host the podcast host of its hosted feeds;
 	// URL its base URL; LastEventSeq the Seq of the newest event its record raised.
-	Core         *core.Core
-	Clock        *clock.Clock
+	Core  *core.Core
+	Clock *clock.Clock
+	// Advance moves the clock as Server.Advance does (what falls due runs, the event is
+	// raised), its refusals as httpmw answers them.
+	Advance      func(time.Duration) (time.Time, error)
 	Host         *hosted.Host
 	URL          func() string
 	LastEventSeq func() uint64
