@@ -179,8 +179,8 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + dashboard.Path + "/workspaces/{id}", page(ui.handleWorkspace)},
 		{"GET " + dashboard.Path + "/reports/{id}", page(ui.handleReport)},
 		{"GET " + dashboard.Path + "/workspaces/{id}/webhooks", page(ui.front.ServeWebhooks)},
-		{"GET " + dashboard.Path + "/endpoints/{id}", page(ui.handleEndpoint)},
-		{"POST " + dashboard.Path + "/deliveries/{id}/resend", page(ui.handleResend)},
+		{"GET " + dashboard.Path + "/endpoints/{id}", page(ui.front.ServeEndpoint)},
+		{"POST " + dashboard.Path + "/deliveries/{id}/resend", page(ui.front.ServeResend)},
 		{"GET " + dashboard.Path + "/workspaces/{id}/emails", page(ui.front.ServeEmails)},
 	}
 }

@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"time"
@@ -110,6 +111,23 @@ func (s *Server) dashboardRows() []route {
 			}
 			return out, answerOf(err)
 		},
+		Endpoint: func(id uuid.UUID) (dashboard.Endpoint, error) {
+			ep, err := s.core.EndpointByID(id)
+			return dashboard.Endpoint(endpointView(ep, "")), answerOf(err)
+		},
+		Deliveries: func(endpointID string) ([]dashboard.Delivery, error) {
+			ds, err := s.WebhookDeliveries(endpointID)
+			out := make([]dashboard.Delivery, len(ds))
+			for i, d := range ds {
+				out[i] = deliveryTwin(d)
+			}
+			return out, answerOf(err)
+		},
+		Resend: func(ctx context.Context, deliveryID string) (dashboard.Delivery, error) {
+			d, err := s.ResendDelivery(ctx, deliveryID)
+			return deliveryTwin(d), answerOf(err)
+		},
+		DeliveryFailedKind: EventDeliveryFailed, DeliverySucceededKind: EventDeliverySucceeded,
 		Emails: func(ws uuid.UUID) ([]dashboard.Email, error) {
 			es, err := s.Emails(ws.String())
 			out := make([]dashboard.Email, len(es))
@@ -140,3 +158,19 @@ var (
 
 // feedRoutes serves the hosted feeds, made on the first request to them.
 func (s *Server) feedRoutes() http.Handler { return s.host.Handler() }
+
+// deliveryTwin is a delivery as the dashboard's endpoint page reads it: every field of
+// WebhookDelivery, its headers as dashboard.Header.
+func deliveryTwin(d WebhookDelivery) dashboard.Delivery {
+	out := dashboard.Delivery{
+		ID: d.ID, EndpointID: d.EndpointID, EventType: d.EventType, WebhookID: d.WebhookID,
+		Attempts: d.Attempts, FailedAttempts: d.FailedAttempts, Status: d.Status, ResponseCode: d.ResponseCode,
+		LastError: d.LastError, Test: d.Test, CreatedAt: d.CreatedAt, LastAttemptAt: d.LastAttemptAt,
+		NextAttemptAt: d.NextAttemptAt, Body: d.Body, ReportID: d.ReportID, Resends: d.Resends,
+		ResponseBody: d.ResponseBody, ResponseBodyTruncated: d.ResponseBodyTruncated,
+	}
+	for _, h := range d.RequestHeaders {
+		out.RequestHeaders = append(out.RequestHeaders, dashboard.Header(h))
+	}
+	return out
+}

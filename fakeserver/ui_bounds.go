@@ -23,9 +23,8 @@ const (
 )
 
 // The sizes of the pages bounded here, in bytes (the journal's, the events', the emails', the
-// overview's and the webhook endpoints' are internal/dashboard's).
+// overview's, the webhook endpoints' and an endpoint's are internal/dashboard's).
 const (
-	maxEndpointPageBytes  = 2560 << 10
 	maxWorkspacePageBytes = 1 << 20
 	maxReportPageBytes    = 3 << 20
 )
@@ -59,7 +58,7 @@ func shownAccount(acc ReportAccount) (ReportAccount, []dashboard.EmailShown, int
 	acc.Deliveries = append([]WebhookDelivery(nil), acc.Deliveries...)
 	for i, d := range acc.Deliveries {
 		if d.LastError != nil {
-			cut, _ := dashboard.CutRunes(*d.LastError, maxUIAttemptError)
+			cut, _ := dashboard.CutRunes(*d.LastError, dashboard.MaxAttemptError)
 			acc.Deliveries[i].LastError = &cut
 		}
 	}

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -87,8 +88,17 @@ type Deps struct {
 	// Workspaces lists every workspace, oldest first; Emails a workspace's emails, newest first.
 	Workspaces func() []Workspace
 	Emails     func(uuid.UUID) ([]Email, error)
-	// Endpoints lists a workspace's webhook endpoints, without their secrets.
+	// Endpoints lists a workspace's webhook endpoints, without their secrets; Endpoint is one
+	// of them.
 	Endpoints func(uuid.UUID) ([]Endpoint, error)
+	Endpoint  func(uuid.UUID) (Endpoint, error)
+	// Deliveries is an endpoint's delivery log, newest first; Resend makes a new attempt of a
+	// delivery now (Server.ResendDelivery). DeliveryFailedKind and DeliverySucceededKind are
+	// the kinds of the events an attempt raises, which an endpoint's page reads its timelines
+	// from.
+	Deliveries                                func(endpointID string) ([]Delivery, error)
+	Resend                                    func(ctx context.Context, deliveryID string) (Delivery, error)
+	DeliveryFailedKind, DeliverySucceededKind string
 
 	// Requests reads the request journal, which keeps JournalSize entries and lists at most
 	// MaxRequests at once; Faults lists the armed faults; FaultFiredKind is the kind of the
