@@ -176,7 +176,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		{"GET " + dashboard.Path + "/events", page(ui.front.ServeEvents)},
 		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
 		// webhook endpoints and their deliveries, emails.
-		{"GET " + dashboard.Path + "/workspaces/{id}", page(ui.handleWorkspace)},
+		{"GET " + dashboard.Path + "/workspaces/{id}", page(ui.front.ServeWorkspace)},
 		{"GET " + dashboard.Path + "/reports/{id}", page(ui.handleReport)},
 		{"GET " + dashboard.Path + "/workspaces/{id}/webhooks", page(ui.front.ServeWebhooks)},
 		{"GET " + dashboard.Path + "/endpoints/{id}", page(ui.front.ServeEndpoint)},

@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
@@ -12,22 +11,17 @@ import (
 // TestPagesBoundedWhateverTenantsSend renders each page with every text at its cap, made of
 // characters escaped to five bytes.
 const (
-	// maxUIReportTrail bounds the deliveries and the emails a report's page lists, and
-	// maxUITopups the top-up lots a workspace's credits line lists.
+	// maxUIReportTrail bounds the deliveries and the emails a report's page lists.
 	maxUIReportTrail = 20
-	maxUITopups      = 20
 	// maxUICheckText bounds each text of a check's row (its name, limit and why).
 	maxUICheckText = 300
 	// maxUIValueFields bounds the labelled values a check's value shows.
 	maxUIValueFields = 12
 )
 
-// The sizes of the pages bounded here, in bytes (the journal's, the events', the emails', the
-// overview's, the webhook endpoints' and an endpoint's are internal/dashboard's).
-const (
-	maxWorkspacePageBytes = 1 << 20
-	maxReportPageBytes    = 3 << 20
-)
+// maxReportPageBytes is the size of a report's page, in bytes (the other pages' are
+// internal/dashboard's).
+const maxReportPageBytes = 3 << 20
 
 // cutNote is s cut to n characters, with the note after the "…" when it was cut.
 func cutNote(s string, n int, note string) string {
@@ -35,11 +29,6 @@ func cutNote(s string, n int, note string) string {
 		return cut + " " + note
 	}
 	return s
-}
-
-// workspaceRow is a workspace with its name cut (dashboard.WorkspaceRow).
-func workspaceRow(ws Workspace) Workspace {
-	return Workspace(dashboard.WorkspaceRow(dashboard.Workspace(ws)))
 }
 
 // shownAccount is a report's account as its page shows it: its texts cut, its deliveries and
@@ -71,13 +60,4 @@ func shownAccount(acc ReportAccount) (ReportAccount, []dashboard.EmailShown, int
 	}
 	acc.Emails = nil // the page shows the cut ones
 	return acc, emails, moreDeliveries, moreEmails
-}
-
-// shownCredits is a workspace's credits with at most maxUITopups lots, and the count of the rest.
-func shownCredits(cr core.Credits) (core.Credits, int) {
-	if n := len(cr.TopupLots); n > maxUITopups {
-		cr.TopupLots = cr.TopupLots[:maxUITopups]
-		return cr, n - maxUITopups
-	}
-	return cr, 0
 }

@@ -29,10 +29,11 @@ func renderSize(t *testing.T, name string, data any) int {
 	return b.Len()
 }
 
-// TestPagesBoundedWhateverTenantsSend: the pages of otherPagesAtTheirCaps stay under their
-// documented sizes when every text they show is at its cap and made of characters the page
-// escapes to five bytes (an endpoint's page: internal/dashboard's
-// TestEndpointPageBoundedWhateverTenantsSend; the journal's pages: its
+// TestPagesBoundedWhateverTenantsSend: the page of otherPagesAtTheirCaps stays under its
+// documented size when every text they show is at its cap and made of characters the page
+// escapes to five bytes (an endpoint's and a workspace's pages:
+// internal/dashboard's TestEndpointPageBoundedWhateverTenantsSend and
+// TestWorkspacePageBoundedWhateverTenantsSend; the journal's pages: its
 // TestJournalPagesBoundedWhateverTenantsSend).
 func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
 	t.Parallel()
@@ -81,7 +82,7 @@ func TestJournalPageBoundedEndToEnd(t *testing.T) {
 	}
 }
 
-// otherPagesAtTheirCaps renders the workspace and report pages with every text a tenant
+// otherPagesAtTheirCaps renders the report page with every text a tenant
 // controls far past its cap, made of characters the page escapes to five bytes, and every list
 // far past its count; it returns each page's size and its bound (the other pages' tests are
 // internal/dashboard's).
@@ -99,23 +100,9 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 	}
 	email := Email{ID: id, WorkspaceID: id, Kind: long, To: to, Subject: long, Text: long, SentAt: TestStart()}
 
-	// A workspace's page: a page of reports with long names and a long standard's name, a
-	// thousand top-up lots, a long filter in the query.
+	// A report with a long name and a long standard's name.
 	summary := ReportSummary{ID: id, WorkspaceID: id, SeriesID: id, Source: "feed", Status: "COMPLETE", CreatedAt: TestStart(), UpdatedAt: TestStart(),
 		Name: long, Verdict: ReportVerdict{Judged: true, RequiredFailures: 2, RequiredTotal: 8, Standard: long}}
-	expires := TestStart()
-	cr := core.Credits{}
-	for range 1000 {
-		cr.TopupLots = append(cr.TopupLots, core.TopupLot{AmountRemaining: 1 << 30, ExpiresAt: &expires})
-	}
-	wv := workspaceView{Workspace: workspaceRow(Workspace{ID: id, Type: "organization", Name: long}), Statuses: reportStatuses,
-		Filter: ReportFilter{Status: "COMPLETE", SeriesID: dashboard.ShownFilter(long), After: dashboard.ShownFilter(long)}, Filtered: true, NextURL: "/_fake/ui/workspaces/" + id + "?after=" + id}
-	shown, more := shownCredits(cr)
-	wv.Credits, wv.MoreTopups = &shown, more
-	for range uiReportPageSize {
-		wv.Page.Reports = append(wv.Page.Reports, summary)
-		wv.Rows = append(wv.Rows, uiRow(summary))
-	}
 
 	// A report's page: a long failure and reasons, checks with long texts and values, the
 	// longest series analysis measures (12 hours), far more deliveries and emails than it lists.
@@ -142,7 +129,7 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 		results = append(results, core.Result{Name: "metadata", VerboseName: long, Status: core.Fail, Value: value, MeasurementUnit: &unit,
 			Description: long, WarningMessage: &warning, Severity: "required", Limit: &limit})
 	}
-	rv := uiReportPage{Row: uiRow(summary), Checks: uiChecks(results)}
+	rv := uiReportPage{Row: dashboard.RowOf(summaryTwin(summary)), Checks: uiChecks(results)}
 	rv.Account, rv.Emails, rv.MoreDeliveries, rv.MoreEmails = shownAccount(acc)
 	peak := 3.0
 	rv.Plot = dashboard.PlotLoudness(dashboard.LoudnessSeries(acc.Loudness), core.Limits{MaxTruePeak: -1}, &dashboard.Measurement{Channels: 2, IntegratedLUFS: -20, TruePeakDB: peak})
@@ -154,7 +141,6 @@ func otherPagesAtTheirCaps(t *testing.T) []struct {
 		page      string
 		got, most int
 	}{
-		{"workspace page", renderSize(t, "workspace", wv), maxWorkspacePageBytes},
 		{"report page", renderSize(t, "report", rv), maxReportPageBytes},
 	}
 }

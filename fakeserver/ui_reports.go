@@ -1,83 +1,20 @@
 package fakeserver
 
 import (
+	"encoding/json"
 	"net/http"
-	"net/url"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
+	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
 )
-
-// workspaceView is a workspace's page: its credits and one page of its reports.
-type workspaceView struct {
-	Workspace Workspace
-	Credits   *core.Credits
-	Filter    ReportFilter
-	Statuses  []string
-	Page      ReportPage
-	// Rows are the page's reports with their names and verdicts.
-	Rows []uiReportRow
-	// NextURL is the link to the next page; "" on the last.
-	NextURL string
-	// Filtered says a filter is set, for the link back to every report.
-	Filtered bool
-	// MoreTopups counts the top-up lots the credits line does not list.
-	MoreTopups int
-}
-
-// uiReportPageSize is how many reports a page of the workspace page shows.
-const uiReportPageSize = 100
-
-func (ui *dashboardUI) handleWorkspace(w http.ResponseWriter, r *http.Request) {
-	ws, err := ui.front.WorkspaceID(r)
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	cws, err := ui.s.core.Workspace(ws)
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	q := r.URL.Query()
-	f := ReportFilter{Status: q.Get("status"), SeriesID: q.Get("series"), After: q.Get("after"), Limit: uiReportPageSize}
-	page, err := ui.s.Reports(ws.String(), f)
-	if err != nil {
-		ui.renderError(w, r, err)
-		return
-	}
-	v := workspaceView{
-		Workspace: workspaceRow(Workspace{ID: cws.ID.String(), Type: string(cws.Type), Name: cws.Name}),
-		Filter:    f, Statuses: reportStatuses, Page: page, Filtered: f.Status != "" || f.SeriesID != "",
-	}
-	v.Filter.SeriesID, v.Filter.After = dashboard.ShownFilter(f.SeriesID), dashboard.ShownFilter(f.After)
-	v.Rows = make([]uiReportRow, len(page.Reports))
-	for i, rep := range page.Reports {
-		v.Rows[i] = uiRow(rep)
-	}
-	if cr, err := ui.s.core.Credits(ws); err == nil {
-		cr, v.MoreTopups = shownCredits(cr)
-		v.Credits = &cr
-	}
-	if page.Next != "" {
-		next := url.Values{"after": {page.Next}}
-		if f.Status != "" {
-			next.Set("status", f.Status)
-		}
-		if f.SeriesID != "" {
-			next.Set("series", f.SeriesID)
-		}
-		v.NextURL = dashboard.Path + "/workspaces/" + ws.String() + "?" + next.Encode()
-	}
-	ui.render(w, r, http.StatusOK, "workspace", dashboard.Page{Title: v.Workspace.Name, Data: v})
-}
 
 // uiReportPage is a report's page: its account, its name and verdict, its checks as people
 // read them, and the plot of its loudness.
 type uiReportPage struct {
 	Account ReportAccount
-	Row     uiReportRow
+	Row     dashboard.ReportRow
 	Checks  []uiCheck
 	Plot    dashboard.LoudnessPlot
 	// Emails are the account's emails as shown; MoreDeliveries and MoreEmails count the older
@@ -92,7 +29,7 @@ func (ui *dashboardUI) handleReport(w http.ResponseWriter, r *http.Request) {
 		ui.renderError(w, r, err)
 		return
 	}
-	v := uiReportPage{Row: uiRow(acc.Report)}
+	v := uiReportPage{Row: dashboard.RowOf(summaryTwin(acc.Report))}
 	v.Account, v.Emails, v.MoreDeliveries, v.MoreEmails = shownAccount(acc)
 	var limits core.Limits
 	if id, err := parseID(acc.Report.ID, "Report"); err == nil {
@@ -122,4 +59,61 @@ func (r *eventRecord) lastSeq() uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.seq
+}
+
+// uiCheck is one row of a report page's checks: the value rounded with its full precision in
+// a title, an object value as labelled values.
+type uiCheck struct {
+	ID, Name, Severity, Limit, Why string
+	Passed                         bool
+	Value                          reportview.Value
+}
+
+func uiChecks(results []core.Result) []uiCheck {
+	out := make([]uiCheck, 0, len(results))
+	for _, res := range results {
+		unit, warning, limit := "", "", ""
+		if res.MeasurementUnit != nil {
+			unit = *res.MeasurementUnit
+		}
+		if res.WarningMessage != nil {
+			warning = *res.WarningMessage
+		}
+		if res.Limit != nil {
+			limit = *res.Limit
+		}
+		c := uiCheck{ID: res.Name, Name: res.VerboseName, Severity: res.Severity, Limit: limit, Passed: res.Status == core.Pass,
+			Value: reportview.FormatValue(json.RawMessage(res.Value), unit)}
+		c.Why = reportview.Why(c.Value, limit, c.Passed, warning, res.Description)
+		// The standard's texts: a check's row shows a bounded part of each.
+		c.Name, _ = dashboard.CutRunes(c.Name, maxUICheckText)
+		c.Limit, _ = dashboard.CutRunes(c.Limit, maxUICheckText)
+		c.Why, _ = dashboard.CutRunes(c.Why, maxUICheckText)
+		c.Value = shownValue(c.Value)
+		out = append(out, c)
+	}
+	return out
+}
+
+// shownValue is a check's value as its row shows it: each text cut at maxUICheckText and at
+// most maxUIValueFields labelled values (a value may hold what a tenant's audio says, as its
+// tags).
+func shownValue(v reportview.Value) reportview.Value {
+	v.Text, _ = dashboard.CutRunes(v.Text, maxUICheckText)
+	v.Full, _ = dashboard.CutRunes(v.Full, maxUICheckText)
+	fields := v.Fields[:min(len(v.Fields), maxUIValueFields)]
+	v.Fields = nil
+	for _, f := range fields {
+		f.Label, _ = dashboard.CutRunes(f.Label, dashboard.MaxName)
+		f.Text, _ = dashboard.CutRunes(f.Text, maxUICheckText)
+		f.Full, _ = dashboard.CutRunes(f.Full, maxUICheckText)
+		v.Fields = append(v.Fields, f)
+	}
+	return v
+}
+
+// summaryTwin is a report's summary as the dashboard names it.
+func summaryTwin(r ReportSummary) dashboard.Summary {
+	return dashboard.Summary{ID: r.ID, Source: r.Source, Status: r.Status, SeriesID: r.SeriesID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Name: r.Name, Verdict: core.Verdict(r.Verdict)}
 }
