@@ -177,7 +177,7 @@ func (s *Server) uiRows(ui *dashboardUI) []route {
 		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
 		// webhook endpoints and their deliveries, emails.
 		{"GET " + dashboard.Path + "/workspaces/{id}", page(ui.front.ServeWorkspace)},
-		{"GET " + dashboard.Path + "/reports/{id}", page(ui.handleReport)},
+		{"GET " + dashboard.Path + "/reports/{id}", page(ui.front.ServeReport)},
 		{"GET " + dashboard.Path + "/workspaces/{id}/webhooks", page(ui.front.ServeWebhooks)},
 		{"GET " + dashboard.Path + "/endpoints/{id}", page(ui.front.ServeEndpoint)},
 		{"POST " + dashboard.Path + "/deliveries/{id}/resend", page(ui.front.ServeResend)},

@@ -127,6 +127,10 @@ func (s *Server) dashboardRows() []route {
 			d, err := s.ResendDelivery(ctx, deliveryID)
 			return deliveryTwin(d), answerOf(err)
 		},
+		Account: func(reportID string) (dashboard.Account, error) {
+			acc, err := s.ReportAccount(reportID)
+			return accountTwin(acc), answerOf(err)
+		},
 		DeliveryFailedKind: EventDeliveryFailed, DeliverySucceededKind: EventDeliverySucceeded,
 		Emails: func(ws uuid.UUID) ([]dashboard.Email, error) {
 			es, err := s.Emails(ws.String())
@@ -171,6 +175,29 @@ func deliveryTwin(d WebhookDelivery) dashboard.Delivery {
 	}
 	for _, h := range d.RequestHeaders {
 		out.RequestHeaders = append(out.RequestHeaders, dashboard.Header(h))
+	}
+	return out
+}
+
+// accountTwin is a report's account as the dashboard's report page reads it: every field of
+// ReportAccount but its checks, which the page reads from the core.
+func accountTwin(acc ReportAccount) dashboard.Account {
+	r := acc.Report
+	out := dashboard.Account{
+		Report: dashboard.Summary{ID: r.ID, WorkspaceID: r.WorkspaceID, Source: r.Source, Status: r.Status, SeriesID: r.SeriesID,
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Name: r.Name, Verdict: core.Verdict(r.Verdict)},
+		Failure:  acc.Failure,
+		Loudness: dashboard.LoudnessSeries(acc.Loudness),
+		Measured: (*dashboard.Measurement)(acc.Measured),
+	}
+	for _, st := range acc.Timeline {
+		out.Timeline = append(out.Timeline, dashboard.StatusChange(st))
+	}
+	for _, d := range acc.Deliveries {
+		out.Deliveries = append(out.Deliveries, deliveryTwin(d))
+	}
+	for _, e := range acc.Emails {
+		out.Emails = append(out.Emails, dashboard.Email(e))
 	}
 	return out
 }

@@ -22,7 +22,7 @@ import (
 
 // The dashboard at /_fake/ui: server-rendered pages on the admin token. This file is their
 // front (headers, login, session cookie, the layout every page shows); the facade's uiRows
-// (routes.go) mount it, and its page handlers build what each page shows.
+// (routes.go) mount it with the page handlers of the other files.
 
 // Cookie names the dashboard's session cookie. Its value is a random session token, never
 // the admin token, so that a copied cookie dies with a logout.
@@ -92,6 +92,9 @@ type Deps struct {
 	// of them.
 	Endpoints func(uuid.UUID) ([]Endpoint, error)
 	Endpoint  func(uuid.UUID) (Endpoint, error)
+	// Account is a report's account (Server.ReportAccount): a malformed id is a 400, an
+	// unknown one a 404.
+	Account func(reportID string) (Account, error)
 	// Deliveries is an endpoint's delivery log, newest first; Resend makes a new attempt of a
 	// delivery now (Server.ResendDelivery). DeliveryFailedKind and DeliverySucceededKind are
 	// the kinds of the events an attempt raises, which an endpoint's page reads its timelines

@@ -10,15 +10,15 @@ import (
 // Summary is a report as the dashboard's lists and its report page name it: what
 // fakeserver.ReportSummary and core.ReportHead both say of it.
 type Summary struct {
-	ID, Source, Status, SeriesID string
-	CreatedAt, UpdatedAt         time.Time
-	Name                         string
-	Verdict                      core.Verdict
+	ID, WorkspaceID, Source, Status, SeriesID string
+	CreatedAt, UpdatedAt                      time.Time
+	Name                                      string
+	Verdict                                   core.Verdict
 }
 
 // summaryOf is a listed report's summary.
 func summaryOf(h core.ReportHead) Summary {
-	s := Summary{ID: h.ID.String(), Source: h.Source, Status: h.Status, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, Name: h.Name, Verdict: h.Verdict}
+	s := Summary{ID: h.ID.String(), WorkspaceID: h.Workspace.String(), Source: h.Source, Status: h.Status, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, Name: h.Name, Verdict: h.Verdict}
 	if h.Series != nil {
 		s.SeriesID = h.Series.String()
 	}

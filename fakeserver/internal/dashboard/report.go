@@ -1,64 +1,70 @@
-package fakeserver
+package dashboard
 
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
-	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 	"github.com/podqa/podqa-go/fakeserver/internal/httpmw"
 	"github.com/podqa/podqa-go/fakeserver/internal/reportview"
 )
 
+// Account is a report's account as its page shows it: fakeserver.ReportAccount's fields but
+// its checks (the page reads them from the core), which the facade copies (see
+// TestAccountTwinCopiesEveryField).
+type Account struct {
+	Report     Summary
+	Timeline   []StatusChange
+	Failure    string
+	Deliveries []Delivery
+	Emails     []Email
+	Loudness   LoudnessSeries
+	Measured   *Measurement
+}
+
+// StatusChange is one change of a report's status: fakeserver.StatusChange's fields.
+type StatusChange struct {
+	Status string
+	At     time.Time
+	Reason string
+}
+
 // uiReportPage is a report's page: its account, its name and verdict, its checks as people
 // read them, and the plot of its loudness.
 type uiReportPage struct {
-	Account ReportAccount
-	Row     dashboard.ReportRow
+	Account Account
+	Row     ReportRow
 	Checks  []uiCheck
-	Plot    dashboard.LoudnessPlot
+	Plot    LoudnessPlot
 	// Emails are the account's emails as shown; MoreDeliveries and MoreEmails count the older
 	// ones the page does not list (GET /_fake/reports/{id} has them).
-	Emails                     []dashboard.EmailShown
+	Emails                     []EmailShown
 	MoreDeliveries, MoreEmails int
 }
 
-func (ui *dashboardUI) handleReport(w http.ResponseWriter, r *http.Request) {
-	acc, err := ui.s.ReportAccount(httpmw.PathID(r, "id"))
+// ServeReport is a report's page.
+func (ui *UI) ServeReport(w http.ResponseWriter, r *http.Request) {
+	acc, err := ui.deps.Account(httpmw.PathID(r, "id"))
 	if err != nil {
-		ui.renderError(w, r, err)
+		ui.RenderError(w, r, err)
 		return
 	}
-	v := uiReportPage{Row: dashboard.RowOf(summaryTwin(acc.Report))}
+	v := uiReportPage{Row: RowOf(acc.Report)}
 	v.Account, v.Emails, v.MoreDeliveries, v.MoreEmails = shownAccount(acc)
 	var limits core.Limits
-	if id, err := parseID(acc.Report.ID, "Report"); err == nil {
-		if rep, ok := ui.s.core.ReportByID(id); ok {
+	if id, err := core.ParseID(acc.Report.ID, "Report"); err == nil {
+		if rep, ok := ui.deps.Core.ReportByID(id); ok {
 			limits = rep.Standard.Limits
 			v.Checks = uiChecks(rep.Results)
 		}
 	}
-	v.Plot = dashboard.PlotLoudness(dashboard.LoudnessSeries(acc.Loudness), limits, (*dashboard.Measurement)(acc.Measured))
+	v.Plot = PlotLoudness(acc.Loudness, limits, acc.Measured)
 	title := "Report " + acc.Report.ID
 	if v.Row.Named {
 		title = v.Row.Shown + " · report"
 	}
-	ui.render(w, r, http.StatusOK, "report", dashboard.Page{Title: title, Data: v})
-}
-
-// eventKinds are the kinds the events page offers as a filter.
-var eventKinds = []string{
-	EventReportCreated, EventReportStatus, EventReportFinished, EventDeliveryFailed, EventDeliverySucceeded,
-	EventEndpointDisabled, EventFeedCheckFailed, EventFaultFired, EventRequestRefused, EventURLRefused,
-	EventClockAdvanced, EventWorkspaceCreated, EventReset,
-}
-
-// lastSeq is the Seq of the newest event raised, 0 before the first: a cheap sign that the
-// fake changed, for the dashboard's poll.
-func (r *eventRecord) lastSeq() uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.seq
+	ui.Render(w, r, http.StatusOK, "report", Page{Title: title, Data: v})
 }
 
 // uiCheck is one row of a report page's checks: the value rounded with its full precision in
@@ -86,9 +92,9 @@ func uiChecks(results []core.Result) []uiCheck {
 			Value: reportview.FormatValue(json.RawMessage(res.Value), unit)}
 		c.Why = reportview.Why(c.Value, limit, c.Passed, warning, res.Description)
 		// The standard's texts: a check's row shows a bounded part of each.
-		c.Name, _ = dashboard.CutRunes(c.Name, maxUICheckText)
-		c.Limit, _ = dashboard.CutRunes(c.Limit, maxUICheckText)
-		c.Why, _ = dashboard.CutRunes(c.Why, maxUICheckText)
+		c.Name, _ = CutRunes(c.Name, maxUICheckText)
+		c.Limit, _ = CutRunes(c.Limit, maxUICheckText)
+		c.Why, _ = CutRunes(c.Why, maxUICheckText)
 		c.Value = shownValue(c.Value)
 		out = append(out, c)
 	}
@@ -99,21 +105,15 @@ func uiChecks(results []core.Result) []uiCheck {
 // most maxUIValueFields labelled values (a value may hold what a tenant's audio says, as its
 // tags).
 func shownValue(v reportview.Value) reportview.Value {
-	v.Text, _ = dashboard.CutRunes(v.Text, maxUICheckText)
-	v.Full, _ = dashboard.CutRunes(v.Full, maxUICheckText)
+	v.Text, _ = CutRunes(v.Text, maxUICheckText)
+	v.Full, _ = CutRunes(v.Full, maxUICheckText)
 	fields := v.Fields[:min(len(v.Fields), maxUIValueFields)]
 	v.Fields = nil
 	for _, f := range fields {
-		f.Label, _ = dashboard.CutRunes(f.Label, dashboard.MaxName)
-		f.Text, _ = dashboard.CutRunes(f.Text, maxUICheckText)
-		f.Full, _ = dashboard.CutRunes(f.Full, maxUICheckText)
+		f.Label, _ = CutRunes(f.Label, MaxName)
+		f.Text, _ = CutRunes(f.Text, maxUICheckText)
+		f.Full, _ = CutRunes(f.Full, maxUICheckText)
 		v.Fields = append(v.Fields, f)
 	}
 	return v
-}
-
-// summaryTwin is a report's summary as the dashboard names it.
-func summaryTwin(r ReportSummary) dashboard.Summary {
-	return dashboard.Summary{ID: r.ID, Source: r.Source, Status: r.Status, SeriesID: r.SeriesID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		Name: r.Name, Verdict: core.Verdict(r.Verdict)}
 }
