@@ -141,7 +141,7 @@ func (s *Server) dashboardRows() []route {
 			return out, answerOf(err)
 		},
 	})
-	rows := s.uiRows(&dashboardUI{s: s, front: front})
+	rows := s.uiRows(front)
 	if err != nil {
 		// The templates are embedded and parsed by the tests: a failure here is a build error.
 		for i := range rows {
