@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/podqa/podqa-go/fakeserver/internal/clock"
-	"github.com/podqa/podqa-go/fakeserver/internal/control"
 	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/internal/ctxsleep"
 )
@@ -63,6 +62,3 @@ func (c Clock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 	return ctx.Err()
 }
-
-// maxAdvance bounds one advance from the dashboard as from the control API.
-const maxAdvance = control.MaxAdvance

@@ -251,9 +251,6 @@ type ReportSummary struct {
 	Verdict ReportVerdict
 }
 
-// reportStatuses are the statuses a report filter takes (core.ReportStatuses).
-var reportStatuses = core.ReportStatuses()
-
 // Reports returns one page of a workspace's reports, newest first. A page costs what it holds
 // (plus the reports a filter skips), however many reports the workspace has. Bad input (an
 // unknown status, a malformed series id or cursor, a limit out of range) is a 400 *Error; an

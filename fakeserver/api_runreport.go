@@ -347,3 +347,13 @@ func orEmpty[T any](s []T) []T {
 	}
 	return s
 }
+
+// eventAttr is the value of an event's attribute key as text, "" when absent.
+func eventAttr(e Event, key string) string {
+	for _, a := range e.Attrs {
+		if a.Key == key {
+			return a.Value.Resolve().String()
+		}
+	}
+	return ""
+}

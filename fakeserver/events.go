@@ -213,3 +213,18 @@ func (r *eventRecord) page(kind, reportID string, afterSeq uint64, limit int) (o
 	}
 	return out, last, read, false
 }
+
+// eventKinds are the kinds the events page offers as a filter.
+var eventKinds = []string{
+	EventReportCreated, EventReportStatus, EventReportFinished, EventDeliveryFailed, EventDeliverySucceeded,
+	EventEndpointDisabled, EventFeedCheckFailed, EventFaultFired, EventRequestRefused, EventURLRefused,
+	EventClockAdvanced, EventWorkspaceCreated, EventReset,
+}
+
+// lastSeq is the Seq of the newest event raised, 0 before the first: a cheap sign that the
+// fake changed, for the dashboard's poll.
+func (r *eventRecord) lastSeq() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.seq
+}

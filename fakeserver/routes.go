@@ -164,37 +164,14 @@ func (s *Server) controlRows() []route {
 	return rows
 }
 
-// uiRows is the dashboard's route table under /_fake/ui: HTML pages for a browser (or any
-// client with the admin token as a bearer header), the state its script polls, and the forms
-// it posts. Every row but the login form and the static files needs the admin token; every
-// POST passes the same-origin check first (sharedUI in shared_surfaces.go).
-func (s *Server) uiRows(ui *dashboardUI) []route {
-	page := ui.front.Guard
-	return []route{
-		// Login, logout, and the script and style sheet, which need no token.
-		{"GET " + dashboard.Path + "/login", http.HandlerFunc(ui.front.ServeLoginForm)},
-		{"POST " + dashboard.Path + "/login", http.HandlerFunc(ui.front.ServeLogin)},
-		{"POST " + dashboard.Path + "/logout", http.HandlerFunc(ui.front.ServeLogout)},
-		{"GET " + dashboard.StaticPrefix + "{file}", dashboard.Static()},
-		// The fake: overview and clock, hosted feeds, the journal, faults, the event record.
-		{"GET " + dashboard.Path, page(ui.front.ServeOverview)},
-		{"GET " + dashboard.Path + "/{$}", page(ui.front.ServeOverview)},
-		{"GET " + dashboard.Path + "/state", page(ui.front.ServeState)},
-		{"POST " + dashboard.Path + "/clock/advance", page(ui.handleAdvance)},
-		{"GET " + dashboard.Path + "/feeds", page(ui.front.ServeFeeds)},
-		{"GET " + dashboard.Path + "/requests", page(ui.front.ServeRequests)},
-		{"GET " + dashboard.Path + "/requests/{id}", page(ui.front.ServeRequest)},
-		{"GET " + dashboard.Path + "/faults", page(ui.front.ServeFaults)},
-		{"GET " + dashboard.Path + "/events", page(ui.front.ServeEvents)},
-		// Per workspace: reports (paged by cursor) with credits, a report's account and plot,
-		// webhook endpoints and their deliveries, emails.
-		{"GET " + dashboard.Path + "/workspaces/{id}", page(ui.handleWorkspace)},
-		{"GET " + dashboard.Path + "/reports/{id}", page(ui.handleReport)},
-		{"GET " + dashboard.Path + "/workspaces/{id}/webhooks", page(ui.front.ServeWebhooks)},
-		{"GET " + dashboard.Path + "/endpoints/{id}", page(ui.handleEndpoint)},
-		{"POST " + dashboard.Path + "/deliveries/{id}/resend", page(ui.handleResend)},
-		{"GET " + dashboard.Path + "/workspaces/{id}/emails", page(ui.front.ServeEmails)},
+// uiRows is the dashboard's route table under /_fake/ui (internal/dashboard's UI.Routes) over
+// one fake's front.
+func (s *Server) uiRows(front *dashboard.UI) []route {
+	var rows []route
+	for _, r := range front.Routes() {
+		rows = append(rows, route{r.Pattern, r.Handler})
 	}
+	return rows
 }
 
 // routes is the fake's handler: the chain of routes.go's comment around the shared route table.

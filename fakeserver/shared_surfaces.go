@@ -1,8 +1,10 @@
 package fakeserver
 
 import (
+	"context"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
@@ -79,6 +81,10 @@ func (s *Server) dashboardRows() []route {
 			}
 		},
 		Core: s.core, Clock: s.clock, Host: s.host, URL: s.URL, LastEventSeq: s.events.lastSeq,
+		Advance: func(d time.Duration) (time.Time, error) {
+			now, err := s.Advance(d)
+			return now, answerOf(err)
+		},
 		// The journal and the faults, read through the dashboard's twins of their types.
 		Requests: func(f dashboard.RequestFilter) []dashboard.JournalEntry {
 			entries := s.journal.Requests(journal.Filter(f))
@@ -123,6 +129,27 @@ func (s *Server) dashboardRows() []route {
 			}
 			return out, answerOf(err)
 		},
+		Endpoint: func(id uuid.UUID) (dashboard.Endpoint, error) {
+			ep, err := s.core.EndpointByID(id)
+			return dashboard.Endpoint(endpointView(ep, "")), answerOf(err)
+		},
+		Deliveries: func(endpointID string) ([]dashboard.Delivery, error) {
+			ds, err := s.WebhookDeliveries(endpointID)
+			out := make([]dashboard.Delivery, len(ds))
+			for i, d := range ds {
+				out[i] = deliveryTwin(d)
+			}
+			return out, answerOf(err)
+		},
+		Resend: func(ctx context.Context, deliveryID string) (dashboard.Delivery, error) {
+			d, err := s.ResendDelivery(ctx, deliveryID)
+			return deliveryTwin(d), answerOf(err)
+		},
+		Account: func(reportID string) (dashboard.Account, error) {
+			acc, err := s.ReportAccount(reportID)
+			return accountTwin(acc), answerOf(err)
+		},
+		DeliveryFailedKind: EventDeliveryFailed, DeliverySucceededKind: EventDeliverySucceeded,
 		Emails: func(ws uuid.UUID) ([]dashboard.Email, error) {
 			es, err := s.Emails(ws.String())
 			out := make([]dashboard.Email, len(es))
@@ -132,7 +159,7 @@ func (s *Server) dashboardRows() []route {
 			return out, answerOf(err)
 		},
 	})
-	rows := s.uiRows(&dashboardUI{s: s, front: front})
+	rows := s.uiRows(front)
 	if err != nil {
 		// The templates are embedded and parsed by the tests: a failure here is a build error.
 		for i := range rows {
@@ -153,3 +180,42 @@ var (
 
 // feedRoutes serves the hosted feeds, made on the first request to them.
 func (s *Server) feedRoutes() http.Handler { return s.host.Handler() }
+
+// deliveryTwin is a delivery as the dashboard's endpoint page reads it: every field of
+// WebhookDelivery, its headers as dashboard.Header.
+func deliveryTwin(d WebhookDelivery) dashboard.Delivery {
+	out := dashboard.Delivery{
+		ID: d.ID, EndpointID: d.EndpointID, EventType: d.EventType, WebhookID: d.WebhookID,
+		Attempts: d.Attempts, FailedAttempts: d.FailedAttempts, Status: d.Status, ResponseCode: d.ResponseCode,
+		LastError: d.LastError, Test: d.Test, CreatedAt: d.CreatedAt, LastAttemptAt: d.LastAttemptAt,
+		NextAttemptAt: d.NextAttemptAt, Body: d.Body, ReportID: d.ReportID, Resends: d.Resends,
+		ResponseBody: d.ResponseBody, ResponseBodyTruncated: d.ResponseBodyTruncated,
+	}
+	for _, h := range d.RequestHeaders {
+		out.RequestHeaders = append(out.RequestHeaders, dashboard.Header(h))
+	}
+	return out
+}
+
+// accountTwin is a report's account as the dashboard's report page reads it: every field of
+// ReportAccount but its checks, which the page reads from the core.
+func accountTwin(acc ReportAccount) dashboard.Account {
+	r := acc.Report
+	out := dashboard.Account{
+		Report: dashboard.Summary{ID: r.ID, WorkspaceID: r.WorkspaceID, Source: r.Source, Status: r.Status, SeriesID: r.SeriesID,
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Name: r.Name, Verdict: core.Verdict(r.Verdict)},
+		Failure:  acc.Failure,
+		Loudness: dashboard.LoudnessSeries(acc.Loudness),
+		Measured: (*dashboard.Measurement)(acc.Measured),
+	}
+	for _, st := range acc.Timeline {
+		out.Timeline = append(out.Timeline, dashboard.StatusChange(st))
+	}
+	for _, d := range acc.Deliveries {
+		out.Deliveries = append(out.Deliveries, deliveryTwin(d))
+	}
+	for _, e := range acc.Emails {
+		out.Emails = append(out.Emails, dashboard.Email(e))
+	}
+	return out
+}

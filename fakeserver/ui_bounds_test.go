@@ -1,80 +1,15 @@
 package fakeserver
 
 import (
-	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/podqa/podqa-go/fakeserver/internal/core"
 	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
 // fiveByteText is n bytes that html/template escapes to five bytes each wherever they are shown.
 func fiveByteText(n int) string { return strings.Repeat("'", n) }
-
-// renderSize renders page name with data as the dashboard would and returns its size in bytes.
-func renderSize(t *testing.T, name string, data any) int {
-	t.Helper()
-	pages, err := dashboard.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	page := dashboard.Page{Title: fiveByteText(200), Authed: true, Now: TestStart(), Version: "v", StateURL: dashboard.StateURL("/_fake/ui/" + fiveByteText(100)), Back: "/_fake/ui/" + fiveByteText(100), Data: data}
-	if err := pages.Render(&b, name, page); err != nil {
-		t.Fatal(err)
-	}
-	return b.Len()
-}
-
-// TestPagesBoundedWhateverTenantsSend: an endpoint's page and the pages of
-// otherPagesAtTheirCaps stay under their documented sizes when every text they show is at its
-// cap and made of characters the page escapes to five bytes (the journal's pages:
-// internal/dashboard's TestJournalPagesBoundedWhateverTenantsSend).
-func TestPagesBoundedWhateverTenantsSend(t *testing.T) {
-	t.Parallel()
-	body, _ := json.Marshal(map[string]any{"type": "report.completed", "data": map[string]any{"report": map[string]any{
-		"id": fiveByteText(1 << 10), "filename": fiveByteText(64 << 10),
-		"series": map[string]any{"id": fiveByteText(100), "title": fiveByteText(64 << 10)}, "episode": map[string]any{"title": fiveByteText(64 << 10)},
-		"issues": []string{fiveByteText(1 << 20)},
-	}}})
-	srv, _ := NewTest(t)
-	ep := uiEndpointPage{Endpoint: WebhookEndpoint{ID: fiveByteText(36), URL: "http://" + fiveByteText(2<<10), Enabled: true}}
-	code := 500
-	lastErr := fiveByteText(1 << 10)
-	for range 20 {
-		d := WebhookDelivery{ID: fiveByteText(36), EndpointID: fiveByteText(36), EventType: "report.completed", WebhookID: fiveByteText(40), Attempts: 10,
-			ResponseCode: &code, LastError: &lastErr, Body: body, ReportID: fiveByteText(36), LastAttemptAt: TestStart(),
-			ResponseBody: fiveByteText(MaxWebhookAnswer), ResponseBodyTruncated: true}
-		for range 5 {
-			d.RequestHeaders = append(d.RequestHeaders, WebhookHeader{Name: fiveByteText(20), Value: fiveByteText(120)})
-		}
-		ud := uiDelivery{WebhookDelivery: d, Subject: srv.eventSubject(body)}
-		ud.Pretty, ud.BodyCut = prettyBody(body)
-		for n := range 11 {
-			a := uiAttempt{N: n, At: TestStart(), Status: "failed"}
-			a.Code, a.Latency, a.Error = attemptLine("500", "1.234567ms", fiveByteText(1<<10))
-			ud.Timeline = append(ud.Timeline, a)
-		}
-		ep.Deliveries = append(ep.Deliveries, ud)
-	}
-	endpoint := renderSize(t, "endpoint", ep)
-	others := otherPagesAtTheirCaps(t)
-
-	for _, tc := range append([]struct {
-		page      string
-		got, most int
-	}{
-		{"endpoint page", endpoint, maxEndpointPageBytes},
-	}, others...) {
-		t.Logf("%s: %d bytes (bound %d)", tc.page, tc.got, tc.most)
-		if tc.got > tc.most {
-			t.Errorf("%s: %d bytes, over its bound of %d", tc.page, tc.got, tc.most)
-		}
-	}
-}
 
 // TestJournalPageBoundedEndToEnd: 200 requests from tenants, each with the largest body the
 // journal keeps made of characters the page escapes to five bytes, make a journal page under
@@ -110,83 +45,5 @@ func TestJournalPageBoundedEndToEnd(t *testing.T) {
 	one := uiDo(t, srv, uiReq{method: "GET", target: dashboard.Path + "/requests/" + kept.ID, header: browser(bearer(srv.AdminToken()))}).Body.String()
 	if len(one) > dashboard.MaxRequestPageBytes || strings.Count(one, "&#39;") < len(kept.RequestBody)-16 {
 		t.Fatalf("a request's page: %d bytes (bound %d), %d escaped quotes of a %d-byte body", len(one), dashboard.MaxRequestPageBytes, strings.Count(one, "&#39;"), len(kept.RequestBody))
-	}
-}
-
-// otherPagesAtTheirCaps renders the workspace and report pages with every text a tenant
-// controls far past its cap, made of characters the page escapes to five bytes, and every list
-// far past its count; it returns each page's size and its bound (the other pages' tests are
-// internal/dashboard's).
-func otherPagesAtTheirCaps(t *testing.T) []struct {
-	page      string
-	got, most int
-} {
-	long := fiveByteText(100 << 10)
-	id := "00000000-0000-4000-8000-000000000000"
-
-	// An email with a long subject, many long addresses and a long text, for a report's page.
-	var to []string
-	for range 50 {
-		to = append(to, long)
-	}
-	email := Email{ID: id, WorkspaceID: id, Kind: long, To: to, Subject: long, Text: long, SentAt: TestStart()}
-
-	// A workspace's page: a page of reports with long names and a long standard's name, a
-	// thousand top-up lots, a long filter in the query.
-	summary := ReportSummary{ID: id, WorkspaceID: id, SeriesID: id, Source: "feed", Status: "COMPLETE", CreatedAt: TestStart(), UpdatedAt: TestStart(),
-		Name: long, Verdict: ReportVerdict{Judged: true, RequiredFailures: 2, RequiredTotal: 8, Standard: long}}
-	expires := TestStart()
-	cr := core.Credits{}
-	for range 1000 {
-		cr.TopupLots = append(cr.TopupLots, core.TopupLot{AmountRemaining: 1 << 30, ExpiresAt: &expires})
-	}
-	wv := workspaceView{Workspace: workspaceRow(Workspace{ID: id, Type: "organization", Name: long}), Statuses: reportStatuses,
-		Filter: ReportFilter{Status: "COMPLETE", SeriesID: dashboard.ShownFilter(long), After: dashboard.ShownFilter(long)}, Filtered: true, NextURL: "/_fake/ui/workspaces/" + id + "?after=" + id}
-	shown, more := shownCredits(cr)
-	wv.Credits, wv.MoreTopups = &shown, more
-	for range uiReportPageSize {
-		wv.Page.Reports = append(wv.Page.Reports, summary)
-		wv.Rows = append(wv.Rows, uiRow(summary))
-	}
-
-	// A report's page: a long failure and reasons, checks with long texts and values, the
-	// longest series analysis measures (12 hours), far more deliveries and emails than it lists.
-	lastErr := long
-	acc := ReportAccount{Report: summary, Failure: long, Loudness: LoudnessSeries{Step: time.Second, Window: 3 * time.Second}}
-	for i := range 12 * 3600 {
-		acc.Loudness.LUFS = append(acc.Loudness.LUFS, -23.456-float32(i%7))
-	}
-	for range 10 {
-		acc.Timeline = append(acc.Timeline, StatusChange{Status: "FAILED", At: TestStart(), Reason: long})
-	}
-	for range 10 * maxUIReportTrail {
-		acc.Deliveries = append(acc.Deliveries, WebhookDelivery{ID: id, EndpointID: id, EventType: "report.completed", Status: "retrying", Attempts: 10, LastError: &lastErr, NextAttemptAt: TestStart()})
-		acc.Emails = append(acc.Emails, email)
-	}
-	fields := map[string]string{}
-	for i := range 4 * maxUIValueFields {
-		fields[fiveByteText(1<<10)+strconv.Itoa(i)] = long
-	}
-	value, _ := json.Marshal(fields)
-	unit, warning, limit := "LUFS", long, long
-	var results []core.Result
-	for range 20 { // above the 17 checks of CHECKS.md's catalogue, each at most once
-		results = append(results, core.Result{Name: "metadata", VerboseName: long, Status: core.Fail, Value: value, MeasurementUnit: &unit,
-			Description: long, WarningMessage: &warning, Severity: "required", Limit: &limit})
-	}
-	rv := uiReportPage{Row: uiRow(summary), Checks: uiChecks(results)}
-	rv.Account, rv.Emails, rv.MoreDeliveries, rv.MoreEmails = shownAccount(acc)
-	peak := 3.0
-	rv.Plot = dashboard.PlotLoudness(dashboard.LoudnessSeries(acc.Loudness), core.Limits{MaxTruePeak: -1}, &dashboard.Measurement{Channels: 2, IntegratedLUFS: -20, TruePeakDB: peak})
-	if len(rv.Account.Deliveries) != maxUIReportTrail || len(rv.Emails) != maxUIReportTrail || rv.MoreDeliveries != 9*maxUIReportTrail || rv.MoreEmails != 9*maxUIReportTrail {
-		t.Errorf("the report page lists %d deliveries (%d more) and %d emails (%d more)", len(rv.Account.Deliveries), rv.MoreDeliveries, len(rv.Emails), rv.MoreEmails)
-	}
-
-	return []struct {
-		page      string
-		got, most int
-	}{
-		{"workspace page", renderSize(t, "workspace", wv), maxWorkspacePageBytes},
-		{"report page", renderSize(t, "report", rv), maxReportPageBytes},
 	}
 }

@@ -2,12 +2,10 @@ package fakeserver
 
 import (
 	"html"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -173,53 +171,5 @@ func TestResendInTheControlAPI(t *testing.T) {
 	status, _, raw = call(t, srv, "POST", "/_fake/webhook-deliveries/"+d.ID+"/resend", admin(srv), "")
 	if status != http.StatusConflict || errorCode(t, raw) != "conflict" || hits.Load() != 2 {
 		t.Fatalf("disabled: %d %s, %d hits", status, raw, hits.Load())
-	}
-}
-
-// TestTimelineNextAttemptOnlyWhileRetrying: an attempt's line says when the next attempt is due
-// only while that retry is still to come: on the last attempt of a delivery still retrying,
-// never on an attempt a later one followed, nor once the delivery succeeded or was given up.
-func TestTimelineNextAttemptOnlyWhileRetrying(t *testing.T) {
-	t.Parallel()
-	t0 := TestStart()
-	failed := func(n int, next time.Time) Event {
-		return Event{Seq: uint64(n), At: t0.Add(time.Duration(n) * time.Minute), Kind: EventDeliveryFailed, Attrs: []slog.Attr{
-			slog.String("endpoint_id", "ep"), slog.String("delivery_id", "d"), slog.Int("attempt", n),
-			slog.Int("response_status", 500), slog.String("next_attempt", next.Format(time.RFC3339Nano))}}
-	}
-	succeeded := Event{Seq: 3, At: t0.Add(3 * time.Minute), Kind: EventDeliverySucceeded, Attrs: []slog.Attr{
-		slog.String("endpoint_id", "ep"), slog.String("delivery_id", "d"), slog.Int("attempt", 3), slog.Int("response_status", 200)}}
-	retry2, retry3 := t0.Add(2*time.Minute), t0.Add(3*time.Minute)
-	for _, tc := range []struct {
-		name   string
-		d      WebhookDelivery
-		events []Event
-		// want is each line's status and attempt, with "+next" where the line names a next attempt.
-		want string
-	}{
-		{"retrying after one", WebhookDelivery{ID: "d", Attempts: 1, Status: "retrying", NextAttemptAt: retry2},
-			[]Event{failed(1, retry2)}, "failed 1+next, queued 2"},
-		{"retrying after two", WebhookDelivery{ID: "d", Attempts: 2, Status: "retrying", NextAttemptAt: retry3},
-			[]Event{failed(1, retry2), failed(2, retry3)}, "failed 1, failed 2+next, queued 3"},
-		{"delivered", WebhookDelivery{ID: "d", Attempts: 3, Status: "succeeded"},
-			[]Event{failed(1, retry2), failed(2, retry3), succeeded}, "failed 1, failed 2, succeeded 3"},
-		{"given up", WebhookDelivery{ID: "d", Attempts: 2, Status: "abandoned"},
-			[]Event{failed(1, retry2), failed(2, retry3)}, "failed 1, failed 2"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			var srv Server
-			var got []string
-			for _, a := range srv.attemptsOf(tc.d, attemptLog{"d": tc.events}) {
-				line := a.Status + " " + strconv.Itoa(a.N)
-				if !a.Next.IsZero() {
-					line += "+next"
-				}
-				got = append(got, line)
-			}
-			if strings.Join(got, ", ") != tc.want {
-				t.Errorf("timeline %q, want %q", strings.Join(got, ", "), tc.want)
-			}
-		})
 	}
 }

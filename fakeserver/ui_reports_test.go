@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podqa/podqa-go/fakeserver/internal/dashboard"
 )
 
 // attrOf returns the value of attribute name of the first element carrying it after the
@@ -91,7 +93,7 @@ func TestDashboardReportsPageWorkIsPerPage(t *testing.T) {
 		return m
 	}
 	s, l := measure("/_fake/ui/workspaces/"+small), measure("/_fake/ui/workspaces/"+large)
-	if len(s.rows) != uiReportPageSize || len(l.rows) != uiReportPageSize || s.total != "150" || l.total != largeTotal {
+	if len(s.rows) != dashboard.ReportPageSize || len(l.rows) != dashboard.ReportPageSize || s.total != "150" || l.total != largeTotal {
 		t.Fatalf("rows %d and %d, totals %s and %s", len(s.rows), len(l.rows), s.total, l.total)
 	}
 	// The work of a page: allocations and bytes written, counted, not timed. A page of the
@@ -99,7 +101,7 @@ func TestDashboardReportsPageWorkIsPerPage(t *testing.T) {
 	// the digits of the total.
 	// Each row names its seeded file (seeded-<n>.wav), whose number has more digits in the
 	// large workspace: that much more text is data, not work.
-	nameDigits := uiReportPageSize * (len(strconv.Itoa(largeCount)) - len("150"))
+	nameDigits := dashboard.ReportPageSize * (len(strconv.Itoa(largeCount)) - len("150"))
 	if l.allocs > s.allocs*1.05+10 || l.bytes > s.bytes+64+nameDigits {
 		t.Fatalf("a page of %d reports costs %.0f allocations and %d bytes; of 150: %.0f and %d", largeCount, l.allocs, l.bytes, s.allocs, s.bytes)
 	}
@@ -108,7 +110,7 @@ func TestDashboardReportsPageWorkIsPerPage(t *testing.T) {
 	// The cursor walks on: the second page holds the next reports, newest first, none twice,
 	// and the last page has no next link.
 	p2 := measure(l.next)
-	if len(p2.rows) != uiReportPageSize || p2.total != largeTotal {
+	if len(p2.rows) != dashboard.ReportPageSize || p2.total != largeTotal {
 		t.Fatalf("second page: %d rows, total %s", len(p2.rows), p2.total)
 	}
 	seen := map[string]bool{}

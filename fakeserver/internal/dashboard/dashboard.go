@@ -1,9 +1,10 @@
 // Package dashboard is the fake's dashboard at /_fake/ui: its front (login, sessions, the
-// security headers, the layout of every page), the landing page, the pages moved below the
-// facade so far (the overview, emails, the request journal, a request, the faults, the hosted
-// feeds, the events, the loudness plot) and the pages' stamps, over Deps; the html/template files and the one script and style
-// sheet they load, embedded so that the dashboard works offline. The facade's ui_*.go build
-// the data of the other pages and render through UI. Every value reaches the page through
+// security headers, the layout of every page), the landing page, every page (the overview, a
+// workspace, a report with its loudness plot, emails, webhook endpoints, an endpoint's
+// deliveries with Resend, the request journal, a request, the faults, the hosted feeds, the
+// events), the clock's advance form and the pages' stamps, over Deps; the html/template files
+// and the one script and style sheet they load, embedded so that the dashboard works offline.
+// The facade mounts the handlers and fills Deps. Every value reaches the page through
 // html/template's contextual escaping: no template here marks data as safe HTML.
 package dashboard
 

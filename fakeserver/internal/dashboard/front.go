@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -21,7 +22,7 @@ import (
 
 // The dashboard at /_fake/ui: server-rendered pages on the admin token. This file is their
 // front (headers, login, session cookie, the layout every page shows); the facade's uiRows
-// (routes.go) mount it, and its page handlers build what each page shows.
+// (routes.go) mount it with the page handlers of the other files.
 
 // Cookie names the dashboard's session cookie. Its value is a random session token, never
 // the admin token, so that a copied cookie dies with a logout.
@@ -73,8 +74,11 @@ type Deps struct {
 	Admitted func(*http.Request)
 	// Core is the fake's state; Clock its clock; Host the podcast host of its hosted feeds;
 	// URL its base URL; LastEventSeq the Seq of the newest event its record raised.
-	Core         *core.Core
-	Clock        *clock.Clock
+	Core  *core.Core
+	Clock *clock.Clock
+	// Advance moves the clock as Server.Advance does (what falls due runs, the event is
+	// raised), its refusals as httpmw answers them.
+	Advance      func(time.Duration) (time.Time, error)
 	Host         *hosted.Host
 	URL          func() string
 	LastEventSeq func() uint64
@@ -84,8 +88,20 @@ type Deps struct {
 	// Workspaces lists every workspace, oldest first; Emails a workspace's emails, newest first.
 	Workspaces func() []Workspace
 	Emails     func(uuid.UUID) ([]Email, error)
-	// Endpoints lists a workspace's webhook endpoints, without their secrets.
+	// Endpoints lists a workspace's webhook endpoints, without their secrets; Endpoint is one
+	// of them.
 	Endpoints func(uuid.UUID) ([]Endpoint, error)
+	Endpoint  func(uuid.UUID) (Endpoint, error)
+	// Account is a report's account (Server.ReportAccount): a malformed id is a 400, an
+	// unknown one a 404.
+	Account func(reportID string) (Account, error)
+	// Deliveries is an endpoint's delivery log, newest first; Resend makes a new attempt of a
+	// delivery now (Server.ResendDelivery). DeliveryFailedKind and DeliverySucceededKind are
+	// the kinds of the events an attempt raises, which an endpoint's page reads its timelines
+	// from.
+	Deliveries                                func(endpointID string) ([]Delivery, error)
+	Resend                                    func(ctx context.Context, deliveryID string) (Delivery, error)
+	DeliveryFailedKind, DeliverySucceededKind string
 
 	// Requests reads the request journal, which keeps JournalSize entries and lists at most
 	// MaxRequests at once; Faults lists the armed faults; FaultFiredKind is the kind of the

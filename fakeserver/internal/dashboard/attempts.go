@@ -1,4 +1,4 @@
-package fakeserver
+package dashboard
 
 import (
 	"cmp"
@@ -12,9 +12,9 @@ type attemptLog map[string][]Event
 
 // attemptsOnEndpoint reads the event record's delivery attempts (failed and succeeded) on one
 // endpoint: two passes over the bounded record for the whole page.
-func (s *Server) attemptsOnEndpoint(endpointID string) attemptLog {
+func (ui *UI) attemptsOnEndpoint(endpointID string) attemptLog {
 	log := attemptLog{}
-	events := append(s.Events(EventFilter{Kind: EventDeliveryFailed}), s.Events(EventFilter{Kind: EventDeliverySucceeded})...)
+	events := append(ui.deps.Events(EventFilter{Kind: ui.deps.DeliveryFailedKind}), ui.deps.Events(EventFilter{Kind: ui.deps.DeliverySucceededKind})...)
 	slices.SortStableFunc(events, func(a, b Event) int { return cmp.Compare(a.Seq, b.Seq) })
 	for _, e := range events {
 		if eventAttr(e, "endpoint_id") != endpointID {
@@ -40,13 +40,13 @@ func eventAttr(e Event, key string) string {
 // attemptsOf is the timeline of a delivery's attempts: every attempt the event record still
 // holds for it (by its delivery id), else the last attempt the delivery itself records; then
 // the retry queued next, if any.
-func (s *Server) attemptsOf(d WebhookDelivery, log attemptLog) []uiAttempt {
-	var out []uiAttempt
+func attemptsOf(d Delivery, log attemptLog, succeededKind string) []attempt {
+	var out []attempt
 	for _, e := range log[d.ID] {
 		n, _ := strconv.Atoi(eventAttr(e, "attempt"))
-		a := uiAttempt{N: n, At: e.At, Status: "failed", Resend: eventAttr(e, "resend") == "true"}
+		a := attempt{N: n, At: e.At, Status: "failed", Resend: eventAttr(e, "resend") == "true"}
 		a.Code, a.Latency, a.Error = attemptLine(eventAttr(e, "response_status"), eventAttr(e, "latency"), eventAttr(e, "error"))
-		if e.Kind == EventDeliverySucceeded {
+		if e.Kind == succeededKind {
 			a.Status = "succeeded"
 		}
 		if next, err := time.Parse(time.RFC3339Nano, eventAttr(e, "next_attempt")); err == nil {
@@ -57,7 +57,7 @@ func (s *Server) attemptsOf(d WebhookDelivery, log attemptLog) []uiAttempt {
 	if len(out) < d.Attempts && (len(out) == 0 || out[len(out)-1].N < d.Attempts) {
 		// The record has not got the last attempt (a test event, or dropped as the record
 		// filled): show it from the delivery.
-		a := uiAttempt{N: d.Attempts, At: d.LastAttemptAt, Status: "failed"}
+		a := attempt{N: d.Attempts, At: d.LastAttemptAt, Status: "failed"}
 		if d.Status == "succeeded" {
 			a.Status = "succeeded"
 		}
@@ -79,7 +79,7 @@ func (s *Server) attemptsOf(d WebhookDelivery, log attemptLog) []uiAttempt {
 		}
 	}
 	if !d.NextAttemptAt.IsZero() {
-		out = append(out, uiAttempt{N: d.Attempts + 1, At: d.NextAttemptAt, Status: "queued", Queued: true})
+		out = append(out, attempt{N: d.Attempts + 1, At: d.NextAttemptAt, Status: "queued", Queued: true})
 	}
 	return out
 }
