@@ -86,7 +86,7 @@ type Server struct {
 	start startState
 	// reports writes the run report (see WithReportDir); nil without a report dir.
 	reports *runreport.Reporter
-	// built is the fake's rows of the shared route tables, made on first use (shared_routes.go).
+	// built is the fake's rows of the shared route tables, made on first use (surfaces.go).
 	built builtRoutes
 	// admitted, nil but in the package's tests, runs once a request is let in (an API's door
 	// or the control API's token) and before its operation: the tests put a reset there.

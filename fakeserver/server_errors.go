@@ -62,10 +62,8 @@ func writeError(w http.ResponseWriter, err error) { httpmw.WriteError(w, answerO
 // jsonProblem describes a JSON decoding failure (httpmw.JSONProblem).
 func jsonProblem(err error) string { return httpmw.JSONProblem(err) }
 
-// The JSON helper below is the run report's and the dashboard pages' still written in the
-// facade (api_runreport.go, ui_reports.go); internal/control has its own.
-
-// finite is v, or nil (null) when it is not a finite number (the loudness of silence is -Inf).
+// finite is v, or nil (null) when it is not a finite number (the loudness of silence is -Inf),
+// for the run report's gathering (api_runreport.go); internal/control has its own.
 func finite(v float64) *float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil

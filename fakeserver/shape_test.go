@@ -66,3 +66,28 @@ func packageImports(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestFacadeStaysAFacade holds the top package to DESIGN.md's shape: at most 25 non-test files
+// (one per feature of the Go API, doc.go, the Server and its options, the route table and the
+// shared surfaces), and no file named for a layer that belongs below it (control_*.go, ui_*.go).
+func TestFacadeStaysAFacade(t *testing.T) {
+	t.Parallel()
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		files = append(files, name)
+		if strings.HasPrefix(name, "control_") || strings.HasPrefix(name, "ui_") {
+			t.Errorf("%s: the control API and the dashboard are internal/control and internal/dashboard", name)
+		}
+	}
+	if len(files) == 0 || len(files) > 25 {
+		t.Errorf("the facade holds %d non-test files, want 1 to 25: %v", len(files), files)
+	}
+}

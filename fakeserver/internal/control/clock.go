@@ -10,10 +10,6 @@ import (
 	"github.com/podqa/podqa-go/internal/apitime"
 )
 
-// MaxAdvance bounds one advance of the clock to a century, which keeps the duration arithmetic
-// exact.
-const MaxAdvance = 100 * 365 * 24 * time.Hour
-
 // clockJSON is the fake's time as GET /_fake/clock and POST /_fake/clock/advance answer it.
 type clockJSON struct {
 	Now string `json:"now"`
@@ -25,7 +21,7 @@ func (a *API) ServeGetClock(w http.ResponseWriter, r *http.Request) {
 }
 
 // ServeAdvance is POST /_fake/clock/advance: Server.Advance over HTTP, by a number of seconds
-// from 0 to MaxAdvance, answering the new instant.
+// from 0 to core.MaxAdvance, answering the new instant.
 func (a *API) ServeAdvance(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Seconds *float64 `json:"seconds"`
@@ -33,8 +29,8 @@ func (a *API) ServeAdvance(w http.ResponseWriter, r *http.Request) {
 	if !httpmw.DecodeBody(w, r, &body) {
 		return
 	}
-	if body.Seconds == nil || math.IsNaN(*body.Seconds) || *body.Seconds < 0 || *body.Seconds > MaxAdvance.Seconds() {
-		httpmw.WriteError(w, core.ErrValidation("seconds must be a number from 0 to %d.", int64(MaxAdvance.Seconds())))
+	if body.Seconds == nil || math.IsNaN(*body.Seconds) || *body.Seconds < 0 || *body.Seconds > core.MaxAdvance.Seconds() {
+		httpmw.WriteError(w, core.ErrValidation("seconds must be a number from 0 to %d.", int64(core.MaxAdvance.Seconds())))
 		return
 	}
 	now, err := a.advance(time.Duration(*body.Seconds * float64(time.Second)))

@@ -211,3 +211,7 @@ func (c *Core) RefuseCredentials(clientIP string) error {
 	}
 	return ErrInvalidAPIKey()
 }
+
+// MaxAdvance bounds one advance of the clock from the control API and the dashboard to a
+// century, which keeps the duration arithmetic exact.
+const MaxAdvance = 100 * 365 * 24 * time.Hour

@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// The paged listings as the Go API (fakeserver's api_listings.go, api_browse.go) and the control
+// The paged listings as the Go API (fakeserver's api_listings.go) and the control
 // API (internal/control's listings.go) both take them: a cursor and a limit as sent, the filters'
 // ids as sent; the hosted feeds' listing is hosted.FeedListing over the same rules.
 

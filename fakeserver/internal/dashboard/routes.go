@@ -12,7 +12,7 @@ type Route struct {
 // (fakeserver/routes.go), which mounts it: HTML pages for a browser (or any client with the
 // admin token as a bearer header), the state its script polls, and the forms it posts. Every
 // row but the login form and the static files needs the admin token (Guard); the facade puts
-// every POST through the same-origin check first (sharedUI in fakeserver/shared_surfaces.go).
+// every POST through the same-origin check first (sharedUI in fakeserver/surfaces.go).
 // The rows bind ui's methods without calling them, so a nil ui lists the patterns.
 func (ui *UI) Routes() []Route {
 	page := ui.Guard
