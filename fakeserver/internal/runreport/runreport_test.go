@@ -160,6 +160,12 @@ func TestPageSizeBound(t *testing.T) {
 	if sectionsBudgeted+shellBudget > MaxHTML {
 		t.Fatalf("the sections' shares and the shell add up to %d bytes, more than MaxHTML", sectionsBudgeted+shellBudget)
 	}
+	// The quick subset renders a fifth of the run (the full run 1,000 reports and 10,000
+	// requests); the largest texts still overflow the sections' shares.
+	reports, requests := 1000, 10000
+	if testing.Short() {
+		reports, requests = 200, 2000
+	}
 	for _, tc := range []struct {
 		name        string
 		text        string
@@ -171,12 +177,6 @@ func TestPageSizeBound(t *testing.T) {
 		{"plain run", "ok", 300, 3600, true, false},
 		{"largest texts", strings.Repeat(`"`, 4096), 64 << 10, 3 * 3600, false, true},
 	} {
-		// The quick subset renders a fifth of the run (the full run 1,000 reports and 10,000
-		// requests); the largest texts still overflow the sections' shares.
-		reports, requests := 1000, 10000
-		if testing.Short() {
-			reports, requests = 200, 2000
-		}
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := sampleRun(reports, requests, tc.text, tc.bodyBytes, tc.seconds)
