@@ -134,7 +134,7 @@ func ControlOpenAPI() []byte { return append([]byte(nil), controlOpenAPI...) }
 // controlRows is the control API's route table under /_fake, behind the admin token.
 func (s *Server) controlRows() []route {
 	h := func(f http.HandlerFunc) http.Handler { return f }
-	ctl := s.controlAPI()
+	ctl, report := s.controlAPI(), s.runReportCalls()
 	rows := []route{
 		// Faults (internal/faults).
 		{"POST /_fake/faults", h(s.faults.ServeCreateFault)},
@@ -154,8 +154,8 @@ func (s *Server) controlRows() []route {
 		{"POST /_fake/transcripts", h(ctl.ServeScriptTranscript)},
 		{"POST /_fake/reset", h(ctl.ServeReset)},
 		// The report of the run (internal/control/runreport.go).
-		{"GET /_fake/report", h(s.runReportCalls().ServeGet)},
-		{"POST /_fake/report", h(s.runReportCalls().ServeWrite)},
+		{"GET /_fake/report", h(report.ServeGet)},
+		{"POST /_fake/report", h(report.ServeWrite)},
 		{"GET /_fake/requests", h(s.journal.ServeRequests)},
 		{"DELETE /_fake/requests", h(s.journal.ServeClearRequests)},
 	}
