@@ -11,10 +11,9 @@
 // Screenshots, at 1280 px wide, go to ARTIFACTS_DIR.
 //
 // usage: node dashboard.mjs PATH_TO_FAKESERVER_BINARY ARTIFACTS_DIR
-import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { launchChromium, startFake } from "./fake.mjs";
+import { axeViolations, launchChromium, startFake } from "./fake.mjs";
 
 const [fakeBinary, artifacts] = process.argv.slice(2);
 if (!fakeBinary || !artifacts) {
@@ -22,7 +21,6 @@ if (!fakeBinary || !artifacts) {
   process.exit(2);
 }
 mkdirSync(artifacts, { recursive: true });
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 // Every page is looked at as a person at a laptop would: 1280 px wide.
 const viewport = { width: 1280, height: 900 };
 
@@ -336,14 +334,11 @@ async function frontDoor(browser, start, reportID) {
   await context.close();
 }
 
-// axeCheck runs axe-core on the page and fails on any violation. The script is evaluated
-// through the browser's debugging protocol, which the page's CSP does not govern.
+// axeCheck runs axe-core on the page and fails on any violation.
 async function axeCheck(page, what) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
-  const v = result.violations.map((x) => `${x.id} (${x.impact}): ${x.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
-  check(v.length === 0, `axe-core on ${what}: ${v.join("; ")}`);
-  return result.violations.length;
+  const { violations } = await axeViolations(page);
+  check(violations.length === 0, `axe-core on ${what}: ${violations.join("; ")}`);
+  return violations.length;
 }
 
 // axeEveryPage runs axe-core on every dashboard page and screenshots each.

@@ -6,11 +6,10 @@
 // Screenshots go to ARTIFACTS_DIR.
 //
 // usage: node hooks.mjs PATH_TO_FAKESERVER_BINARY ARTIFACTS_DIR
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { launchChromium, startFake } from "./fake.mjs";
+import { axeViolations, launchChromium, startFake } from "./fake.mjs";
 
 const [fakeBinary, artifacts] = process.argv.slice(2);
 if (!fakeBinary || !artifacts) {
@@ -18,7 +17,6 @@ if (!fakeBinary || !artifacts) {
   process.exit(2);
 }
 mkdirSync(artifacts, { recursive: true });
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const WIDTH = 1280;
 
 async function call(start, token, method, path, body, headers = {}) {
@@ -63,14 +61,11 @@ async function fits(page, name) {
   return width;
 }
 
-// axe runs axe-core on the page (evaluated through the devtools protocol, which the page's CSP
-// does not govern) and fails on any violation.
+// axe runs axe-core on the page and fails on any violation.
 async function axe(page, name) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  const violations = result.violations.map((v) => `${v.id} (${v.nodes.length}: ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join(", ")})`);
-  check(violations.length === 0, `${name}: axe-core ${result.testEngine.version} violations: ${violations.join("; ")}`);
-  return result.testEngine.version;
+  const { version, violations } = await axeViolations(page);
+  check(violations.length === 0, `${name}: axe-core ${version} violations: ${violations.join("; ")}`);
+  return version;
 }
 
 const { proc, start } = await startFake(fakeBinary, ["-clock", "manual", "-allow-private-urls", "-log-level", "warn"]);

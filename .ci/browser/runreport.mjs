@@ -2,19 +2,21 @@
 // (a report that completes, one whose analysis fails, a request with a hostile body), is stopped
 // with SIGTERM, and the HTML file it wrote is opened in headless Chromium from file:// with the
 // network off. The page must show every report of the JSON beside it, draw the completed one's
-// loudness, run nothing and ask for nothing beyond its own file.
+// loudness, run nothing and ask for nothing beyond its own file; axe-core finds no violation
+// on it, and its screenshot is kept as runreport.png in ARTIFACTS_DIR.
 //
-// usage: node runreport.mjs PATH_TO_FAKESERVER_BINARY
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// usage: node runreport.mjs PATH_TO_FAKESERVER_BINARY ARTIFACTS_DIR
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchChromium, startFake } from "./fake.mjs";
+import { axeViolations, launchChromium, startFake } from "./fake.mjs";
 
-const [fakeBinary] = process.argv.slice(2);
-if (!fakeBinary) {
-  console.error("usage: node runreport.mjs FAKESERVER_BINARY");
+const [fakeBinary, artifacts] = process.argv.slice(2);
+if (!fakeBinary || !artifacts) {
+  console.error("usage: node runreport.mjs FAKESERVER_BINARY ARTIFACTS_DIR");
   process.exit(2);
 }
+mkdirSync(artifacts, { recursive: true });
 
 const hostile = `<img src=x onerror="window.__ran=1;alert(1)"><script>window.__ran=2</script>`;
 const dir = mkdtempSync(join(tmpdir(), "podqa-runreport-"));
@@ -116,9 +118,14 @@ try {
   if (ran.flag !== null || ran.scripts !== 0 || ran.imgs !== 0) throw new Error(`something ran or loaded: ${JSON.stringify(ran)}`);
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
   if (!csp.startsWith("default-src 'none'; style-src 'sha256-")) throw new Error(`CSP ${csp}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: join(artifacts, "runreport.png"), fullPage: true });
   if (noise.length > 0) throw new Error(`the page said: ${noise.join("; ")}`);
   if (refused.length > 0) throw new Error(`the page asked for: ${refused.join(", ")}`);
-  console.log(`run report page: ${shown.length} reports (failed first), a loudness plot of ${plot} points (series of ${series}), ${journal} requests; offline, no script ran, no request left the page`);
+  // Last, as axe-core is a script of its own evaluated in the page.
+  const axe = await axeViolations(page);
+  if (axe.violations.length > 0) throw new Error(`axe-core ${axe.version} on the run report: ${axe.violations.join("; ")}`);
+  console.log(`run report page: ${shown.length} reports (failed first), a loudness plot of ${plot} points (series of ${series}), ${journal} requests; offline, no script ran, no request left the page; axe-core ${axe.version}: no violation (runreport.png)`);
 } finally {
   if (browser) await browser.close();
   if (proc.exitCode === null) proc.kill("SIGTERM");

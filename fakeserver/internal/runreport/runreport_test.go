@@ -193,7 +193,7 @@ func TestPageSizeBound(t *testing.T) {
 				if n := bytes.Count(page, []byte(`<details class="report"`)); n != reports {
 					t.Errorf("%d reports shown, want %d", n, reports)
 				}
-				if n := bytes.Count(page, []byte(`<tr><td>2026-`)); n < requests {
+				if n := bytes.Count(page, []byte(`<tr><td class="at">2026-`)); n < requests {
 					t.Errorf("%d journal rows shown, want %d", n, requests)
 				}
 			}
