@@ -294,29 +294,42 @@ func attackRunReport(ctx context.Context, f *fake, o *options, res *result) erro
 		return err
 	}
 	res.Other["gets"] = bodyGETs(ctx, f, t.Keys, o.gets, o.getBody, o.bodyByte, 8)
-	p, err := newProbe(ctx, f, o.probeEvery)
+	fetches, sizes, cpu, err := getBackToBack(ctx, f, o, res, "/_fake/report")
 	if err != nil {
 		return err
+	}
+	res.Other["run_report"] = map[string]any{"fetches": len(sizes), "status": fetches, "bytes_max": maxOf(sizes),
+		"cpu_s_per_fetch": cpu}
+	return nil
+}
+
+// getBackToBack asks GET path with the admin token back to back for -attack-for (once at
+// least), after the probe's baseline and while the probe asks GET /me (its figures go to
+// res.Other["probe_get_me"]). It returns the answers counted by status, their sizes, and
+// the fake's CPU seconds per answer.
+func getBackToBack(ctx context.Context, f *fake, o *options, res *result, path string) (map[int]int, []int64, float64, error) {
+	p, err := newProbe(ctx, f, o.probeEvery)
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	stopProbe := p.start(ctx)
 	time.Sleep(o.baseline)
 	p.set("attack")
 	cpu0, _ := readCPU(f.pid())
-	fetches := map[int]int{}
+	status := map[int]int{}
 	var sizes []int64
 	for end := time.Now().Add(o.attackFor); len(sizes) == 0 || time.Now().Before(end); {
-		a := f.do(ctx, f.newRequest("GET", "/_fake/report", f.Admin, nil), false)
+		a := f.do(ctx, f.newRequest("GET", path, f.Admin, nil), false)
 		if a.Err != nil {
-			return a.Err
+			stopProbe()
+			return nil, nil, 0, a.Err
 		}
-		fetches[a.Status]++
+		status[a.Status]++
 		sizes = append(sizes, a.Len)
 	}
 	cpu1, _ := readCPU(f.pid())
 	res.Other["probe_get_me"] = stopProbe()
-	res.Other["run_report"] = map[string]any{"fetches": len(sizes), "status": fetches, "bytes_max": maxOf(sizes),
-		"cpu_s_per_fetch": round3((cpu1 - cpu0) / float64(len(sizes)))}
-	return nil
+	return status, sizes, round3((cpu1 - cpu0) / float64(len(sizes))), nil
 }
 
 // attackJournalPage: issue 41's fourth attack. -journal-gets GETs with such bodies fill the
@@ -332,28 +345,12 @@ func attackJournalPage(ctx context.Context, f *fake, o *options, res *result) er
 		return err
 	}
 	res.Other["gets"] = bodyGETs(ctx, f, t.Keys, o.journalGets, o.getBody, o.bodyByte, 8)
-	p, err := newProbe(ctx, f, o.probeEvery)
+	status, pages, cpu, err := getBackToBack(ctx, f, o, res, "/_fake/ui/requests")
 	if err != nil {
 		return err
 	}
-	stopProbe := p.start(ctx)
-	time.Sleep(o.baseline)
-	p.set("attack")
-	cpu0, _ := readCPU(f.pid())
-	var pages []int64
-	status := map[int]int{}
-	for end := time.Now().Add(o.attackFor); len(pages) == 0 || time.Now().Before(end); {
-		a := f.do(ctx, f.newRequest("GET", "/_fake/ui/requests", f.Admin, nil), false)
-		if a.Err != nil {
-			return a.Err
-		}
-		status[a.Status]++
-		pages = append(pages, a.Len)
-	}
-	cpu1, _ := readCPU(f.pid())
-	res.Other["probe_get_me"] = stopProbe()
 	res.Other["page"] = map[string]any{"renders": len(pages), "status": status, "bytes_max": maxOf(pages),
-		"cpu_s_per_render": round3((cpu1 - cpu0) / float64(len(pages)))}
+		"cpu_s_per_render": cpu}
 	return nil
 }
 
