@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,6 +140,21 @@ func TestDashboardVerdictAndName(t *testing.T) {
 		passed, _ := attr(v, "data-passed")
 		if !strings.HasPrefix(text(v), tc.verdict) || hasClass(st, "not-passed") != tc.notPassed || fails != strconv.Itoa(required) || passed != strconv.FormatBool(!tc.notPassed) {
 			t.Errorf("report page of %s: status %v, verdict %q %v (required failures %d in the account)", tc.name, st.Attr, text(v), v.Attr, required)
+		}
+		// Every built-in check's why reads whole on the page, the longest explanation included.
+		for _, c := range acc.Checks {
+			rows := find(byID(t, doc, "checks"), func(n *html.Node) bool { v, _ := attr(n, "data-check"); return n.Data == "tr" && v == c.ID })
+			if len(rows) != 1 {
+				t.Fatalf("report page of %s: %d rows of check %s", tc.name, len(rows), c.ID)
+			}
+			cells := find(rows[0], func(n *html.Node) bool { return n.Data == "td" })
+			// (The page collapses the explanation's paragraph break, as HTML does.)
+			if len(cells) != 5 || text(cells[4]) != strings.Join(strings.Fields(c.Why), " ") {
+				t.Errorf("report page of %s, check %s: why %q, want %q", tc.name, c.ID, text(cells[len(cells)-1]), c.Why)
+			}
+		}
+		if !slices.ContainsFunc(acc.Checks, func(c CheckAccount) bool { return c.ID == "quiet_channel" && c.Passed }) {
+			t.Errorf("%s has no quiet_channel check, the longest why of a passed check", tc.name)
 		}
 	}
 

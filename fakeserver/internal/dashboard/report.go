@@ -94,7 +94,7 @@ func uiChecks(results []core.Result) []uiCheck {
 		// The standard's texts: a check's row shows a bounded part of each.
 		c.Name, _ = CutRunes(c.Name, maxUICheckText)
 		c.Limit, _ = CutRunes(c.Limit, maxUICheckText)
-		c.Why, _ = CutRunes(c.Why, maxUICheckText)
+		c.Why, _ = CutRunes(c.Why, maxUICheckWhy)
 		c.Value = shownValue(c.Value)
 		out = append(out, c)
 	}

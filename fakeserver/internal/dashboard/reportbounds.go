@@ -8,8 +8,11 @@ package dashboard
 const (
 	// maxUIReportTrail bounds the deliveries and the emails a report's page lists.
 	maxUIReportTrail = 20
-	// maxUICheckText bounds each text of a check's row (its name, limit and why).
+	// maxUICheckText bounds each text of a check's row (its name, limit and value).
 	maxUICheckText = 300
+	// maxUICheckWhy bounds a check's why: the built-in checks' explanations (at most 355
+	// characters) show whole, a seeded or imported report's longer text is cut.
+	maxUICheckWhy = 1200
 	// maxUIValueFields bounds the labelled values a check's value shows.
 	maxUIValueFields = 12
 )
