@@ -18,6 +18,12 @@ func fiveByteText(n int) string { return strings.Repeat("'", n) }
 // renderSize renders page name with data as the dashboard would and returns its size in bytes.
 func renderSize(t *testing.T, name string, data any) int {
 	t.Helper()
+	return len(renderPage(t, name, data))
+}
+
+// renderPage is the page name renders for data.
+func renderPage(t *testing.T, name string, data any) string {
+	t.Helper()
 	pages, err := New()
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +33,7 @@ func renderSize(t *testing.T, name string, data any) int {
 	if err := pages.Render(&b, name, page); err != nil {
 		t.Fatal(err)
 	}
-	return b.Len()
+	return b.String()
 }
 
 // TestJournalPagesBoundedWhateverTenantsSend: the journal's list and a request's page stay
