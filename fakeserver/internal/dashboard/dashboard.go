@@ -51,6 +51,8 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02 15:04:05.000Z")
 	},
 	"dur": func(d time.Duration) string { return d.String() },
+	// count is n with its noun agreeing: {{count .Attempts "attempt" "attempts"}}.
+	"count": reportview.Plural,
 	// num is a number (or the number a pointer holds) to two decimals at most, U+2212 for a
 	// minus and ∞ for an infinity; full is it unrounded, for a title attribute.
 	"num": func(v any) string {

@@ -31,6 +31,22 @@ func uiOverCore() *UI {
 
 // TestEndpointPageBoundedWhateverTenantsSend: an endpoint's page stays under its documented
 // size when its log of 20 deliveries each carries every text at its cap, made of characters
+// TestDeliveryCountsAgree: a delivery's attempt count reads "1 attempt" and "2 attempts" on
+// the endpoint's page.
+func TestDeliveryCountsAgree(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		attempts int
+		want     string
+	}{{1, "· 1 attempt, 1 failed"}, {2, "· 2 attempts, 1 failed"}} {
+		ep := endpointPage{Endpoint: Endpoint{ID: "e", URL: "http://127.0.0.1/hook", Enabled: true},
+			Deliveries: []deliveryShown{{Delivery: Delivery{ID: "d", EventType: "report.completed", WebhookID: "msg_x", Attempts: tt.attempts, FailedAttempts: 1}}}}
+		if page := renderPage(t, "endpoint", ep); !strings.Contains(page, tt.want) {
+			t.Errorf("%d attempts: the page lacks %q", tt.attempts, tt.want)
+		}
+	}
+}
+
 // the page escapes to five bytes.
 func TestEndpointPageBoundedWhateverTenantsSend(t *testing.T) {
 	t.Parallel()

@@ -226,7 +226,7 @@ func listFields(items []any) []Field {
 			if h, ok := hits.([]any); ok {
 				n = len(h)
 			}
-			fields = append(fields, Field{Label: scalar(phrase), Text: plural(n, "hit", "hits"), Full: plural(n, "hit", "hits")})
+			fields = append(fields, Field{Label: scalar(phrase), Text: Plural(n, "hit", "hits"), Full: Plural(n, "hit", "hits")})
 			continue
 		}
 		if desc, ok := o.get("description"); ok {
@@ -254,7 +254,8 @@ func clock(ms float64) string {
 	return fmt.Sprintf("%d:%04.1f", int(m), s-m*60)
 }
 
-func plural(n int, one, many string) string {
+// Plural is n with the noun that agrees with it: "1 hit", "2 hits".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
